@@ -1,0 +1,48 @@
+import { Link } from 'react-router';
+import { business } from '../content/business.ts';
+import { useSiteLinks } from '../lib/use-site-links.ts';
+import { ButtonLink, CallButton } from './ui/ButtonLink.tsx';
+
+/** The helpful page behind every unknown address (a real 404 status). */
+export function NotFoundContent() {
+  const serviceLinks = useSiteLinks().services;
+  return (
+    <>
+      <div className="page-header">
+        <div className="container page-header__inner">
+          <div className="page-header__text">
+            <p className="eyebrow">Error 404</p>
+            <h1>We couldn’t find that page</h1>
+            <p className="page-header__intro">
+              The address may be mistyped, or the page has moved. Our services are listed below, and
+              if glass needs attention now, call us on {business.phone.display}: we answer around
+              the clock for emergencies.
+            </p>
+            <div className="button-row">
+              <ButtonLink to="/quote">Request a Free Quote</ButtonLink>
+              <CallButton />
+            </div>
+          </div>
+        </div>
+      </div>
+      <section className="section section--plain" aria-labelledby="not-found-services">
+        <div className="container">
+          <h2 id="not-found-services">Our services</h2>
+          <ul className="link-grid">
+            {serviceLinks.map((link) => (
+              <li key={link.path}>
+                <Link to={link.path}>{link.title}</Link>
+              </li>
+            ))}
+            <li>
+              <Link to="/">Home page</Link>
+            </li>
+            <li>
+              <Link to="/sitemap">Every page of the site</Link>
+            </li>
+          </ul>
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,133 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { business, fullAddress, mailHref, telHref } from '../../content/business.ts';
+import { footerQuickLinks, legalLinks } from '../../content/navigation.ts';
+import { useSiteLinks } from '../../lib/use-site-links.ts';
+import { Icon } from '../ui/Icon.tsx';
+
+/** The year the page was built, brought up to date once the page runs. */
+function CurrentYear() {
+  const [year, setYear] = useState(() => new Date().getFullYear());
+  // The prerendered year is the build's; the visitor's clock is only known
+  // after hydration, so the effect is the right place to read it.
+  // eslint-disable-next-line react-hooks/set-state-in-effect
+  useEffect(() => setYear(new Date().getFullYear()), []);
+  return <>{year}</>;
+}
+
+/** SPEC §2 footer. */
+export function SiteFooter() {
+  const { services: serviceLinks, glassTypes: glassTypeLinks } = useSiteLinks();
+  return (
+    <footer className="site-footer">
+      <div className="container site-footer__grid">
+        <section className="site-footer__about" aria-labelledby="footer-about">
+          <h2 id="footer-about" className="site-footer__heading">
+            {business.name}
+          </h2>
+          <p>
+            Local glaziers serving Tauranga and the western Bay of Plenty since{' '}
+            {business.foundedYear}. Repairs, replacement glass, double glazing, showers,
+            splashbacks, balustrades and pool fences for homes and businesses, with a 24/7 emergency
+            service.
+          </p>
+          <ul className="social-links">
+            <li>
+              <a href={business.social.facebook} rel="noopener" className="icon-button">
+                <Icon name="facebook" />
+                <span className="sr-only">{business.name} on Facebook</span>
+              </a>
+            </li>
+            <li>
+              <a href={business.social.instagram} rel="noopener" className="icon-button">
+                <Icon name="instagram" />
+                <span className="sr-only">{business.name} on Instagram</span>
+              </a>
+            </li>
+          </ul>
+        </section>
+
+        <nav
+          id="footer-navigation"
+          aria-labelledby="footer-quick-links"
+          className="site-footer__nav"
+        >
+          <div>
+            <h2 id="footer-quick-links" className="site-footer__heading">
+              Quick Links
+            </h2>
+            <ul className="footer-links">
+              {footerQuickLinks.map((link) => (
+                <li key={link.path}>
+                  <Link to={link.path}>{link.title}</Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+          <div>
+            <h2 className="site-footer__heading">Services</h2>
+            <ul className="footer-links">
+              {serviceLinks.map((link) => (
+                <li key={link.path}>
+                  <Link to={link.path}>{link.title}</Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+          <div>
+            <h2 className="site-footer__heading">Glass Types</h2>
+            <ul className="footer-links">
+              {glassTypeLinks.map((link) => (
+                <li key={link.path}>
+                  <Link to={link.path}>{link.title}</Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        </nav>
+
+        <section aria-labelledby="footer-contact" className="site-footer__contact">
+          <h2 id="footer-contact" className="site-footer__heading">
+            Contact
+          </h2>
+          <address>
+            <ul className="contact-list">
+              <li>
+                <Icon name="map-pin" />
+                <a href={business.mapLinkUrl} rel="noopener">
+                  {fullAddress}
+                </a>
+              </li>
+              <li>
+                <Icon name="phone" />
+                <a href={telHref}>{business.phone.display}</a>
+              </li>
+              <li>
+                <Icon name="mail" />
+                <a href={mailHref}>{business.email}</a>
+              </li>
+              <li>
+                <Icon name="clock" />
+                <span>{business.emergency.label}</span>
+              </li>
+            </ul>
+          </address>
+        </section>
+      </div>
+      <div className="site-footer__bottom">
+        <div className="container site-footer__bottom-inner">
+          <p>
+            © <CurrentYear /> {business.legalName}. All rights reserved.
+          </p>
+          <ul className="legal-links">
+            {legalLinks.map((link) => (
+              <li key={link.path}>
+                <Link to={link.path}>{link.title}</Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    </footer>
+  );
+}

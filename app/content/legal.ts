@@ -1,0 +1,242 @@
+/**
+ * Copy of the pages linked from the footer (SPEC §2 'Footer'): the privacy
+ * policy, the terms of trade and website use, and the intro of the HTML
+ * sitemap. The privacy policy describes what the site actually does with a
+ * lead (CONTRACT.md 'Lead record' and 'Delivery'); keep the two in step.
+ */
+import { business, fullAddress } from './business.ts';
+
+export interface LegalSection {
+  heading: string;
+  paragraphs: readonly string[];
+  list?: readonly string[];
+}
+
+export interface LegalPage {
+  title: string;
+  /** 70-160 characters. */
+  metaDescription: string;
+  /** ISO date, shown as 'Last updated'. */
+  lastUpdated: string;
+  intro: string;
+  sections: readonly LegalSection[];
+}
+
+const contactLine = `by e-mail to ${business.email}, by phone on ${business.phone.display}, or by post to ${business.legalName}, ${fullAddress}`;
+
+export const privacyPolicy = {
+  title: 'Privacy Policy',
+  metaDescription: `How ${business.name} collects, uses, stores and protects your personal information under New Zealand’s Privacy Act 2020, and how to see or correct it.`,
+  lastUpdated: '2026-11-01',
+  intro: `This policy explains how ${business.legalName} (“${business.name}”, “we”, “us”) collects, uses, stores and shares personal information through this website and when we quote for and carry out work. We are bound by the Privacy Act 2020 and follow its information privacy principles (IPPs).`,
+  sections: [
+    {
+      heading: 'Who we are',
+      paragraphs: [
+        `${business.legalName} is a glazing business based at ${fullAddress}. We are responsible for the personal information described in this policy. You can contact us about privacy ${contactLine}.`,
+      ],
+    },
+    {
+      heading: 'What we collect',
+      paragraphs: [
+        'We only collect the information we need to answer your enquiry and do the work you ask for. Through this website we collect:',
+      ],
+      list: [
+        'From the ‘Let Us Call You’ form: your first and last name, e-mail address, phone number, whether the job is for home or business glass, and your postal code.',
+        'From the contact and quote forms: your name, e-mail address, phone number, the service you are interested in and your message.',
+        'With every enquiry: the date and time it was sent and which form it came from.',
+        'Technical information our web server records when you visit, such as your IP address, browser type and the pages you request.',
+      ],
+    },
+    {
+      heading: 'What we do not collect',
+      paragraphs: [
+        'The SMS and e-mail opt-in box on the call-back form is not stored. We do not record whether you ticked it, and we do not add you to any mailing list because of it. We contact you only about your enquiry and any work that follows from it.',
+        'We do not ask for, and you should not send us through the website, bank or card details or other sensitive information.',
+      ],
+    },
+    {
+      heading: 'Why we collect it',
+      paragraphs: ['We use your information to:'],
+      list: [
+        'reply to your enquiry, call you back and prepare a quote;',
+        'arrange, carry out and follow up the work you ask us to do;',
+        'invoice you or your insurer, and help with an insurance claim if you ask us to;',
+        'keep the business records the law requires, such as tax records;',
+        'keep this website secure and limit abuse of its forms, which is why the server briefly records IP addresses.',
+      ],
+    },
+    {
+      heading: 'Where your information is stored',
+      paragraphs: [
+        'Enquiries sent through the website are saved in our own lead database, which runs on the server that hosts this website. Only our staff who need it to respond to you and manage your job can see it.',
+        'Job records such as quotes, invoices and photos of the work are kept in our business systems, which are protected in the same way.',
+      ],
+    },
+    {
+      heading: 'Who we share it with',
+      paragraphs: ['We never sell or rent your personal information. We share it only as follows:'],
+      list: [
+        'Our automation and customer-relationship (CRM) services: each enquiry is passed to them automatically, through a secure web connection known as a webhook, so we can follow it up promptly. They handle it on our behalf and may not use it for their own purposes.',
+        'The company that hosts this website and our lead database.',
+        'Your insurer, property manager or builder, when the job is for them or you ask us to.',
+        'Our professional advisers, such as our accountant, when they need it to do their job.',
+        'Anyone we are required to share it with by law.',
+      ],
+    },
+    {
+      heading: 'Analytics and advertising',
+      paragraphs: [
+        'When analytics are turned on for this site, we use Google Analytics and Google Ads tags to understand how the site is used and whether our advertising works. They record the pages viewed (the page address, including any search terms in it) and count how many forms are submitted, as conversion events.',
+        'No form contents are sent to analytics: your name, e-mail address, phone number and message stay with us. Google processes the analytics data it receives, including your IP address and cookie identifiers, under its own privacy policy. You can opt out with the Google Analytics opt-out browser add-on, through your Google advertising settings, or by blocking cookies in your browser.',
+      ],
+    },
+    {
+      heading: 'Cookies',
+      paragraphs: [
+        'This website does not use cookies of its own to track you. When analytics are turned on, the Google tags described above set cookies (such as _ga) to tell visits apart and to measure conversions. The map on our home and contact pages is provided by Google Maps and may set its own cookies when it loads.',
+        'You can refuse or delete cookies in your browser settings. The site and its forms work without them.',
+      ],
+    },
+    {
+      heading: 'How long we keep it',
+      paragraphs: ['We keep personal information only for as long as we need it:'],
+      list: [
+        'Enquiries that do not lead to a job are deleted 24 months after our last contact with you.',
+        'Records of jobs we carry out, including quotes and invoices, are kept for 7 years, as the Tax Administration Act 1994 requires for business records.',
+        'Technical server logs are kept for no more than 90 days, unless we need them to investigate misuse of the site.',
+      ],
+    },
+    {
+      heading: 'How we protect it',
+      paragraphs: [
+        'We take reasonable steps to keep your information safe from loss, misuse and unauthorised access, as IPP 5 requires. The website uses an encrypted (HTTPS) connection, our lead database and business systems are protected by access controls, and only the people who need your information can see it.',
+        'If a privacy breach ever happens that is likely to cause anyone serious harm, we will notify the people affected and the Privacy Commissioner, as the Privacy Act 2020 requires.',
+      ],
+    },
+    {
+      heading: 'Information sent overseas',
+      paragraphs: [
+        'Some of the services we use, such as our automation and CRM services and Google Analytics, may store or process information on servers outside New Zealand, for example in Australia, the United States or Europe.',
+        'Where an overseas provider only stores or processes information on our behalf, we remain responsible for it under the Privacy Act 2020. Where we disclose information to an overseas organisation for its own use, we do so only as IPP 12 allows, for example where that organisation is subject to privacy laws that give comparable protection to New Zealand law, or has agreed to protect the information to that standard.',
+      ],
+    },
+    {
+      heading: 'Seeing and correcting your information',
+      paragraphs: [
+        `Under IPPs 6 and 7 you have the right to ask for the personal information we hold about you and to ask us to correct it. To make a request, contact us ${contactLine}. We may need to confirm your identity before we release anything.`,
+        'We will respond as soon as we can, and no later than 20 working days after we receive your request, and we will not charge you for asking. If we do not agree to make a correction you have asked for, you can ask us to attach a statement of the correction you sought to your information.',
+      ],
+    },
+    {
+      heading: 'Complaints',
+      paragraphs: [
+        'If you have a concern about how we have handled your personal information, please contact us first so we can try to put it right. If you are not satisfied with our response, you can complain to the Office of the Privacy Commissioner at www.privacy.org.nz.',
+      ],
+    },
+    {
+      heading: 'Changes to this policy',
+      paragraphs: [
+        'We may update this policy when our services or the law change. The date at the top of the page shows when it was last updated.',
+      ],
+    },
+  ],
+} as const satisfies LegalPage;
+
+export const terms = {
+  title: 'Terms of Trade and Website Use',
+  metaDescription: `The terms on which ${business.name} quotes for and carries out glass work, and the terms of use of this website. Your consumer rights are not limited.`,
+  lastUpdated: '2026-11-01',
+  intro: `These terms apply when ${business.legalName} (“${business.name}”, “we”, “us”) gives you a quote or carries out work for you, and when you use this website. If a written quote we give you sets out different terms, the quote applies for that job.`,
+  sections: [
+    {
+      heading: 'Quotes and estimates',
+      paragraphs: [
+        'Quotes are free and there is no obligation to accept them. A quote is valid for 30 days from its date, and is based on the measurements, product choices and site conditions we know about when we prepare it.',
+        'Our final estimate is the final price. If we find something during the job that nobody could reasonably have seen beforehand, such as rot in a frame or damage hidden behind a lining, we stop, explain what we have found and what it would cost to fix, and we do no extra work without your approval.',
+        'All prices are in New Zealand dollars and include GST unless we say otherwise.',
+      ],
+    },
+    {
+      heading: 'Special offers',
+      paragraphs: [
+        'Each special offer is subject to its own terms and expiry date, shown with the offer. Unless an offer says otherwise, only one offer applies per job, offers cannot be exchanged for cash, and you need to mention the offer when you ask for your quote or call us.',
+      ],
+    },
+    {
+      heading: 'Made-to-measure glass and cancellations',
+      paragraphs: [
+        'Most of the glass we install is cut, toughened or made into double-glazed units to fit your job, and cannot be used anywhere else. Once you accept a quote we order it. If you cancel after the glass has been ordered, we may charge you for the glass and any work already done, and nothing more.',
+      ],
+    },
+    {
+      heading: 'Payment',
+      paragraphs: [
+        'For made-to-measure work we usually ask for a deposit when you accept the quote, with the balance due on completion. Small repairs are paid on completion. Unless your invoice says otherwise, payment is due within 7 days of the invoice date, by bank transfer or card.',
+        'For insurance work we can invoice your insurer directly where they agree to it; you pay any excess. If your insurer declines all or part of a claim, the balance of the invoice is payable by you.',
+      ],
+    },
+    {
+      heading: 'Access and site safety',
+      paragraphs: [
+        'Please give us safe, clear access to the work area at the agreed time, keep children and pets clear while we work, and tell us about any hazards you know of, such as asbestos-containing materials, unstable decks or electrical faults. We work under the Health and Safety at Work Act 2015 and may pause a job until a hazard is dealt with.',
+        'We protect floors and furnishings in the work area, and we clean up and take away broken and old glass when we finish.',
+      ],
+    },
+    {
+      heading: 'Older frames and existing glass',
+      paragraphs: [
+        'Removing glass from older frames can reveal hidden rot or corrosion, and old putty, paint or fixings can be fragile. We take care and will tell you beforehand about any risk we can see. We are not responsible for defects that were already there, but we will always talk to you before going further.',
+      ],
+    },
+    {
+      heading: 'Our workmanship promise',
+      paragraphs: [
+        'We stand behind our installation work for one year from completion. If a fault in our workmanship shows up in that time, such as a seal we made that leaks or hardware we fitted that does not work as it should, we come back and put it right at no charge.',
+        'The workmanship promise does not cover breakage from impact or accident, misuse, normal wear, movement of the building, or work done by others after ours. Please let us know as soon as you notice a problem.',
+      ],
+    },
+    {
+      heading: 'Manufacturer warranties',
+      paragraphs: [
+        'Glass, double-glazed units, shower hardware and other products carry their manufacturers’ warranties, on the manufacturers’ terms, including a lifetime warranty on our shower hardware. We pass these warranties on to you, and we will help you make a claim under them.',
+      ],
+    },
+    {
+      heading: 'Your rights under New Zealand law',
+      paragraphs: [
+        'Nothing in these terms limits the rights you have under the Consumer Guarantees Act 1993 or the Fair Trading Act 1986. Among other things, the Consumer Guarantees Act requires that services are carried out with reasonable care and skill, are fit for their purpose, and are completed within a reasonable time. Our workmanship promise and the manufacturers’ warranties are in addition to those rights.',
+      ],
+    },
+    {
+      heading: 'Liability',
+      paragraphs: [
+        'To the extent the law allows, we are not liable for indirect or consequential loss, such as loss of profit or business interruption, and we are not responsible for delays caused by things outside our control, such as severe weather or a supplier’s delay. We will always tell you as soon as we know a job will be delayed.',
+        'This clause does not limit any liability that cannot be excluded by law, including under the Consumer Guarantees Act 1993.',
+      ],
+    },
+    {
+      heading: 'Using this website',
+      paragraphs: [
+        'The information on this website is general. It is not professional advice about a particular building, and it does not replace a site visit. Illustrations show the kind of work we do, not specific jobs. We try to keep everything accurate and up to date, but prices, products and offers can change.',
+        'Please use the forms only to contact us about glass work. Automated, bulk or abusive submissions are not permitted, and the forms limit how many enquiries can be sent in a short time.',
+        `Links to other websites, such as maps and social media, are provided for convenience; we are not responsible for their content. The text, illustrations and design of this website belong to ${business.legalName} and may not be copied without our permission.`,
+        'How we handle the personal information you send us is explained in our Privacy Policy.',
+      ],
+    },
+    {
+      heading: 'Governing law',
+      paragraphs: [
+        'These terms are governed by the laws of New Zealand, and the courts of New Zealand have jurisdiction over any dispute about them.',
+      ],
+    },
+    {
+      heading: 'Changes and contact',
+      paragraphs: [
+        `We may update these terms from time to time; the date at the top of the page shows when they were last updated. The terms that apply to a job are the ones in force when you accepted the quote. If you have a question about them, contact us ${contactLine}.`,
+      ],
+    },
+  ],
+} as const satisfies LegalPage;
+
+export const sitemapIntro = `Every page of the ${business.name} website in one place, from our glass services and glass types to advice articles and ways to get in touch.`;

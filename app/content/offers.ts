@@ -1,0 +1,88 @@
+/**
+ * The five special offers of SPEC §3, shown in the home page carousel.
+ * Prices are in New Zealand dollars and include GST.
+ */
+
+/** A site path, or 'tel' for the business phone (the offer card builds the tel: link). */
+export type OfferLink = `/${string}` | 'tel';
+
+export interface Offer {
+  id: number;
+  title: string;
+  /** Display text, e.g. '$50 off'. */
+  discount: string;
+  description?: string;
+  originalPrice?: string;
+  discountedPrice?: string;
+  /** Month/day/year, as displayed: '09/30/2025'. */
+  validUntil: string;
+  terms: string;
+  ctaText: string;
+  ctaLink: OfferLink;
+  /** The featured card gets a highlight ring. */
+  featured?: boolean;
+}
+
+export const offers = [
+  {
+    id: 1,
+    title: 'Home Window Repair of $250 or More',
+    discount: '$50 off',
+    description:
+      'Save $50 on any home window repair or glass replacement worth $250 or more, from a single cracked pane to a fogged double-glazed unit.',
+    validUntil: '09/30/2025',
+    terms:
+      'Applies to residential window repairs and glass replacements of $250 or more (GST inclusive). One discount per job. Cannot be combined with any other offer or the Advantage Plan discount. Mention this offer when you request your quote.',
+    ctaText: 'Claim This Offer',
+    ctaLink: '/quote',
+    featured: true,
+  },
+  {
+    id: 2,
+    title: 'Shower Glass Installation',
+    discount: '15% off',
+    description:
+      'Take 15% off a new frameless or semi-frameless shower screen in 10mm toughened glass, measured, made and installed by our team.',
+    validUntil: '12/31/2025',
+    terms:
+      'Minimum order $1,500 (GST inclusive). Applies to the supply and installation of new shower glass and hardware; tiling, plumbing and building work are not included. Cannot be combined with any other offer.',
+    ctaText: 'Get a Shower Quote',
+    ctaLink: '/quote',
+  },
+  {
+    id: 3,
+    title: 'Double Glazing Upgrade',
+    discount: '$200 off',
+    description:
+      'Upgrading from single glass? Take $200 off new double-glazed windows or retrofit double glazing in your existing frames.',
+    validUntil: '11/15/2025',
+    terms:
+      '$200 off orders over $3,000 (GST inclusive) for double glazing or retrofit double glazing. One discount per property. Cannot be combined with any other offer.',
+    ctaText: 'Explore Double Glazing',
+    ctaLink: '/services/windows',
+  },
+  {
+    id: 4,
+    title: 'Emergency Glass Repair',
+    discount: '20% off labour',
+    description:
+      'Broken glass at the worst possible time? Save 20% on the labour for your emergency glass repair, day or night.',
+    validUntil: '10/31/2025',
+    terms:
+      'Applies to labour on emergency glass repair callouts only; glass, boarding and materials are charged at our normal rates. Mention this offer when you call. Cannot be combined with any other offer or with work billed to an insurer.',
+    ctaText: 'Call Now',
+    ctaLink: 'tel',
+  },
+  {
+    id: 5,
+    title: 'Kitchen Splashback Package',
+    discount: '$100 off',
+    description:
+      'Save $100 on a back-painted toughened glass splashback for your kitchen, including measuring, colour matching and installation.',
+    validUntil: '01/31/2026',
+    terms:
+      'Applies to the supply and installation of a glass splashback for one kitchen. Cannot be combined with any other offer.',
+    ctaText: 'View Splashbacks',
+    ctaLink: '/services/splashbacks',
+  },
+] as const satisfies readonly Offer[];

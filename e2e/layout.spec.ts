@@ -1,0 +1,224 @@
+import { expect, test, type Page } from '@playwright/test';
+import { GTAG_PATTERN } from './support/pages.ts';
+
+test.beforeEach(async ({ page }) => {
+  await page.route(GTAG_PATTERN, (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: '' }),
+  );
+});
+
+async function ready(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.locator('html[data-js="on"]')).toBeAttached();
+}
+
+test.describe('desktop navigation (1280 px)', () => {
+  test('links in SPEC order, with Call Us', async ({ page }) => {
+    await ready(page, '/');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'Home', exact: true })).toBeVisible();
+    const labels = await nav.locator('.main-nav__list > li > :first-child').allInnerTexts();
+    expect(labels.map((label) => label.trim())).toEqual([
+      'Home',
+      'Services',
+      'Glass Types',
+      'Blog',
+      'About Us',
+      'Contact',
+    ]);
+    await expect(nav.getByRole('link', { name: /Call Us/ })).toHaveAttribute('href', /^tel:\+64/);
+  });
+
+  test('the two dropdowns toggle independently and close on outside click, Escape and route change', async ({
+    page,
+  }) => {
+    await ready(page, '/');
+    const services = page.getByRole('button', { name: 'Services menu' });
+    const glass = page.getByRole('button', { name: 'Glass Types' });
+    const servicesMenu = page.locator(`#${await services.getAttribute('aria-controls')}`);
+    const glassMenu = page.locator(`#${await glass.getAttribute('aria-controls')}`);
+
+    await services.click();
+    await expect(services).toHaveAttribute('aria-expanded', 'true');
+    await expect(servicesMenu.getByRole('link')).toHaveCount(9);
+    await expect(glassMenu).toBeHidden();
+
+    await glass.click();
+    await expect(glass).toHaveAttribute('aria-expanded', 'true');
+    await expect(glassMenu.getByRole('link')).toHaveText(['PerformaTech Glass', 'Planitherm Glass']);
+    await glass.click();
+    await expect(glassMenu).toBeHidden();
+    await expect(glass).toHaveAttribute('aria-expanded', 'false');
+
+    await services.click();
+    await page.mouse.click(640, 600);
+    await expect(servicesMenu).toBeHidden();
+
+    await services.focus();
+    await page.keyboard.press('Enter');
+    await expect(servicesMenu).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(servicesMenu).toBeHidden();
+    await expect(services).toBeFocused();
+
+    await services.click();
+    await servicesMenu.getByRole('link', { name: 'Pool Fences' }).click();
+    await expect(page).toHaveURL(/\/services\/pool-fences$/);
+    await expect(servicesMenu).toBeHidden();
+  });
+
+  test('the active link is highlighted by path prefix', async ({ page }) => {
+    await ready(page, '/services/windows');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'Services', exact: true })).toHaveClass(/is-active/);
+    await expect(nav.getByRole('link', { name: 'Home', exact: true })).not.toHaveClass(/is-active/);
+    await ready(page, '/glass-types/planitherm');
+    await expect(page.getByRole('button', { name: 'Glass Types' })).toHaveClass(/is-active/);
+    await ready(page, '/blog/category/windows');
+    await expect(nav.getByRole('link', { name: 'Blog', exact: true })).toHaveClass(/is-active/);
+  });
+
+  test('keyboard: skip link, then every menu item reachable with Tab', async ({ page }) => {
+    await ready(page, '/');
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to main content' });
+    await expect(skip).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('#main')).toBeFocused();
+  });
+
+  test('the footer has every SPEC §2 item and the current year', async ({ page }) => {
+    await ready(page, '/');
+    const footer = page.locator('footer');
+    for (const name of ['Quick Links', 'Services', 'Glass Types', 'Contact']) {
+      await expect(footer.getByRole('heading', { name, exact: true })).toBeVisible();
+    }
+    await expect(footer).toContainText('Tauriko');
+    await expect(footer).toContainText('24/7 Available');
+    await expect(footer.getByRole('link', { name: /@/ })).toHaveAttribute('href', /^mailto:/);
+    await expect(footer.locator('a[href^="tel:"]')).toHaveCount(1);
+    await expect(footer.getByRole('link', { name: /Facebook/ })).toBeVisible();
+    await expect(footer.getByRole('link', { name: /Instagram/ })).toBeVisible();
+    await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy-policy');
+    await expect(footer.getByRole('link', { name: 'Terms' })).toHaveAttribute('href', '/terms');
+    await expect(footer.getByRole('link', { name: 'Sitemap' })).toHaveAttribute('href', '/sitemap');
+    await expect(footer).toContainText(`© ${new Date().getFullYear()}`);
+    for (const path of ['/privacy-policy', '/terms', '/sitemap']) {
+      await footer.locator(`a[href="${path}"]`).click();
+      await expect(page).toHaveURL(new RegExp(`${path}$`));
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    }
+  });
+
+  test('navigation scrolls to the top, and again after 100 ms', async ({ page }) => {
+    await ready(page, '/');
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+    // Record every scroll position the page goes through after the click.
+    await page.evaluate(() => {
+      const w = window as unknown as { scrollLog: [number, number][] };
+      w.scrollLog = [];
+      const started = performance.now();
+      const original = window.scrollTo.bind(window);
+      window.scrollTo = ((...args: unknown[]) => {
+        w.scrollLog.push([Math.round(performance.now() - started), 0]);
+        return (original as (...a: unknown[]) => void)(...args);
+      }) as typeof window.scrollTo;
+    });
+    await page.locator('footer').getByRole('link', { name: 'Terms' }).click();
+    await expect(page).toHaveURL(/\/terms$/);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await expect
+      .poll(() =>
+        page.evaluate(() => (window as unknown as { scrollLog: unknown[] }).scrollLog.length),
+      )
+      .toBeGreaterThanOrEqual(2);
+    const log = await page.evaluate(
+      () => (window as unknown as { scrollLog: [number, number][] }).scrollLog,
+    );
+    expect(log[1]![0] - log[0]![0]).toBeGreaterThanOrEqual(90);
+  });
+});
+
+test.describe('mobile layout (390 px)', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('top bar: Request an Estimate goes to /quote when the page has no form, a call button, a menu toggle', async ({
+    page,
+  }) => {
+    await ready(page, '/about');
+    const estimate = page.getByRole('link', { name: 'Request an Estimate' }).first();
+    await expect(estimate).toBeVisible();
+    await expect(page.locator('header').getByRole('link', { name: /^Call 07/ })).toHaveAttribute(
+      'href',
+      /^tel:/,
+    );
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+    await estimate.click();
+    await expect(page).toHaveURL(/\/quote$/);
+  });
+
+  test('the menu opens, locks the page, and closes on Escape, outside tap and route change', async ({
+    page,
+  }) => {
+    await ready(page, '/');
+    const toggle = page.getByRole('button', { name: 'Open menu' });
+    await toggle.click();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true');
+    expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).toBe('hidden');
+
+    await page.keyboard.press('Escape');
+    await expect(nav).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+    expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).not.toBe('hidden');
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await nav.getByRole('button', { name: 'Services menu' }).click();
+    await nav.getByRole('link', { name: 'Splashbacks' }).click();
+    await expect(page).toHaveURL(/\/services\/splashbacks$/);
+    await expect(nav).toBeHidden();
+    expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).not.toBe('hidden');
+  });
+
+  test('an outside tap closes the menu', async ({ page }) => {
+    await ready(page, '/');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav).toBeVisible();
+    // The fixed bottom phone bar and the page behind the panel are outside the header.
+    await page.evaluate(() =>
+      document.querySelector('footer')!.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true })),
+    );
+    await expect(nav).toBeHidden();
+  });
+
+  test('the sticky phone bar appears only after 50 px of scroll', async ({ page }) => {
+    await ready(page, '/about');
+    const bar = page.locator('.phone-bar');
+    await expect(bar).toBeHidden();
+    await page.evaluate(() => window.scrollTo(0, 40));
+    await page.waitForTimeout(100);
+    await expect(bar).toBeHidden();
+    await page.evaluate(() => window.scrollTo(0, 60));
+    await expect(bar).toBeVisible();
+    await expect(bar.getByRole('link')).toHaveAttribute('href', /^tel:/);
+  });
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+
+  test('pages render and every page stays reachable through the footer menu link', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    const menu = page.getByRole('link', { name: 'Menu' });
+    await expect(menu).toBeVisible();
+    await menu.click();
+    await expect(page).toHaveURL(/#footer-navigation$/);
+    await page.locator('footer').getByRole('link', { name: 'Windows' }).click();
+    await expect(page).toHaveURL(/\/services\/windows$/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  });
+});

@@ -1,0 +1,75 @@
+import { expect, test } from '@playwright/test';
+import { E2E_BUILD_ENV } from './support/env.ts';
+import { allPagePaths, GTAG_PATTERN } from './support/pages.ts';
+
+test.beforeEach(async ({ page }) => {
+  await page.route(GTAG_PATTERN, (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: '' }),
+  );
+});
+
+test('every page is prerendered HTML with its own title, description, canonical and share tags', async ({
+  request,
+}) => {
+  const paths = await allPagePaths(request);
+  expect(paths.length).toBeGreaterThanOrEqual(30);
+  const titles = new Set<string>();
+  for (const path of paths) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(200);
+    const html = await response.text();
+    // Prerendered: the content is in the HTML, not rendered later by JavaScript.
+    expect(/<h1[^>]*>[^<]+/.test(html), `${path} has an h1 with text`).toBe(true);
+    expect(/lorem ipsum|coming soon/i.test(html), `${path} has placeholder text`).toBe(false);
+    const title = /<title>([^<]+)<\/title>/.exec(html)?.[1];
+    expect(title, path).toBeTruthy();
+    titles.add(title!);
+    const has = (text: string, what: string) =>
+      expect(html.includes(text), `${path}: ${what}`).toBe(true);
+    expect(/<meta name="description" content="[^"]{50,}"/.test(html), `${path}: description`).toBe(
+      true,
+    );
+    const canonical = `${E2E_BUILD_ENV.SITE_URL}${path}`.replace(/&/g, '&amp;');
+    has(`<link rel="canonical" href="${canonical}"/>`, 'canonical link');
+    for (const tag of ['og:title', 'og:description', 'og:url', 'og:image', 'og:type']) {
+      has(`property="${tag}"`, tag);
+    }
+    has('name="twitter:card"', 'twitter card');
+    has('"@type":"HomeAndConstructionBusiness"', 'LocalBusiness JSON-LD');
+  }
+  // Each listed page has a title of its own.
+  expect(titles.size).toBe(paths.length);
+});
+
+test('pages hydrate and client-side navigation works without a full reload', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('html[data-js="on"]')).toBeAttached();
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About Us' }).click();
+  await expect(page).toHaveURL(/\/about$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('About Us');
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+});
+
+test('the thank-you page is kept out of search results, the others are not', async ({ request }) => {
+  const thankYou = await (await request.get('/thank-you')).text();
+  expect(thankYou).toContain('<meta name="robots" content="noindex, follow"/>');
+  const about = await (await request.get('/about')).text();
+  expect(about).not.toContain('noindex');
+});
+
+test('the structured business data is built from the business identity', async ({ request }) => {
+  const html = await (await request.get('/contact')).text();
+  const block = /<script type="application\/ld\+json">([^<]+)<\/script>/.exec(html)?.[1];
+  const data = JSON.parse(block!) as Record<string, unknown>;
+  expect(data['@type']).toBe('HomeAndConstructionBusiness');
+  expect(data.url).toBe(`${E2E_BUILD_ENV.SITE_URL}/`);
+  expect(data.address).toMatchObject({ addressLocality: 'Tauranga', postalCode: '3110' });
+  expect(data.areaServed).toEqual(
+    ['Tauranga', 'Mount Maunganui', 'Papamoa', 'Te Puke', 'Katikati'].map((name) => ({
+      '@type': 'City',
+      name,
+    })),
+  );
+  expect(data.aggregateRating).toMatchObject({ reviewCount: 47, ratingValue: 5 });
+});

@@ -1,0 +1,54 @@
+import { statSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { parseEnv } from '../server/env.server.ts';
+
+/** Where the build lives and what it was made from; shared by build.ts and ensure-build.ts. */
+export const root = path.resolve(import.meta.dirname, '..');
+export const buildDir = path.join(root, 'build');
+export const stampFile = path.join(buildDir, 'build-stamp.json');
+
+/** Inputs whose change makes the build stale. */
+export const sourcePaths = [
+  'app',
+  'public',
+  'react-router.config.ts',
+  'vite.config.ts',
+  'package-lock.json',
+  'scripts/build.ts',
+  'server/env.server.ts',
+].map((entry) => path.join(root, entry));
+
+export interface BuildStamp {
+  builtAt: number;
+  publicConfig: Record<string, string>;
+}
+
+/** The public values baked into the pages (see vite.config.ts). */
+export function currentPublicConfig(): Record<string, string> {
+  const env = parseEnv();
+  return {
+    SITE_URL: env.SITE_URL,
+    GTAG_ID: env.GTAG_ID ?? '',
+    ADS_CONVERSION_SEND_TO: env.ADS_CONVERSION_SEND_TO ?? '',
+  };
+}
+
+/** The newest modification time among the build's inputs. */
+export function newestSourceMtime(paths: readonly string[] = sourcePaths): number {
+  let newest = 0;
+  const visit = (entry: string) => {
+    let stats;
+    try {
+      stats = statSync(entry);
+    } catch {
+      return;
+    }
+    if (stats.isDirectory()) {
+      for (const child of readdirSync(entry)) visit(path.join(entry, child));
+    } else {
+      newest = Math.max(newest, stats.mtimeMs);
+    }
+  };
+  paths.forEach(visit);
+  return newest;
+}

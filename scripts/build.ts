@@ -1,0 +1,79 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import sharp from 'sharp';
+import { business } from '../app/content/business.ts';
+import { buildDir, currentPublicConfig, root, stampFile, type BuildStamp } from './build-config.ts';
+
+/**
+ * `npm run build`: the React Router build (every content page prerendered),
+ * then the raster images that must exist as PNG (share image, touch icon),
+ * then the stamp that tells ensure-build.ts what this build was made from.
+ */
+
+const startedAt = Date.now();
+const publicConfig = currentPublicConfig();
+
+const result = spawnSync('react-router', ['build'], {
+  cwd: root,
+  stdio: 'inherit',
+  env: process.env,
+});
+if (result.status !== 0) process.exit(result.status ?? 1);
+
+const clientDir = path.join(buildDir, 'client');
+mkdirSync(clientDir, { recursive: true });
+
+// Social networks do not show SVG: the share image is composed and rendered
+// to PNG here, from the business identity and the hero illustration.
+const escapeXml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const shareCard = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630">
+  <rect width="1200" height="630" fill="#0b2e3f"/>
+  <rect x="0" y="560" width="1200" height="70" fill="#c2410c"/>
+  <text x="64" y="150" font-family="DejaVu Sans, Arial, sans-serif" font-size="54" font-weight="bold" fill="#ffffff">${escapeXml(business.name)}</text>
+  <text x="64" y="230" font-family="DejaVu Sans, Arial, sans-serif" font-size="32" fill="#e3f3f7">Glass repairs, replacement</text>
+  <text x="64" y="276" font-family="DejaVu Sans, Arial, sans-serif" font-size="32" fill="#e3f3f7">and installation in Tauranga</text>
+  <text x="64" y="360" font-family="DejaVu Sans, Arial, sans-serif" font-size="28" fill="#7cc4d6">24/7 emergency service · Free quotes</text>
+  <text x="64" y="606" font-family="DejaVu Sans, Arial, sans-serif" font-size="30" font-weight="bold" fill="#ffffff">${escapeXml(business.phone.display)}</text>
+</svg>`;
+const hero = await sharp(path.join(root, 'public/images/hero.svg'))
+  .resize(560, 420)
+  .png()
+  .toBuffer();
+await sharp(Buffer.from(shareCard))
+  .composite([{ input: hero, left: 600, top: 110 }])
+  .png({ compressionLevel: 9 })
+  .toFile(path.join(clientDir, 'og-image.png'));
+await sharp(path.join(root, 'public/favicon.svg'), { density: 400 })
+  .resize(180, 180)
+  .png({ compressionLevel: 9 })
+  .toFile(path.join(clientDir, 'apple-touch-icon.png'));
+
+// Text files are compressed once, at the highest settings, so the server
+// sends them without compressing on every request (server/static.server.ts).
+const compressible = /\.(?:js|css|html|svg|xml|txt|json|webmanifest|data)$/;
+let precompressed = 0;
+for (const file of readdirSync(clientDir, { recursive: true, encoding: 'utf8' })) {
+  if (!compressible.test(file)) continue;
+  const full = path.join(clientDir, file);
+  const body = readFileSync(full);
+  if (body.length < 512) continue;
+  writeFileSync(
+    `${full}.br`,
+    brotliCompressSync(body, {
+      params: {
+        [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
+        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+  );
+  writeFileSync(`${full}.gz`, gzipSync(body, { level: 9 }));
+  precompressed += 1;
+}
+console.log(`Precompressed ${precompressed} files (brotli, gzip)`);
+
+const stamp: BuildStamp = { builtAt: startedAt, publicConfig };
+writeFileSync(stampFile, `${JSON.stringify(stamp, null, 2)}\n`);
+console.log(`Build complete in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);

@@ -1,0 +1,40 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  buildDir,
+  currentPublicConfig,
+  newestSourceMtime,
+  root,
+  stampFile,
+  type BuildStamp,
+} from './build-config.ts';
+
+/**
+ * `npm start` runs this first: it builds only when the build is missing,
+ * older than its sources, or made with other public settings (SITE_URL,
+ * GTAG_ID, ADS_CONVERSION_SEND_TO are baked into the prerendered pages).
+ */
+
+export function staleReason(): string | null {
+  if (!existsSync(path.join(buildDir, 'server/index.js')) || !existsSync(stampFile)) {
+    return 'no build yet';
+  }
+  const stamp = JSON.parse(readFileSync(stampFile, 'utf8')) as BuildStamp;
+  if (JSON.stringify(stamp.publicConfig) !== JSON.stringify(currentPublicConfig())) {
+    return 'public settings changed';
+  }
+  if (newestSourceMtime() > stamp.builtAt) return 'sources changed since the last build';
+  return null;
+}
+
+if (import.meta.main) {
+  const reason = staleReason();
+  if (reason === null) {
+    console.log('Build is up to date.');
+  } else {
+    console.log(`Building the site (${reason})…`);
+    const result = spawnSync('node', ['scripts/build.ts'], { cwd: root, stdio: 'inherit' });
+    process.exit(result.status ?? 1);
+  }
+}

@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createRequestHandler } from '@react-router/express';
+import compression from 'compression';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import { RouterContextProvider, type RouterContext, type ServerBuild } from 'react-router';
+import { business } from '../app/content/business.ts';
+import { contentSecurityPolicy, inlineScriptHashes, type CspOptions } from './csp.server.ts';
+import type { Env } from './env.server.ts';
+import { StaticFiles } from './static.server.ts';
+
+/** What the lead pipeline brings to the server (app/leads, wired in start.ts). */
+export interface LeadsIntegration {
+  /** Mounted at /api/leads. */
+  apiRouter?: express.Router;
+  /** Extra values for the route actions' context. */
+  provideContext?: (context: RouterContextProvider, keys: AppContexts) => void;
+  /** Applied to every form post to a page (POST /quote …), as to the API. */
+  formPostGuards?: readonly express.RequestHandler[];
+  /** true while the lead store answers. */
+  ping: () => Promise<boolean>;
+}
+
+export interface AppOptions {
+  env: Env;
+  logger: Logger;
+  build: ServerBuild;
+  /** build/client: prerendered pages and assets. */
+  clientDir: string;
+  leads: LeadsIntegration;
+}
+
+/** The router context keys exported by the server build (app/entry.server.tsx). */
+export interface AppContexts {
+  nonce: RouterContext<string>;
+}
+
+interface PrerenderedPage {
+  /** Relative to the client build directory. */
+  file: string;
+  csp: string;
+}
+
+const ONE_YEAR_S = 365 * 24 * 60 * 60;
+const REVALIDATE = 'public, max-age=0, must-revalidate';
+
+/** Finds every prerendered page and the CSP its inline scripts need. */
+export async function loadPrerenderedPages(
+  files: StaticFiles,
+  cspOptions: CspOptions,
+): Promise<Map<string, PrerenderedPage>> {
+  const pages = new Map<string, PrerenderedPage>();
+  const entries = await readdir(files.root, { recursive: true, encoding: 'utf8' });
+  for (const entry of entries) {
+    const relative = entry.split(path.sep).join('/');
+    if (relative !== 'index.html' && !relative.endsWith('/index.html')) continue;
+    const urlPath = `/${relative.replace(/\/?index\.html$/, '')}`;
+    const html = await readFile(path.join(files.root, relative), 'utf8');
+    pages.set(urlPath, {
+      file: relative,
+      csp: contentSecurityPolicy({ hashes: inlineScriptHashes(html) }, cspOptions),
+    });
+  }
+  return pages;
+}
+
+/**
+ * Requests whose answer depends on the query string are rendered by the
+ * server, not answered from the prerendered file (SPEC §4: a page query other
+ * than 1 redirects to /blog).
+ */
+function needsServerRender(req: Request): boolean {
+  const page = req.query.page;
+  return page !== undefined && page !== '1';
+}
+
+export async function createApp(options: AppOptions) {
+  const { env, logger, build, clientDir, leads } = options;
+  const cspOptions: CspOptions = {
+    gtagId: env.GTAG_ID,
+    adsConversionSendTo: env.ADS_CONVERSION_SEND_TO,
+    mapEmbedUrl: business.mapEmbedUrl,
+    https: env.SITE_URL.startsWith('https:'),
+  };
+  const files = await StaticFiles.scan(clientDir);
+  const pages = await loadPrerenderedPages(files, cspOptions);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+
+  // Structured request log without personal data: no query string, no IP.
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      logger.info(
+        {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
+        },
+        'request',
+      );
+    });
+    next();
+  });
+
+  app.use(
+    helmet({
+      // Set per response below: hashes for prerendered pages, a nonce otherwise.
+      contentSecurityPolicy: false,
+      // The embedded map is a cross-origin iframe.
+      crossOriginEmbedderPolicy: false,
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      strictTransportSecurity: cspOptions.https
+        ? { maxAge: ONE_YEAR_S, includeSubDomains: true }
+        : false,
+      frameguard: { action: 'deny' },
+    }),
+  );
+  app.use((_req, res, next) => {
+    res.setHeader(
+      'Permissions-Policy',
+      'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=(), browsing-topics=()',
+    );
+    next();
+  });
+
+  app.use(compression());
+
+  // One address per page: /about/ → /about (301), keeping the query.
+  app.use((req, res, next) => {
+    if (req.path.length > 1 && req.path.endsWith('/')) {
+      const queryStart = req.originalUrl.indexOf('?');
+      const query = queryStart >= 0 ? req.originalUrl.slice(queryStart) : '';
+      res.redirect(301, (req.path.replace(/\/+$/, '') || '/') + query);
+      return;
+    }
+    next();
+  });
+
+  app.get('/healthz', async (_req, res) => {
+    const ok = await leads.ping().catch(() => false);
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(ok ? 200 : 503).json({ ok });
+  });
+
+  if (leads.apiRouter) app.use('/api/leads', leads.apiRouter);
+
+  // Prerendered pages (revalidated on every visit, each with its own CSP),
+  // hashed assets (cached for a year) and the other public files.
+  app.use((req, res, next) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || needsServerRender(req)) return next();
+    const page = pages.get(req.path);
+    if (page) {
+      res.setHeader('Content-Security-Policy', page.csp);
+      files.send(req, res, page.file, REVALIDATE).catch(next);
+      return;
+    }
+    const file = files.resolve(req.path);
+    if (!file || file.endsWith('.html')) return next();
+    const cacheControl = file.startsWith('assets/')
+      ? `public, max-age=${ONE_YEAR_S}, immutable`
+      : /\.(?:data|xml|txt|webmanifest)$/.test(file)
+        ? REVALIDATE
+        : 'public, max-age=86400';
+    files.send(req, res, file, cacheControl).catch(next);
+  });
+
+  // Everything else is rendered by React Router: form actions, redirects, 404.
+  for (const guard of leads.formPostGuards ?? []) {
+    app.use((req, res, next) => (req.method === 'POST' ? guard(req, res, next) : next()));
+  }
+  const contexts = (build.entry.module as unknown as { appContexts?: AppContexts }).appContexts;
+  if (!contexts) throw new Error('The server build does not export appContexts (app/entry.server.tsx).');
+  const handler = createRequestHandler({
+    build,
+    mode: 'production',
+    getLoadContext(_req, res) {
+      const context = new RouterContextProvider();
+      context.set(contexts.nonce, res.locals.nonce as string);
+      leads.provideContext?.(context, contexts);
+      return context;
+    },
+  });
+  app.all('/{*path}', (req, res, next) => {
+    const nonce = randomBytes(16).toString('base64');
+    res.locals.nonce = nonce;
+    res.setHeader('Content-Security-Policy', contentSecurityPolicy({ nonce }, cspOptions));
+    res.setHeader('Cache-Control', 'no-store');
+    return handler(req, res, next);
+  });
+
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+    if (res.headersSent) return;
+    res.status(500).type('text/plain').send('Something went wrong. Please call us or try again.');
+  });
+
+  return app;
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+/**
+ * The environment of ../shared/CONTRACT.md, parsed once at start-up.
+ * Everything else reads the parsed object, never process.env.
+ */
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const url = (protocols: readonly string[]) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (value) => {
+        try {
+          return protocols.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `must be an absolute ${protocols.join(' or ')} URL`,
+    );
+
+const envSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+    HOST: z.string().trim().min(1).default('0.0.0.0'),
+    SITE_URL: url(['http:', 'https:'])
+      .default('http://localhost:3000')
+      .transform((value) => value.replace(/\/+$/, '')),
+    DATA_DIR: z.string().trim().min(1).default('./data'),
+    DATABASE_URL: optionalText.pipe(url(['postgres:', 'postgresql:']).optional()),
+    LEAD_WEBHOOK_URLS: optionalText.transform((value, ctx) => {
+      if (value === undefined) return [];
+      const list = value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+      for (const item of list) {
+        if (!url(['http:', 'https:']).safeParse(item).success) {
+          ctx.addIssue({ code: 'custom', message: `"${item}" is not an absolute http(s) URL` });
+        }
+      }
+      return list;
+    }),
+    LEAD_ACCEPT: optionalText.pipe(z.enum(['webhook', 'stored']).optional()),
+    LEAD_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
+    LEAD_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8000),
+    GTAG_ID: optionalText.pipe(
+      z
+        .string()
+        .regex(/^(G|AW|GT|UA)-[A-Z0-9-]+$/, 'must look like G-XXXXXXX')
+        .optional(),
+    ),
+    ADS_CONVERSION_SEND_TO: optionalText.pipe(
+      z
+        .string()
+        .regex(/^AW-[A-Za-z0-9]+\/[A-Za-z0-9_-]+$/, 'must look like AW-123456789/AbCdEf')
+        .optional(),
+    ),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+  })
+  .transform((env, ctx) => {
+    const leadAccept = env.LEAD_ACCEPT ?? (env.LEAD_WEBHOOK_URLS.length > 0 ? 'webhook' : 'stored');
+    if (leadAccept === 'webhook' && env.LEAD_WEBHOOK_URLS.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LEAD_ACCEPT'],
+        message: '"webhook" needs at least one address in LEAD_WEBHOOK_URLS',
+      });
+    }
+    return { ...env, LEAD_ACCEPT: leadAccept };
+  });
+
+export type Env = z.output<typeof envSchema>;
+
+export class EnvError extends Error {
+  override name = 'EnvError';
+}
+
+/** Parses an environment; throws an EnvError that names every bad variable. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = envSchema.safeParse(source);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map(
+    (issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`,
+  );
+  throw new EnvError(`Invalid environment:\n${lines.join('\n')}`);
+}

@@ -1,0 +1,401 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLeadService, type LeadService } from '../app/leads/lead-service.server.ts';
+import {
+  INVALID_EMAIL_MESSAGE,
+  REQUIRED_FIELDS_MESSAGE,
+  SUBMIT_FAILED_MESSAGE,
+  UNEXPECTED_ERROR_MESSAGE,
+} from '../app/leads/schema.ts';
+import { openSqliteLeadStore } from '../app/leads/store-sqlite.server.ts';
+import type { LeadStore } from '../app/leads/store.server.ts';
+import {
+  silentLogger,
+  startReceiver,
+  tempDataDir,
+  type Receiver,
+} from '../app/leads/test-support.server.ts';
+import {
+  API_ERROR_MESSAGES,
+  createLeadApiRouter,
+  isAllowedOrigin,
+  isAllowedRequestOrigin,
+  readLeadRequest,
+} from './lead-api.server.ts';
+
+const SITE_URL = 'https://www.glass.example.nz';
+const lead = {
+  name: 'Aroha Ngata',
+  email: 'aroha@example.co.nz',
+  phone: '021 555 0101',
+  service: 'Windows',
+  message: 'Cracked pane',
+  source: 'contact_form',
+};
+
+interface TestApi {
+  url: string;
+  close(): Promise<void>;
+}
+
+async function listen(app: express.Express): Promise<TestApi> {
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/api/leads`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function apiApp(service: LeadService, rateLimit = 1000): express.Express {
+  const app = express();
+  app.use(
+    '/api/leads',
+    createLeadApiRouter({ service, rateLimit, siteUrl: SITE_URL, logger: silentLogger() }),
+  );
+  return app;
+}
+
+const postJson = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+
+/** A raw request, for bodies fetch will not send as-is (chunked, no content type). */
+function rawPost(
+  url: string,
+  body: Buffer | string,
+  headers: Record<string, string>,
+  chunked = false,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+      );
+    });
+    request.on('error', reject);
+    if (chunked) {
+      // No Content-Length: the limit must hold while streaming.
+      const data = Buffer.from(body);
+      for (let offset = 0; offset < data.length; offset += 4096) {
+        request.write(data.subarray(offset, offset + 4096));
+      }
+      request.end();
+    } else {
+      request.end(body);
+    }
+  });
+}
+
+describe('POST /api/leads', () => {
+  let data: ReturnType<typeof tempDataDir>;
+  let store: LeadStore;
+  let hook: Receiver;
+  let api: TestApi;
+
+  beforeEach(async () => {
+    data = tempDataDir('lead-api-');
+    store = await openSqliteLeadStore({ dataDir: data.dir });
+    hook = await startReceiver('ok');
+    const service = createLeadService({
+      store,
+      webhookUrls: [hook.url],
+      acceptMode: 'webhook',
+      timeoutMs: 1000,
+      logger: silentLogger(),
+    });
+    api = await listen(apiApp(service));
+  });
+
+  afterEach(async () => {
+    await api.close();
+    await hook.close();
+    await store.close();
+    data.remove();
+  });
+
+  it('201: accepts a JSON lead and answers { id, created_at }', async () => {
+    const response = await postJson(api.url, lead);
+    expect(response.status).toBe(201);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const body = (await response.json()) as { id: string; created_at: string };
+    expect(Object.keys(body).sort()).toEqual(['created_at', 'id']);
+    const stored = await store.getLead(body.id);
+    expect(stored).toEqual(
+      expect.objectContaining({ status: 'accepted', created_at: body.created_at }),
+    );
+    expect(hook.requests[0]?.json).toEqual(expect.objectContaining({ id: body.id, ...lead }));
+  });
+
+  it('201: accepts a form-encoded lead (forms without JavaScript)', async () => {
+    const response = await fetch(api.url, {
+      method: 'POST',
+      body: new URLSearchParams({ ...lead, source: 'quote_form' }),
+    });
+    expect(response.status).toBe(201);
+    expect(await store.exportLeads()).toEqual([
+      expect.objectContaining({ source: 'quote_form', email: lead.email }),
+    ]);
+  });
+
+  it('200: the same idempotency key answers the first answer again', async () => {
+    const keyed = { ...lead, idempotency_key: 'api-dup-key-1' };
+    const first = await postJson(api.url, keyed);
+    const second = await postJson(api.url, keyed);
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(200);
+    expect(await second.json()).toEqual(await first.json());
+    expect(hook.requests).toHaveLength(1);
+    expect(await store.exportLeads()).toHaveLength(1);
+  });
+
+  it('400: a validation rule fails, with the visitor message and the fields', async () => {
+    const response = await postJson(api.url, { ...lead, email: 'aroha-at-example' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: INVALID_EMAIL_MESSAGE,
+      fields: { email: INVALID_EMAIL_MESSAGE },
+    });
+    const empty = await postJson(api.url, {});
+    expect(empty.status).toBe(400);
+    expect(((await empty.json()) as { error: string }).error).toBe(REQUIRED_FIELDS_MESSAGE);
+    expect(await store.exportLeads()).toEqual([]);
+  });
+
+  it('400: malformed JSON, a JSON scalar, an empty body', async () => {
+    for (const body of ['{"name": "x",', '"just a string"', '42', 'null', '']) {
+      const response = await fetch(api.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(response.status, body).toBe(400);
+      const json = (await response.json()) as { error: string; fields: object };
+      expect(json.fields).toEqual(expect.any(Object));
+      expect(typeof json.error).toBe('string');
+    }
+    const malformed = await fetch(api.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{oops',
+    });
+    expect(await malformed.json()).toEqual({ error: API_ERROR_MESSAGES.malformed, fields: {} });
+  });
+
+  it('403: a cross-origin post is refused', async () => {
+    const evil = await postJson(api.url, lead, { origin: 'https://evil.example' });
+    expect(evil.status).toBe(403);
+    expect(await evil.json()).toEqual({ error: API_ERROR_MESSAGES.crossOrigin });
+    const opaque = await postJson(api.url, lead, { origin: 'null' });
+    expect(opaque.status).toBe(403);
+    const fetchSite = await postJson(api.url, lead, { 'sec-fetch-site': 'cross-site' });
+    expect(fetchSite.status).toBe(403);
+    expect(await store.exportLeads()).toEqual([]);
+    expect(hook.requests).toHaveLength(0);
+  });
+
+  it('same-origin posts pass: SITE_URL origin, the Host origin, or no Origin', async () => {
+    const site = await postJson(api.url, lead, {
+      origin: SITE_URL,
+      'sec-fetch-site': 'same-origin',
+    });
+    expect(site.status).toBe(201);
+    const host = await postJson(api.url, lead, { origin: new URL(api.url).origin });
+    expect(host.status).toBe(201);
+    const none = await postJson(api.url, lead);
+    expect(none.status).toBe(201);
+  });
+
+  it('413: a body over 16 KiB, declared or streamed', async () => {
+    const big = JSON.stringify({ ...lead, message: 'x'.repeat(17 * 1024) });
+    const declared = await postJson(api.url, JSON.parse(big));
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toEqual({ error: API_ERROR_MESSAGES.tooLarge });
+    const streamed = await rawPost(api.url, big, { 'content-type': 'application/json' }, true);
+    expect(streamed.status).toBe(413);
+    const form = await rawPost(
+      api.url,
+      new URLSearchParams({ ...lead, message: 'y'.repeat(17 * 1024) }).toString(),
+      { 'content-type': 'application/x-www-form-urlencoded' },
+    );
+    expect(form.status).toBe(413);
+    // Just under the limit is read (and then fails validation, not size).
+    const under = JSON.stringify({ ...lead, message: 'z'.repeat(16 * 1024 - 200) });
+    expect(Buffer.byteLength(under)).toBeLessThan(16 * 1024);
+    expect((await rawPost(api.url, under, { 'content-type': 'application/json' })).status).toBe(
+      400,
+    );
+    expect(await store.exportLeads()).toEqual([]);
+  });
+
+  it('415: any other content type', async () => {
+    const cases: Array<Record<string, string>> = [
+      { 'content-type': 'text/plain' },
+      { 'content-type': 'multipart/form-data; boundary=x' },
+      { 'content-type': 'application/xml' },
+      { 'content-type': 'application/json-patch+json' },
+      { 'content-type': 'application/json; charset=utf-16' },
+      {},
+    ];
+    for (const headers of cases) {
+      const response = await rawPost(api.url, JSON.stringify(lead), headers);
+      expect(response.status, JSON.stringify(headers)).toBe(415);
+      expect(JSON.parse(response.body)).toEqual({ error: API_ERROR_MESSAGES.unsupportedType });
+    }
+    expect(await store.exportLeads()).toEqual([]);
+  });
+
+  it('405: other methods', async () => {
+    const response = await fetch(api.url);
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+
+  it('502: every webhook failed', async () => {
+    hook.mode = 'fail';
+    const response = await postJson(api.url, lead);
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({ error: SUBMIT_FAILED_MESSAGE });
+    expect(await store.exportLeads()).toEqual([
+      expect.objectContaining({ status: 'not_accepted' }),
+    ]);
+  });
+});
+
+describe('rate limit and unexpected failures', () => {
+  const okService: LeadService = {
+    submit: async () => ({
+      kind: 'accepted',
+      status: 201,
+      id: 'id',
+      created_at: '2025-01-01T00:00:00.000Z',
+      spam: false,
+    }),
+  };
+
+  it('429 with Retry-After after LEAD_RATE_LIMIT requests in 10 minutes', async () => {
+    const api = await listen(apiApp(okService, 3));
+    try {
+      for (let index = 0; index < 3; index++) {
+        expect((await postJson(api.url, lead)).status).toBe(201);
+      }
+      const limited = await postJson(api.url, lead);
+      expect(limited.status).toBe(429);
+      expect(await limited.json()).toEqual({ error: API_ERROR_MESSAGES.tooManyRequests });
+      const retryAfter = Number(limited.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(500);
+      expect(retryAfter).toBeLessThanOrEqual(600);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('a throwing service is answered 502 with the unexpected-error message', async () => {
+    const broken: LeadService = {
+      submit: async () => {
+        throw new Error('boom');
+      },
+    };
+    const api = await listen(apiApp(broken));
+    try {
+      const response = await postJson(api.url, lead);
+      expect(response.status).toBe(502);
+      expect(await response.json()).toEqual({ error: UNEXPECTED_ERROR_MESSAGE });
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('reusable pieces', () => {
+  it('isAllowedOrigin', () => {
+    const site = 'https://www.glass.example.nz';
+    expect(isAllowedOrigin({}, site)).toBe(true);
+    expect(isAllowedOrigin({ origin: site }, site)).toBe(true);
+    expect(isAllowedOrigin({ origin: 'https://www.glass.example.nz:443' }, site)).toBe(true);
+    expect(isAllowedOrigin({ origin: 'http://www.glass.example.nz' }, site)).toBe(false);
+    expect(isAllowedOrigin({ origin: 'https://evil.example' }, site)).toBe(false);
+    expect(isAllowedOrigin({ origin: 'null' }, site)).toBe(false);
+    expect(isAllowedOrigin({ origin: 'http://localhost:3000', host: 'localhost:3000' }, site)).toBe(
+      true,
+    );
+    expect(isAllowedOrigin({ origin: 'http://localhost', host: 'localhost:80' }, site)).toBe(true);
+    expect(isAllowedOrigin({ origin: 'http://evil.example', host: 'localhost:3000' }, site)).toBe(
+      false,
+    );
+    expect(isAllowedOrigin({ secFetchSite: 'cross-site' }, site)).toBe(false);
+    expect(isAllowedOrigin({ origin: site, secFetchSite: 'cross-site' }, site)).toBe(false);
+    expect(isAllowedOrigin({ secFetchSite: 'same-site' }, site)).toBe(true);
+    expect(isAllowedOrigin({ origin: 'ftp://www.glass.example.nz' }, site)).toBe(false);
+  });
+
+  it('isAllowedRequestOrigin reads a Web Request', () => {
+    const request = new Request('http://localhost:3000/contact', {
+      method: 'POST',
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(isAllowedRequestOrigin(request, SITE_URL)).toBe(false);
+    const own = new Request('http://localhost:3000/contact', {
+      method: 'POST',
+      headers: { origin: 'http://localhost:3000' },
+    });
+    expect(isAllowedRequestOrigin(own, SITE_URL)).toBe(true);
+  });
+
+  it('readLeadRequest applies the API body rules to a Web Request', async () => {
+    const make = (body: BodyInit, type?: string) =>
+      new Request('http://localhost/x', {
+        method: 'POST',
+        headers: type ? { 'content-type': type } : {},
+        body,
+      });
+    expect(await readLeadRequest(make(JSON.stringify(lead), 'application/json'))).toEqual({
+      ok: true,
+      body: lead,
+    });
+    const form = await readLeadRequest(
+      make('name=A&name=B&email=a%40b.c', 'application/x-www-form-urlencoded;charset=UTF-8'),
+    );
+    expect(form.ok && { ...(form.body as object) }).toEqual({ name: 'A', email: 'a@b.c' });
+    expect(await readLeadRequest(make('{bad', 'application/json'))).toEqual(
+      expect.objectContaining({ ok: false, status: 400, fields: {} }),
+    );
+    expect(await readLeadRequest(make('"s"', 'application/json'))).toEqual(
+      expect.objectContaining({ ok: false, status: 400 }),
+    );
+    expect(await readLeadRequest(make('x', 'text/plain'))).toEqual(
+      expect.objectContaining({ ok: false, status: 415 }),
+    );
+    expect(await readLeadRequest(make('x'.repeat(17_000), 'application/json'))).toEqual(
+      expect.objectContaining({ ok: false, status: 413 }),
+    );
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 20; i++) controller.enqueue(new Uint8Array(1024).fill(32));
+        controller.close();
+      },
+    });
+    const streamed = new Request('http://localhost/x', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(await readLeadRequest(streamed)).toEqual(
+      expect.objectContaining({ ok: false, status: 413 }),
+    );
+  });
+});

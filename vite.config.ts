@@ -1,0 +1,28 @@
+import { reactRouter } from '@react-router/dev/vite';
+import { defineConfig } from 'vite';
+import { parseEnv } from './server/env.server.ts';
+
+// The public part of the environment is baked into the prerendered pages at
+// build time (canonical links, JSON-LD, analytics id). scripts/ensure-build.ts
+// rebuilds when any of these values change. Secrets never reach this object.
+const env = parseEnv();
+export const publicConfig = {
+  siteUrl: env.SITE_URL,
+  gtagId: env.GTAG_ID ?? '',
+  adsConversionSendTo: env.ADS_CONVERSION_SEND_TO ?? '',
+};
+
+export default defineConfig({
+  plugins: [reactRouter()],
+  define: {
+    'import.meta.env.PUBLIC_SITE_URL': JSON.stringify(publicConfig.siteUrl),
+    'import.meta.env.PUBLIC_GTAG_ID': JSON.stringify(publicConfig.gtagId),
+    'import.meta.env.PUBLIC_ADS_CONVERSION_SEND_TO': JSON.stringify(
+      publicConfig.adsConversionSendTo,
+    ),
+  },
+  build: {
+    // Keep small SVG illustrations as files: they are cached and lazy-loaded.
+    assetsInlineLimit: 0,
+  },
+});

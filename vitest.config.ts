@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit, component and server tests live beside the code they test.
+// Browser tests live in e2e/ and run under Playwright, not here.
+export default defineConfig({
+  test: {
+    include: ['app/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+});
