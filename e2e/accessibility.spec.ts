@@ -38,7 +38,9 @@ for (const viewport of [
 }
 
 test('the open mobile menu and desktop dropdowns pass axe too', async ({ page }) => {
-  await page.route(GTAG_PATTERN, (route) => route.fulfill({ contentType: 'text/javascript', body: '' }));
+  await page.route(GTAG_PATTERN, (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: '' }),
+  );
   await page.goto('/');
   await expect(page.locator('html[data-js="on"]')).toBeAttached();
   await page.getByRole('button', { name: 'Services menu' }).click();

@@ -40,7 +40,9 @@ test('the tag loads after the page, configured without its own page views', asyn
   expect(configs).toContainEqual(['config', E2E_BUILD_ENV.GTAG_ID, { send_page_view: false }]);
 });
 
-test('a page_view with path and query string on load and on every route change', async ({ page }) => {
+test('a page_view with path and query string on load and on every route change', async ({
+  page,
+}) => {
   await withRecordingTag(page);
   await page.goto('/services?from=test');
   await expect(page.locator('html[data-js="on"]')).toBeAttached();
@@ -49,7 +51,11 @@ test('a page_view with path and query string on load and on every route change',
   await page.locator('footer').getByRole('link', { name: 'Terms' }).click();
   await expect(page).toHaveURL(/\/terms$/);
   await expect
-    .poll(async () => (await events(page)).filter((event) => event.name === 'page_view').map((event) => event.params.page_path))
+    .poll(async () =>
+      (await events(page))
+        .filter((event) => event.name === 'page_view')
+        .map((event) => event.params.page_path),
+    )
     .toEqual(['/services?from=test', '/blog', '/terms']);
 });
 
@@ -76,7 +82,10 @@ test('an unreachable tag host breaks nothing', async ({ page }) => {
   await page.route(GTAG_PATTERN, (route) => route.abort('internetdisconnected'));
   await page.goto('/');
   await expect(page.locator('html[data-js="on"]')).toBeAttached();
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contact' }).click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Contact' })
+    .click();
   await expect(page).toHaveURL(/\/contact$/);
   expect(errors).toEqual([]);
 });

@@ -10,14 +10,15 @@ import { E2E_BASE_URL } from './support/env.ts';
 export const HOME_JS_BUDGET_BYTES = 110 * 1024;
 
 /** Bytes on the wire for one URL, with the given Accept-Encoding. */
-function transferSize(url: string, encoding: string): Promise<{ bytes: number; encoding?: string }> {
+function transferSize(
+  url: string,
+  encoding: string,
+): Promise<{ bytes: number; encoding?: string }> {
   return new Promise((resolve, reject) => {
     get(url, { headers: { 'Accept-Encoding': encoding } }, (response) => {
       let bytes = 0;
       response.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      response.on('end', () =>
-        resolve({ bytes, encoding: response.headers['content-encoding'] }),
-      );
+      response.on('end', () => resolve({ bytes, encoding: response.headers['content-encoding'] }));
       response.on('error', reject);
     }).on('error', reject);
   });
@@ -26,7 +27,8 @@ function transferSize(url: string, encoding: string): Promise<{ bytes: number; e
 test('home page JavaScript stays within its compressed budget', async ({ request }) => {
   const html = await (await request.get('/')).text();
   const urls = new Set<string>();
-  for (const match of html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)) urls.add(match[1]!);
+  for (const match of html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g))
+    urls.add(match[1]!);
   for (const match of html.matchAll(/<script[^>]+src="([^"]+)"/g)) urls.add(match[1]!);
   for (const match of html.matchAll(/import\("([^"]+\.js)"\)/g)) urls.add(match[1]!);
   for (const match of html.matchAll(/from "([^"]+\.js)"/g)) urls.add(match[1]!);

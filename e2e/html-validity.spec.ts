@@ -27,13 +27,20 @@ test('the Nu HTML Checker finds no error on any page', async ({ request }) => {
   writeFileSync(notFound, await (await request.get('/no-such-page')).text());
 
   const vnuJar = createRequire(import.meta.url)('vnu-jar') as string;
-  const result = spawnSync('java', ['-jar', vnuJar, '--errors-only', '--format', 'json', ...files, notFound], {
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const result = spawnSync(
+    'java',
+    ['-jar', vnuJar, '--errors-only', '--format', 'json', ...files, notFound],
+    {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   const report = JSON.parse(result.stderr || '{"messages":[]}') as { messages: VnuMessage[] };
   const errors = report.messages
     .filter((message) => message.type === 'error' || message.type === 'non-document-error')
-    .map((message) => `${message.url.replace(`file:${clientDir}`, '')}:${message.lastLine ?? ''} ${message.message}`);
+    .map(
+      (message) =>
+        `${message.url.replace(`file:${clientDir}`, '')}:${message.lastLine ?? ''} ${message.message}`,
+    );
   expect(errors).toEqual([]);
 });

@@ -45,7 +45,10 @@ test.describe('desktop navigation (1280 px)', () => {
 
     await glass.click();
     await expect(glass).toHaveAttribute('aria-expanded', 'true');
-    await expect(glassMenu.getByRole('link')).toHaveText(['PerformaTech Glass', 'Planitherm Glass']);
+    await expect(glassMenu.getByRole('link')).toHaveText([
+      'PerformaTech Glass',
+      'Planitherm Glass',
+    ]);
     await glass.click();
     await expect(glassMenu).toBeHidden();
     await expect(glass).toHaveAttribute('aria-expanded', 'false');
@@ -99,7 +102,10 @@ test.describe('desktop navigation (1280 px)', () => {
     await expect(footer.locator('a[href^="tel:"]')).toHaveCount(1);
     await expect(footer.getByRole('link', { name: /Facebook/ })).toBeVisible();
     await expect(footer.getByRole('link', { name: /Instagram/ })).toBeVisible();
-    await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy-policy');
+    await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute(
+      'href',
+      '/privacy-policy',
+    );
     await expect(footer.getByRole('link', { name: 'Terms' })).toHaveAttribute('href', '/terms');
     await expect(footer.getByRole('link', { name: 'Sitemap' })).toHaveAttribute('href', '/sitemap');
     await expect(footer).toContainText(`© ${new Date().getFullYear()}`);
@@ -166,7 +172,10 @@ test.describe('mobile layout (390 px)', () => {
     await toggle.click();
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
     expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).toBe('hidden');
 
     await page.keyboard.press('Escape');
@@ -189,7 +198,9 @@ test.describe('mobile layout (390 px)', () => {
     await expect(nav).toBeVisible();
     // The fixed bottom phone bar and the page behind the panel are outside the header.
     await page.evaluate(() =>
-      document.querySelector('footer')!.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true })),
+      document
+        .querySelector('footer')!
+        .dispatchEvent(new PointerEvent('pointerdown', { bubbles: true })),
     );
     await expect(nav).toBeHidden();
   });
@@ -210,7 +221,9 @@ test.describe('mobile layout (390 px)', () => {
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
 
-  test('pages render and every page stays reachable through the footer menu link', async ({ page }) => {
+  test('pages render and every page stays reachable through the footer menu link', async ({
+    page,
+  }) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     const menu = page.getByRole('link', { name: 'Menu' });

@@ -45,13 +45,18 @@ test('pages hydrate and client-side navigation works without a full reload', asy
   await page.goto('/');
   await expect(page.locator('html[data-js="on"]')).toBeAttached();
   await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About Us' }).click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'About Us' })
+    .click();
   await expect(page).toHaveURL(/\/about$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('About Us');
   expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
 });
 
-test('the thank-you page is kept out of search results, the others are not', async ({ request }) => {
+test('the thank-you page is kept out of search results, the others are not', async ({
+  request,
+}) => {
   const thankYou = await (await request.get('/thank-you')).text();
   expect(thankYou).toContain('<meta name="robots" content="noindex, follow"/>');
   const about = await (await request.get('/about')).text();

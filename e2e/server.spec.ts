@@ -43,7 +43,12 @@ test('a trailing slash redirects to the one address of the page, without a loop'
 });
 
 test('unknown paths answer a real 404 with a helpful page', async ({ request, page }) => {
-  for (const path of ['/no-such-page', '/services/no-such-service', '/glass-types/nope', '/a/b/c']) {
+  for (const path of [
+    '/no-such-page',
+    '/services/no-such-service',
+    '/glass-types/nope',
+    '/a/b/c',
+  ]) {
     const response = await request.get(path);
     expect(response.status(), path).toBe(404);
     const html = await response.text();
@@ -152,11 +157,19 @@ test('in-app navigation follows the same redirects and 404s', async ({ page }) =
   await expect(page.locator('html[data-js="on"]')).toBeAttached();
   const navigate = (to: string) =>
     page.evaluate((target) => {
-      const router = (window as unknown as { __reactRouterDataRouter: { navigate: (to: string) => Promise<void> } })
-        .__reactRouterDataRouter;
+      const router = (
+        window as unknown as {
+          __reactRouterDataRouter: { navigate: (to: string) => Promise<void> };
+        }
+      ).__reactRouterDataRouter;
       return router.navigate(target);
     }, to);
-  for (const source of ['/blog/2', '/blog/category/automotive', '/blog?page=5', '/blog/unknown-post']) {
+  for (const source of [
+    '/blog/2',
+    '/blog/category/automotive',
+    '/blog?page=5',
+    '/blog/unknown-post',
+  ]) {
     await navigate(source);
     await expect(page, source).toHaveURL(/\/blog$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(

@@ -176,7 +176,8 @@ export async function createApp(options: AppOptions) {
     app.use((req, res, next) => (req.method === 'POST' ? guard(req, res, next) : next()));
   }
   const contexts = (build.entry.module as unknown as { appContexts?: AppContexts }).appContexts;
-  if (!contexts) throw new Error('The server build does not export appContexts (app/entry.server.tsx).');
+  if (!contexts)
+    throw new Error('The server build does not export appContexts (app/entry.server.tsx).');
   const handler = createRequestHandler({
     build,
     mode: 'production',

@@ -68,10 +68,7 @@ export class StaticFiles {
       res.setHeader('Content-Encoding', 'gzip');
     }
     res.vary('Accept-Encoding');
-    res.setHeader(
-      'Content-Type',
-      TYPES[path.extname(relative)] ?? 'application/octet-stream',
-    );
+    res.setHeader('Content-Type', TYPES[path.extname(relative)] ?? 'application/octet-stream');
     res.setHeader('Cache-Control', cacheControl);
     return new Promise((resolve, reject) => {
       res.sendFile(

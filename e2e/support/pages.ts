@@ -7,8 +7,8 @@ import type { APIRequestContext } from '@playwright/test';
 export async function allPagePaths(request: APIRequestContext): Promise<string[]> {
   const response = await request.get('/sitemap.xml');
   const xml = await response.text();
-  const paths = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) =>
-    new URL((match[1] ?? '').replace(/&amp;/g, '&')).pathname,
+  const paths = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map(
+    (match) => new URL((match[1] ?? '').replace(/&amp;/g, '&')).pathname,
   );
   return [...paths, '/thank-you'];
 }
