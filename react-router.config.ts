@@ -3,7 +3,8 @@ import { prerenderPaths } from './app/site-pages.ts';
 
 export default {
   appDirectory: 'app',
-  buildDirectory: 'build',
+  // BUILD_DIR lets parallel test runs keep separate builds (default: build).
+  buildDirectory: process.env.BUILD_DIR ?? 'build',
   // Server rendering stays on for what must answer a request: form actions,
   // the 404 page and redirects. Every content page is prerendered.
   ssr: true,

@@ -16,7 +16,7 @@ interface VnuMessage {
 
 /** The Nu HTML Checker over every prerendered page and the server-rendered 404. */
 test('the Nu HTML Checker finds no error on any page', async ({ request }) => {
-  const clientDir = path.resolve('build/client');
+  const clientDir = path.resolve(process.env.BUILD_DIR ?? 'build', 'client');
   const files = readdirSync(clientDir, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('index.html'))
     .map((file) => path.join(clientDir, file));

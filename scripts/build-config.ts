@@ -4,7 +4,7 @@ import { parseEnv } from '../server/env.server.ts';
 
 /** Where the build lives and what it was made from; shared by build.ts and ensure-build.ts. */
 export const root = path.resolve(import.meta.dirname, '..');
-export const buildDir = path.join(root, 'build');
+export const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build');
 export const stampFile = path.join(buildDir, 'build-stamp.json');
 
 /** Inputs whose change makes the build stale. */

@@ -25,8 +25,10 @@ try {
 
 const logger = pino({ level: env.LOG_LEVEL, base: { service: 'web' } });
 const root = path.resolve(import.meta.dirname, '..');
-const serverEntry = path.join(root, 'build/server/index.js');
-const clientDir = path.join(root, 'build/client');
+// BUILD_DIR lets parallel test runs keep separate builds (default: build).
+const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build');
+const serverEntry = path.join(buildDir, 'server/index.js');
+const clientDir = path.join(buildDir, 'client');
 if (!existsSync(serverEntry)) {
   logger.fatal('No build found. Run `npm run build` (npm start does this for you).');
   process.exit(1);

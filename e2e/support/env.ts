@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** The end-to-end suite builds and serves the site with these settings. */
-export const E2E_PORT = 3217;
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3217);
 export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 
 /** Public settings baked into the test build (analytics on, with a stand-in tag). */
