@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { contentSecurityPolicy, inlineScriptHashes } from './csp.server.ts';
+
+const sha = (body: string) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`;
+
+describe('inlineScriptHashes', () => {
+  it('hashes inline scripts the browser runs and skips data blocks and external scripts', () => {
+    const html = [
+      '<script>window.a = 1;</script>',
+      '<script type="module" async="">import "/x.js";</script>',
+      '<script type="application/ld+json">{"@type":"Thing"}</script>',
+      '<script src="/assets/app.js"></script>',
+      '<script>window.a = 1;</script>',
+    ].join('');
+    expect(inlineScriptHashes(html)).toEqual([sha('window.a = 1;'), sha('import "/x.js";')]);
+  });
+});
+
+describe('contentSecurityPolicy', () => {
+  const directive = (policy: string, name: string) =>
+    policy.split('; ').find((part) => part.startsWith(`${name} `));
+
+  it('allows no inline script but the given hashes or nonce, and no framing', () => {
+    const policy = contentSecurityPolicy({ hashes: ["'sha256-abc'"] }, {});
+    expect(directive(policy, 'script-src')).toBe("script-src 'self' 'sha256-abc'");
+    expect(directive(policy, 'frame-ancestors')).toBe("frame-ancestors 'none'");
+    expect(directive(policy, 'frame-src')).toBe("frame-src 'none'");
+    expect(policy).not.toContain('unsafe-inline');
+    expect(policy).not.toContain('googletagmanager');
+    expect(policy).not.toContain('upgrade-insecure-requests');
+    expect(directive(contentSecurityPolicy({ nonce: 'n0nce' }, {}), 'script-src')).toBe(
+      "script-src 'self' 'nonce-n0nce'",
+    );
+  });
+
+  it('allows analytics, ads and map hosts only when configured', () => {
+    const policy = contentSecurityPolicy(
+      {},
+      {
+        gtagId: 'G-1',
+        adsConversionSendTo: 'AW-1/x',
+        mapEmbedUrl: 'https://www.google.com/maps?q=x&output=embed',
+        https: true,
+      },
+    );
+    expect(directive(policy, 'script-src')).toContain('https://www.googletagmanager.com');
+    expect(directive(policy, 'script-src')).toContain('https://www.googleadservices.com');
+    expect(directive(policy, 'connect-src')).toContain('https://*.google-analytics.com');
+    expect(directive(policy, 'frame-src')).toContain('https://www.google.com');
+    expect(policy.endsWith('upgrade-insecure-requests')).toBe(true);
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { parseEnv } from './env.server.ts';
+
+describe('parseEnv (CONTRACT.md environment)', () => {
+  it('gives the documented defaults when nothing is set', () => {
+    const env = parseEnv({});
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.GTAG_ID).toBeUndefined();
+    expect(env.ADS_CONVERSION_SEND_TO).toBeUndefined();
+    expect(env).toMatchObject({
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      SITE_URL: 'http://localhost:3000',
+      DATA_DIR: './data',
+      LEAD_WEBHOOK_URLS: [],
+      LEAD_ACCEPT: 'stored',
+      LEAD_RATE_LIMIT: 10,
+    });
+  });
+
+  it('defaults LEAD_ACCEPT to webhook when webhooks are configured', () => {
+    const env = parseEnv({ LEAD_WEBHOOK_URLS: ' https://a.example/hook , https://b.example/x ' });
+    expect(env.LEAD_WEBHOOK_URLS).toEqual(['https://a.example/hook', 'https://b.example/x']);
+    expect(env.LEAD_ACCEPT).toBe('webhook');
+    expect(
+      parseEnv({ LEAD_WEBHOOK_URLS: 'https://a.example/hook', LEAD_ACCEPT: 'stored' }).LEAD_ACCEPT,
+    ).toBe('stored');
+  });
+
+  it('drops a trailing slash from SITE_URL and treats empty values as unset', () => {
+    expect(parseEnv({ SITE_URL: 'https://glass.example.nz/' }).SITE_URL).toBe(
+      'https://glass.example.nz',
+    );
+    expect(parseEnv({ DATABASE_URL: '', GTAG_ID: '' })).toMatchObject({
+      DATABASE_URL: undefined,
+      GTAG_ID: undefined,
+    });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ SITE_URL: 'glass.example.nz' }, 'SITE_URL'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ LEAD_WEBHOOK_URLS: 'https://ok.example,not a url' }, 'LEAD_WEBHOOK_URLS'],
+    [{ LEAD_ACCEPT: 'sometimes' }, 'LEAD_ACCEPT'],
+    [{ LEAD_ACCEPT: 'webhook' }, 'LEAD_ACCEPT'],
+    [{ LEAD_RATE_LIMIT: '0' }, 'LEAD_RATE_LIMIT'],
+    [{ GTAG_ID: 'my-tag' }, 'GTAG_ID'],
+    [{ ADS_CONVERSION_SEND_TO: 'AW-123' }, 'ADS_CONVERSION_SEND_TO'],
+  ])('rejects %o with a message naming %s', (source, variable) => {
+    expect(() => parseEnv(source)).toThrow(new RegExp(`Invalid environment:[\\s\\S]*${variable}:`));
+  });
+});
