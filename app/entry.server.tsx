@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { renderToPipeableStream } from 'react-dom/server';
 import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router';
+import { leadsContext } from './leads/context.ts';
 import { NonceContext, nonceRouterContext } from './lib/request-context.ts';
 
 export const streamTimeout = 5_000;
@@ -11,7 +12,7 @@ export const streamTimeout = 5_000;
  * objects (a copy imported from source would be a different key), so it reads
  * them from the build: see server/app.server.ts.
  */
-export const appContexts = { nonce: nonceRouterContext };
+export const appContexts = { nonce: nonceRouterContext, leads: leadsContext };
 
 export default function handleRequest(
   request: Request,

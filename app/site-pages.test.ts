@@ -1,17 +1,15 @@
-import { matchRoutes } from 'react-router';
+import { matchRoutes, type RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import routes from './routes.ts';
 import { prerenderPaths, sitePages, unlistedPages } from './site-pages.ts';
 
 /** The route config as route objects React Router can match against. */
-function routeObjects(
-  entries: typeof routes,
-): { path?: string; index?: boolean; children?: unknown[] }[] {
-  return entries.map((entry) => ({
-    path: entry.path,
-    index: entry.index,
-    children: entry.children ? routeObjects(entry.children) : undefined,
-  }));
+function routeObjects(entries: typeof routes): RouteObject[] {
+  return entries.map((entry) =>
+    entry.index
+      ? { index: true }
+      : { path: entry.path, children: entry.children ? routeObjects(entry.children) : undefined },
+  );
 }
 
 describe('the page list (prerendering and sitemaps) and the route list agree', () => {

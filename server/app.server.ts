@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { RouterContextProvider, type RouterContext, type ServerBuild } from 'react-router';
 import { business } from '../app/content/business.ts';
 import { contentSecurityPolicy, inlineScriptHashes, type CspOptions } from './csp.server.ts';
+import type { LeadsRequestContext } from '../app/leads/context.ts';
 import type { Env } from './env.server.ts';
 import { StaticFiles } from './static.server.ts';
 
@@ -17,7 +18,7 @@ export interface LeadsIntegration {
   /** Mounted at /api/leads. */
   apiRouter?: express.Router;
   /** Extra values for the route actions' context. */
-  provideContext?: (context: RouterContextProvider, keys: AppContexts) => void;
+  provideContext?: (context: RouterContextProvider, keys: AppContexts, res: Response) => void;
   /** Applied to every form post to a page (POST /quote …), as to the API. */
   formPostGuards?: readonly express.RequestHandler[];
   /** true while the lead store answers. */
@@ -36,6 +37,7 @@ export interface AppOptions {
 /** The router context keys exported by the server build (app/entry.server.tsx). */
 export interface AppContexts {
   nonce: RouterContext<string>;
+  leads: RouterContext<LeadsRequestContext | null>;
 }
 
 interface PrerenderedPage {
@@ -99,7 +101,7 @@ export async function createApp(options: AppOptions) {
       logger.info(
         {
           method: req.method,
-          path: req.path,
+          path: req.originalUrl.split('?')[0],
           status: res.statusCode,
           ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
         },
@@ -184,7 +186,7 @@ export async function createApp(options: AppOptions) {
     getLoadContext(_req, res) {
       const context = new RouterContextProvider();
       context.set(contexts.nonce, res.locals.nonce as string);
-      leads.provideContext?.(context, contexts);
+      leads.provideContext?.(context, contexts, res);
       return context;
     },
   });

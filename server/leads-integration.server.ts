@@ -1,18 +1,64 @@
 import type { Logger } from 'pino';
+import { createLeadService } from '../app/leads/lead-service.server.ts';
+import { createOutbox } from '../app/leads/outbox.server.ts';
+import { openLeadStore } from '../app/leads/store.server.ts';
 import type { LeadsIntegration } from './app.server.ts';
 import type { Env } from './env.server.ts';
+import { createLeadApiRouter, createLeadRateLimiter, originGuard } from './lead-api.server.ts';
 
 export interface LeadsRuntime extends LeadsIntegration {
   storeKind: 'sqlite' | 'postgres';
   close: () => Promise<void>;
 }
 
-/** Builds the lead pipeline (store, webhooks, outbox, API) for the server. */
+/**
+ * The lead pipeline of CONTRACT "Delivery" for one server process: the store
+ * (embedded or PostgreSQL), the webhook outbox, the lead service, the HTTP API
+ * and the guards the page forms share with it.
+ */
 export async function createLeadsIntegration(env: Env, logger: Logger): Promise<LeadsRuntime> {
-  logger.debug({ accept: env.LEAD_ACCEPT }, 'lead pipeline');
+  const leadLogger = logger.child({ component: 'leads' });
+  const store = await openLeadStore({
+    dataDir: env.DATA_DIR,
+    databaseUrl: env.DATABASE_URL,
+    logger: leadLogger,
+  });
+  const outbox = createOutbox({
+    store,
+    logger: leadLogger,
+    timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
+  });
+  const service = createLeadService({
+    store,
+    webhookUrls: env.LEAD_WEBHOOK_URLS,
+    acceptMode: env.LEAD_ACCEPT,
+    timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
+    logger: leadLogger,
+    outbox,
+  });
+  outbox.start();
+
+  // One count per visitor for the API and the page forms together.
+  const limiter = createLeadRateLimiter({ limit: env.LEAD_RATE_LIMIT });
+  const apiRouter = createLeadApiRouter({
+    service,
+    rateLimit: env.LEAD_RATE_LIMIT,
+    siteUrl: env.SITE_URL,
+    logger: leadLogger,
+    limiter,
+  });
+
   return {
     storeKind: env.DATABASE_URL ? 'postgres' : 'sqlite',
-    ping: async () => true,
-    close: async () => {},
+    apiRouter,
+    formPostGuards: [originGuard(env.SITE_URL), limiter],
+    provideContext(context, keys) {
+      context.set(keys.leads, { service, siteUrl: env.SITE_URL });
+    },
+    ping: () => store.ping().then(() => true),
+    async close() {
+      await outbox.stop();
+      await store.close();
+    },
   };
 }

@@ -1,0 +1,548 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLeadService, resultBody, type LeadServiceOptions } from './lead-service.server.ts';
+import { createOutbox, type Outbox } from './outbox.server.ts';
+import {
+  INVALID_EMAIL_MESSAGE,
+  REQUIRED_FIELDS_MESSAGE,
+  SUBMIT_FAILED_MESSAGE,
+  UNEXPECTED_ERROR_MESSAGE,
+} from './schema.ts';
+import type { LeadStore } from './store.server.ts';
+import {
+  captureLogger,
+  eventually,
+  POSTGRES_SKIP_MESSAGE,
+  startReceiver,
+  STORE_BACKENDS,
+  TEST_DATABASE_URL,
+  type CapturedLogger,
+  type Receiver,
+  type StoreHarness,
+} from './test-support.server.ts';
+
+const input = {
+  name: 'Aroha Ngata',
+  email: 'Aroha@Example.co.nz',
+  phone: '021 555 0101',
+  service: 'Windows',
+  message: 'Cracked pane in the lounge window',
+  source: 'quote_form',
+};
+if (!TEST_DATABASE_URL) console.warn(`Lead service on ${POSTGRES_SKIP_MESSAGE}`);
+
+const PERSONAL = ['Aroha', 'aroha@example.co.nz', '021 555 0101', 'Cracked pane'];
+
+/**
+ * A stand-in for a failing database: a real store whose chosen operations
+ * throw, like a disk-full SQLite file or an unreachable PostgreSQL would.
+ */
+class FailingStore implements LeadStore {
+  readonly kind: LeadStore['kind'];
+  readonly failing: Set<keyof LeadStore>;
+  readonly #inner: LeadStore;
+  constructor(inner: LeadStore, failing: Array<keyof LeadStore>) {
+    this.#inner = inner;
+    this.kind = inner.kind;
+    this.failing = new Set(failing);
+  }
+  #guard(name: keyof LeadStore) {
+    if (this.failing.has(name)) {
+      const error = new Error(`disk I/O error during ${name}`);
+      // Like pg's `detail`: must never reach the logs.
+      Object.assign(error, { detail: 'Failing row contains (aroha@example.co.nz)' });
+      throw error;
+    }
+  }
+  insertLead: LeadStore['insertLead'] = async (...args) => {
+    this.#guard('insertLead');
+    return this.#inner.insertLead(...args);
+  };
+  findByIdempotencyKey: LeadStore['findByIdempotencyKey'] = async (...args) => {
+    this.#guard('findByIdempotencyKey');
+    return this.#inner.findByIdempotencyKey(...args);
+  };
+  getLead: LeadStore['getLead'] = async (...args) => this.#inner.getLead(...args);
+  settleLead: LeadStore['settleLead'] = async (...args) => {
+    this.#guard('settleLead');
+    return this.#inner.settleLead(...args);
+  };
+  releaseIdempotencyKey: LeadStore['releaseIdempotencyKey'] = async (...args) =>
+    this.#inner.releaseIdempotencyKey(...args);
+  claimDueDeliveries: LeadStore['claimDueDeliveries'] = async (...args) =>
+    this.#inner.claimDueDeliveries(...args);
+  recordDelivery: LeadStore['recordDelivery'] = async (...args) =>
+    this.#inner.recordDelivery(...args);
+  expireReceived: LeadStore['expireReceived'] = async (...args) =>
+    this.#inner.expireReceived(...args);
+  listLeads: LeadStore['listLeads'] = async (...args) => this.#inner.listLeads(...args);
+  exportLeads: LeadStore['exportLeads'] = async () => this.#inner.exportLeads();
+  ping: LeadStore['ping'] = async () => this.#inner.ping();
+  close: LeadStore['close'] = async () => this.#inner.close();
+}
+
+for (const backend of STORE_BACKENDS)
+  describe.skipIf(backend.skip)(`lead service on ${backend.label}`, () => {
+    let harness: StoreHarness;
+    let store: LeadStore;
+    let log: CapturedLogger;
+    let receivers: Receiver[];
+    let outboxes: Outbox[];
+
+    beforeEach(async () => {
+      harness = await backend.harness();
+      store = await harness.open();
+      log = captureLogger();
+      receivers = [];
+      outboxes = [];
+    });
+
+    afterEach(async () => {
+      await Promise.all(outboxes.map((o) => o.stop()));
+      await Promise.all(receivers.map((r) => r.close()));
+      await store.close();
+      await harness.cleanup();
+      // CONTRACT: no personal data in logs, whatever happened in the test.
+      const text = log.text();
+      for (const value of PERSONAL) expect(text).not.toContain(value);
+    });
+
+    async function receiver(mode: 'ok' | 'fail' | 'hang' = 'ok', port?: number) {
+      const r = await startReceiver(mode, { port });
+      receivers.push(r);
+      return r;
+    }
+
+    /** An outbox with test-sized waits: first retry after 150 ms, polling every 25 ms. */
+    function outboxFor(target: LeadStore, options: { start?: boolean; timeoutMs?: number } = {}) {
+      const outbox = createOutbox({
+        store: target,
+        logger: log.logger,
+        timeoutMs: options.timeoutMs ?? 1000,
+        pollIntervalMs: 25,
+        retry: { baseDelayMs: 150, maxDelayMs: 400 },
+      });
+      outboxes.push(outbox);
+      if (options.start !== false) outbox.start();
+      return outbox;
+    }
+
+    function service(
+      overrides: Partial<LeadServiceOptions> & Pick<LeadServiceOptions, 'acceptMode'>,
+    ) {
+      return createLeadService({
+        store,
+        webhookUrls: [],
+        timeoutMs: 1000,
+        logger: log.logger,
+        ...overrides,
+      });
+    }
+
+    describe('webhook mode', () => {
+      it('accepts when all webhooks answer 2xx, with the lead at each receiver', async () => {
+        const a = await receiver('ok');
+        const b = await receiver('ok');
+        const result = await service({ acceptMode: 'webhook', webhookUrls: [a.url, b.url] }).submit(
+          input,
+        );
+        expect(result).toEqual({
+          kind: 'accepted',
+          status: 201,
+          id: expect.any(String),
+          created_at: expect.any(String),
+          spam: false,
+        });
+        if (result.kind !== 'accepted') return;
+        expect(resultBody(result)).toEqual({ id: result.id, created_at: result.created_at });
+        for (const hook of [a, b]) {
+          expect(hook.requests).toHaveLength(1);
+          expect(hook.requests[0]?.json).toEqual({
+            id: result.id,
+            name: 'Aroha Ngata',
+            email: 'aroha@example.co.nz',
+            phone: '021 555 0101',
+            service: 'Windows',
+            message: 'Cracked pane in the lounge window',
+            created_at: result.created_at,
+            source: 'quote_form',
+          });
+          expect(hook.requests[0]?.headers['idempotency-key']).toBe(result.id);
+        }
+        const lead = await store.getLead(result.id);
+        expect(lead?.status).toBe('accepted');
+        expect(lead?.deliveries.map((d) => [d.state, d.attempts])).toEqual([
+          ['delivered', 1],
+          ['delivered', 1],
+        ]);
+        expect(log.text()).toContain(result.id);
+      });
+
+      it('tolerates one failing webhook and retries it from the outbox once it is back', async () => {
+        const up = await receiver('ok');
+        const flaky = await receiver('ok');
+        const flakyPort = flaky.port;
+        await flaky.close();
+        const outbox = outboxFor(store);
+        const result = await service({
+          acceptMode: 'webhook',
+          webhookUrls: [up.url, flaky.url],
+          outbox,
+        }).submit(input);
+        expect(result.kind).toBe('accepted');
+        if (result.kind !== 'accepted') return;
+        let lead = await store.getLead(result.id);
+        expect(lead?.deliveries[1]).toEqual(
+          expect.objectContaining({
+            state: 'pending',
+            attempts: 1,
+            last_error: expect.any(String),
+          }),
+        );
+        // The receiver comes back on the same address; the outbox delivers.
+        const back = await receiver('ok', flakyPort);
+        await back.waitForRequests(1, 10_000);
+        expect(back.requests[0]?.json).toEqual(expect.objectContaining({ id: result.id }));
+        await eventually(async () => {
+          lead = await store.getLead(result.id);
+          expect(lead?.deliveries[1]?.state).toBe('delivered');
+        });
+        expect(lead?.deliveries[1]?.attempts).toBeGreaterThanOrEqual(2);
+        expect(up.requests).toHaveLength(1);
+      });
+
+      it('refuses with 502 when all fail: lead kept as not_accepted, never retried', async () => {
+        const a = await receiver('fail');
+        const b = await receiver('fail');
+        b.failStatus = 404;
+        b.failBody = 'no such hook';
+        const outbox = outboxFor(store);
+        const result = await service({
+          acceptMode: 'webhook',
+          webhookUrls: [a.url, b.url],
+          outbox,
+        }).submit(input);
+        expect(result).toEqual({ kind: 'rejected', status: 502, error: SUBMIT_FAILED_MESSAGE });
+        const [lead] = await store.exportLeads();
+        expect(lead?.status).toBe('not_accepted');
+        expect(lead?.deliveries).toEqual([
+          expect.objectContaining({ state: 'not_sent', attempts: 1, next_attempt_at: null }),
+          expect.objectContaining({ state: 'not_sent', last_error: 'HTTP 404 no such hook' }),
+        ]);
+        const logged = log.entries().find((entry) => entry.msg === 'Lead not accepted');
+        expect((logged?.err as { message: string }).message).toBe(
+          `All webhooks failed: ${a.url}: HTTP 500 receiver is down for maintenance; ${b.url}: HTTP 404 no such hook`,
+        );
+        // Receivers recover; still nothing is retried.
+        a.mode = 'ok';
+        b.mode = 'ok';
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await outbox.runOnce();
+        expect(a.requests).toHaveLength(1);
+        expect(b.requests).toHaveLength(1);
+      });
+
+      it('a hanging webhook hits the timeout and the other one carries the lead', async () => {
+        const hang = await receiver('hang');
+        const up = await receiver('ok');
+        const started = Date.now();
+        const result = await service({
+          acceptMode: 'webhook',
+          webhookUrls: [hang.url, up.url],
+          timeoutMs: 300,
+        }).submit(input);
+        expect(Date.now() - started).toBeLessThan(2000);
+        expect(result.kind).toBe('accepted');
+        if (result.kind !== 'accepted') return;
+        const lead = await store.getLead(result.id);
+        expect(lead?.deliveries[0]).toEqual(
+          expect.objectContaining({ state: 'pending', last_error: 'timed out after 300 ms' }),
+        );
+      });
+
+      it('all webhooks hanging: 502 after the timeout', async () => {
+        const hang = await receiver('hang');
+        const started = Date.now();
+        const result = await service({
+          acceptMode: 'webhook',
+          webhookUrls: [hang.url],
+          timeoutMs: 300,
+        }).submit(input);
+        expect(Date.now() - started).toBeLessThan(2000);
+        expect(result.kind).toBe('rejected');
+      });
+
+      it('a restart (store closed and reopened, new outbox) still delivers the retry', async () => {
+        const up = await receiver('ok');
+        const down = await receiver('fail');
+        const first = outboxFor(store, { start: false });
+        const result = await service({
+          acceptMode: 'webhook',
+          webhookUrls: [up.url, down.url],
+          outbox: first,
+        }).submit(input);
+        expect(result.kind).toBe('accepted');
+        if (result.kind !== 'accepted') return;
+        // "Crash": the process goes away without its outbox ever running.
+        await store.close();
+        down.mode = 'ok';
+        store = await harness.open();
+        outboxFor(store);
+        await down.waitForRequests(2, 10_000);
+        await eventually(async () => {
+          const lead = await store.getLead(result.id);
+          expect(lead?.deliveries.map((d) => d.state)).toEqual(['delivered', 'delivered']);
+        });
+        expect(up.requests).toHaveLength(1);
+      });
+
+      it('answers a duplicate idempotency key with the first answer, sending once', async () => {
+        const hook = await receiver('ok');
+        const svc = service({ acceptMode: 'webhook', webhookUrls: [hook.url] });
+        const keyed = { ...input, idempotency_key: 'visitor-attempt-0001' };
+        const first = await svc.submit(keyed);
+        const second = await svc.submit({ ...keyed, message: 'changed on retry' });
+        expect(first.kind).toBe('accepted');
+        if (first.kind !== 'accepted') return;
+        expect(second).toEqual({
+          kind: 'duplicate',
+          status: 200,
+          id: first.id,
+          created_at: first.created_at,
+        });
+        expect(resultBody(second)).toEqual(resultBody(first));
+        expect(hook.requests).toHaveLength(1);
+        expect(await store.exportLeads()).toHaveLength(1);
+      });
+
+      it('two concurrent submissions with one key: one lead, one delivery, same answer', async () => {
+        const hook = await receiver('ok');
+        hook.delayMs = 300;
+        const svc = service({ acceptMode: 'webhook', webhookUrls: [hook.url] });
+        const keyed = { ...input, idempotency_key: 'double-click-0001' };
+        const results = await Promise.all([
+          svc.submit(keyed),
+          svc.submit(keyed),
+          svc.submit(keyed),
+        ]);
+        const kinds = results.map((r) => r.kind).sort();
+        expect(kinds).toEqual(['accepted', 'duplicate', 'duplicate']);
+        const ids = new Set(results.map((r) => ('id' in r ? r.id : null)));
+        expect(ids.size).toBe(1);
+        expect(hook.requests).toHaveLength(1);
+        expect(await store.exportLeads()).toHaveLength(1);
+      });
+
+      it('concurrent duplicates of a refused submission get the same refusal', async () => {
+        const hook = await receiver('fail');
+        hook.delayMs = 300;
+        const svc = service({ acceptMode: 'webhook', webhookUrls: [hook.url] });
+        const keyed = { ...input, idempotency_key: 'double-click-0002' };
+        const results = await Promise.all([svc.submit(keyed), svc.submit(keyed)]);
+        expect(results.map((r) => r.kind)).toEqual(['rejected', 'rejected']);
+        expect(hook.requests).toHaveLength(1);
+      });
+
+      it('after a refusal, a retry with the same key is a new attempt', async () => {
+        const hook = await receiver('fail');
+        const svc = service({ acceptMode: 'webhook', webhookUrls: [hook.url] });
+        const keyed = { ...input, idempotency_key: 'try-again-0001' };
+        expect((await svc.submit(keyed)).kind).toBe('rejected');
+        hook.mode = 'ok';
+        const retry = await svc.submit(keyed);
+        expect(retry.kind).toBe('accepted');
+        const leads = await store.exportLeads();
+        expect(leads.map((l) => [l.status, l.idempotency_key])).toEqual([
+          ['not_accepted', null],
+          ['accepted', 'try-again-0001'],
+        ]);
+        // And a third one is now a duplicate of the accepted retry.
+        expect((await svc.submit(keyed)).kind).toBe('duplicate');
+      });
+
+      it('store failure: logged, and the webhooks still get the lead', async () => {
+        const hook = await receiver('ok');
+        const broken = new FailingStore(store, ['insertLead']);
+        const result = await service({
+          store: broken,
+          acceptMode: 'webhook',
+          webhookUrls: [hook.url],
+        }).submit(input);
+        expect(result.kind).toBe('accepted');
+        expect(hook.requests).toHaveLength(1);
+        expect(await store.exportLeads()).toEqual([]);
+        expect(log.text()).toContain('disk I/O error during insertLead');
+        expect(log.text()).not.toContain('Failing row');
+      });
+
+      it('store failure and all webhooks failing: 502', async () => {
+        const hook = await receiver('fail');
+        const broken = new FailingStore(store, ['insertLead']);
+        const result = await service({
+          store: broken,
+          acceptMode: 'webhook',
+          webhookUrls: [hook.url],
+        }).submit(input);
+        expect(result).toEqual({ kind: 'rejected', status: 502, error: SUBMIT_FAILED_MESSAGE });
+      });
+
+      it('a closed (broken) real store does not stop webhook delivery', async () => {
+        const hook = await receiver('ok');
+        const closed = await harness.open();
+        await closed.close();
+        const result = await service({
+          store: closed,
+          acceptMode: 'webhook',
+          webhookUrls: [hook.url],
+        }).submit(input);
+        expect(result.kind).toBe('accepted');
+        expect(hook.requests).toHaveLength(1);
+      });
+
+      it('failing to record the decision keeps the webhook answer', async () => {
+        const hook = await receiver('ok');
+        const broken = new FailingStore(store, ['settleLead']);
+        const result = await service({
+          store: broken,
+          acceptMode: 'webhook',
+          webhookUrls: [hook.url],
+        }).submit(input);
+        expect(result.kind).toBe('accepted');
+        expect(log.text()).toContain('Could not record the lead decision');
+      });
+    });
+
+    describe('stored mode', () => {
+      it('accepts once committed and delivers from the outbox', async () => {
+        const hook = await receiver('ok');
+        const outbox = outboxFor(store);
+        const result = await service({
+          acceptMode: 'stored',
+          webhookUrls: [hook.url],
+          outbox,
+        }).submit(input);
+        expect(result.kind).toBe('accepted');
+        if (result.kind !== 'accepted') return;
+        await hook.waitForRequests(1, 5000);
+        await eventually(async () => {
+          const lead = await store.getLead(result.id);
+          expect(lead?.status).toBe('accepted');
+          expect(lead?.deliveries[0]?.state).toBe('delivered');
+        });
+      });
+
+      it('accepts with every webhook down, retrying until they are back', async () => {
+        const hook = await receiver('fail');
+        const outbox = outboxFor(store);
+        const result = await service({
+          acceptMode: 'stored',
+          webhookUrls: [hook.url],
+          outbox,
+        }).submit(input);
+        expect(result.kind).toBe('accepted');
+        await hook.waitForRequests(2, 5000);
+        hook.mode = 'ok';
+        await eventually(async () => {
+          const [lead] = await store.exportLeads();
+          expect(lead?.deliveries[0]?.state).toBe('delivered');
+        });
+      });
+
+      it('accepts without any webhook configured', async () => {
+        const result = await service({ acceptMode: 'stored' }).submit(input);
+        expect(result.kind).toBe('accepted');
+        const [lead] = await store.exportLeads();
+        expect(lead).toEqual(expect.objectContaining({ status: 'accepted', deliveries: [] }));
+      });
+
+      it('store failure refuses the submission with 502 and sends nothing', async () => {
+        const hook = await receiver('ok');
+        const broken = new FailingStore(store, ['insertLead']);
+        const result = await service({
+          store: broken,
+          acceptMode: 'stored',
+          webhookUrls: [hook.url],
+          outbox: outboxFor(store),
+        }).submit(input);
+        expect(result).toEqual({ kind: 'rejected', status: 502, error: SUBMIT_FAILED_MESSAGE });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(hook.requests).toHaveLength(0);
+      });
+
+      it('a closed real store refuses the submission with 502', async () => {
+        await store.close();
+        const result = await service({ acceptMode: 'stored' }).submit(input);
+        expect(result.kind).toBe('rejected');
+        store = await harness.open();
+      });
+
+      it('concurrent duplicates store one lead', async () => {
+        const svc = service({ acceptMode: 'stored' });
+        const keyed = { ...input, idempotency_key: 'stored-dup-0001' };
+        const results = await Promise.all([svc.submit(keyed), svc.submit(keyed)]);
+        expect(results.map((r) => r.kind).sort()).toEqual(['accepted', 'duplicate']);
+        expect(await store.exportLeads()).toHaveLength(1);
+      });
+    });
+
+    describe('both modes', () => {
+      it.each(['webhook', 'stored'] as const)(
+        '%s: the honeypot stores spam, answers like success and never delivers',
+        async (acceptMode) => {
+          const hook = await receiver('ok');
+          const outbox = outboxFor(store);
+          const result = await service({ acceptMode, webhookUrls: [hook.url], outbox }).submit({
+            ...input,
+            website: 'http://buy-now.example',
+          });
+          expect(result).toEqual(expect.objectContaining({ kind: 'accepted', status: 201 }));
+          await outbox.runOnce();
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          expect(hook.requests).toHaveLength(0);
+          const [lead] = await store.exportLeads();
+          expect(lead?.status).toBe('spam');
+          expect(lead?.deliveries.map((d) => d.state)).toEqual(['not_sent']);
+        },
+      );
+
+      it.each(['webhook', 'stored'] as const)(
+        '%s: invalid input is answered 400 and nothing is stored or sent',
+        async (acceptMode) => {
+          const hook = await receiver('ok');
+          const svc = service({ acceptMode, webhookUrls: [hook.url] });
+          expect(await svc.submit({ ...input, email: 'nope' })).toEqual({
+            kind: 'invalid',
+            status: 400,
+            error: INVALID_EMAIL_MESSAGE,
+            fields: { email: INVALID_EMAIL_MESSAGE },
+          });
+          const empty = await svc.submit({});
+          expect(empty.kind === 'invalid' && empty.error).toBe(REQUIRED_FIELDS_MESSAGE);
+          expect(resultBody(empty)).toEqual(
+            expect.objectContaining({ error: REQUIRED_FIELDS_MESSAGE }),
+          );
+          expect(await store.exportLeads()).toEqual([]);
+          expect(hook.requests).toHaveLength(0);
+        },
+      );
+
+      it('an unexpected exception becomes 502 with the unexpected-error message', async () => {
+        const svc = service({ acceptMode: 'stored' });
+        const hostile = {
+          ...input,
+          get email(): string {
+            throw new Error('getter exploded');
+          },
+        };
+        expect(await svc.submit(hostile)).toEqual({
+          kind: 'rejected',
+          status: 502,
+          error: UNEXPECTED_ERROR_MESSAGE,
+        });
+        expect(log.text()).toContain('getter exploded');
+      });
+
+      it('refuses to build a webhook-mode service without webhooks', () => {
+        expect(() => service({ acceptMode: 'webhook', webhookUrls: [] })).toThrow(/webhook/);
+      });
+    });
+  });

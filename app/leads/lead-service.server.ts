@@ -1,0 +1,328 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import { nextRetryAt, type Outbox } from './outbox.server.ts';
+import {
+  HONEYPOT_FIELD,
+  SUBMIT_FAILED_MESSAGE,
+  UNEXPECTED_ERROR_MESSAGE,
+  validateLead,
+} from './schema.ts';
+import {
+  storeErrorForLog,
+  type DeliveryUpdate,
+  type LeadRecord,
+  type LeadStatus,
+  type LeadStore,
+  type NewDelivery,
+} from './store.server.ts';
+import {
+  AllWebhooksFailedError,
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
+  postToWebhooks,
+  toWebhookPayload,
+  type WebhookAttempt,
+  type WebhookOptions,
+} from './webhooks.server.ts';
+
+/**
+ * One submission, end to end, as CONTRACT "Delivery" describes it. Used by
+ * POST /api/leads and by the route actions of the three forms.
+ *
+ * Logs carry the lead id, source and counts, never the visitor's name,
+ * email, phone or message.
+ */
+
+export type AcceptMode = 'webhook' | 'stored';
+
+export type SubmitResult =
+  | { kind: 'accepted'; status: 201; id: string; created_at: string; spam: boolean }
+  | { kind: 'duplicate'; status: 200; id: string; created_at: string }
+  | { kind: 'invalid'; status: 400; error: string; fields: Record<string, string> }
+  | { kind: 'rejected'; status: 502; error: string };
+
+/** The JSON body of CONTRACT "HTTP API" for a result. */
+export function resultBody(
+  result: SubmitResult,
+): { id: string; created_at: string } | { error: string; fields?: Record<string, string> } {
+  switch (result.kind) {
+    case 'accepted':
+    case 'duplicate':
+      return { id: result.id, created_at: result.created_at };
+    case 'invalid':
+      return { error: result.error, fields: result.fields };
+    case 'rejected':
+      return { error: result.error };
+  }
+}
+
+export interface LeadServiceOptions {
+  store: LeadStore;
+  webhookUrls: readonly string[];
+  acceptMode: AcceptMode;
+  /** Per-webhook timeout (CONTRACT: default 8 s; env LEAD_WEBHOOK_TIMEOUT_MS). */
+  timeoutMs?: number;
+  logger: Logger;
+  /** Retries failed deliveries of accepted leads; kicked after a new stored lead. */
+  outbox?: Outbox | undefined;
+  userAgent?: string;
+  fetch?: WebhookOptions['fetch'];
+  /** Milliseconds since the epoch; injectable for tests. */
+  now?: () => number;
+  /**
+   * How long a request waits for an earlier, still undecided request with
+   * the same idempotency key (default: timeout + 5 s).
+   */
+  duplicateWaitMs?: number;
+}
+
+export interface SubmitContext {
+  /**
+   * Accepted for the callers' convenience; deliberately neither stored nor
+   * logged (an IP address is personal data). Rate limiting happens in HTTP.
+   */
+  clientIp?: string | undefined;
+}
+
+export interface LeadService {
+  submit(input: unknown, context?: SubmitContext): Promise<SubmitResult>;
+}
+
+const rejected = (error = SUBMIT_FAILED_MESSAGE): SubmitResult => ({
+  kind: 'rejected',
+  status: 502,
+  error,
+});
+
+const accepted = (lead: LeadRecord, spam = false): SubmitResult => ({
+  kind: 'accepted',
+  status: 201,
+  id: lead.id,
+  created_at: lead.created_at,
+  spam,
+});
+
+const duplicate = (lead: LeadRecord): SubmitResult => ({
+  kind: 'duplicate',
+  status: 200,
+  id: lead.id,
+  created_at: lead.created_at,
+});
+
+export function createLeadService(options: LeadServiceOptions): LeadService {
+  const { store, acceptMode, outbox } = options;
+  const urls = [...new Set(options.webhookUrls)];
+  if (acceptMode === 'webhook' && urls.length === 0) {
+    throw new Error('LEAD_ACCEPT=webhook needs at least one webhook address');
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  const now = options.now ?? Date.now;
+  const duplicateWaitMs = options.duplicateWaitMs ?? timeoutMs + 5000;
+  const log = options.logger.child({ component: 'lead-service' });
+  const webhookOptions: WebhookOptions = {
+    timeoutMs,
+    userAgent: options.userAgent,
+    fetch: options.fetch,
+  };
+
+  const scheduleRetry = (createdAt: string, failedAttempts: number) =>
+    outbox
+      ? outbox.scheduleRetry(createdAt, failedAttempts)
+      : nextRetryAt(createdAt, failedAttempts, now());
+
+  /**
+   * The answer for a request whose idempotency key is held by `existing`,
+   * or null when the key was freed and the insert should be tried again.
+   */
+  async function answerForExisting(existing: LeadRecord): Promise<SubmitResult | null> {
+    const key = existing.idempotency_key;
+    let holder: LeadRecord | null = existing;
+    let waited = false;
+    const giveUpAt = Date.now() + duplicateWaitMs;
+    // The first request is still deciding (webhook mode): wait for its answer.
+    while (holder && holder.status === 'received') {
+      if (Date.now() >= giveUpAt) {
+        log.warn({ leadId: holder.id }, 'Duplicate request gave up waiting for the first one');
+        return rejected();
+      }
+      await sleep(50);
+      waited = true;
+      holder = key === null ? null : await store.findByIdempotencyKey(key);
+    }
+    if (!holder) return null;
+    switch (holder.status) {
+      case 'accepted':
+      case 'spam':
+        return duplicate(holder);
+      case 'not_accepted':
+        // Concurrent duplicate: the first request's answer. A later retry
+        // (the visitor was told to try again) is a new submission.
+        if (waited) return rejected();
+        await store.releaseIdempotencyKey(holder.id);
+        return null;
+      default:
+        return rejected();
+    }
+  }
+
+  /** Inserts, resolving idempotency conflicts; an answer when the key was already used. */
+  async function commit(
+    lead: LeadRecord,
+    deliveries: readonly NewDelivery[],
+  ): Promise<SubmitResult | null> {
+    for (let round = 0; round < 3; round++) {
+      const result = await store.insertLead(lead, deliveries);
+      if (result.inserted) return null;
+      const answer = await answerForExisting(result.existing);
+      if (answer) return answer;
+    }
+    throw new Error('Idempotency key kept conflicting');
+  }
+
+  function deliveryUpdates(
+    attempts: readonly WebhookAttempt[],
+    leadAccepted: boolean,
+    lead: LeadRecord,
+  ): DeliveryUpdate[] {
+    const at = new Date(now()).toISOString();
+    return attempts.map((attempt): DeliveryUpdate => {
+      if (attempt.ok) {
+        return {
+          url: attempt.url,
+          state: 'delivered',
+          attempts: 1,
+          next_attempt_at: null,
+          last_error: null,
+          delivered_at: at,
+        };
+      }
+      // CONTRACT "Delivery" 3 and 4: retried only for an accepted lead.
+      const retryAt = leadAccepted ? scheduleRetry(lead.created_at, 1) : null;
+      return {
+        url: attempt.url,
+        state: leadAccepted ? (retryAt === null ? 'failed' : 'pending') : 'not_sent',
+        attempts: 1,
+        next_attempt_at: retryAt,
+        last_error: attempt.error,
+        delivered_at: null,
+      };
+    });
+  }
+
+  async function submit(input: unknown): Promise<SubmitResult> {
+    const validation = validateLead(input);
+    if (!validation.ok) {
+      return { kind: 'invalid', status: 400, error: validation.error, fields: validation.fields };
+    }
+    const value = validation.value;
+    const spam = (value[HONEYPOT_FIELD] ?? '').trim() !== '';
+    const status: LeadStatus = spam ? 'spam' : acceptMode === 'stored' ? 'accepted' : 'received';
+    const lead: LeadRecord = {
+      id: randomUUID(),
+      name: value.name,
+      email: value.email,
+      phone: value.phone,
+      service: value.service,
+      message: value.message,
+      created_at: new Date(now()).toISOString(),
+      source: value.source,
+      status,
+      idempotency_key: value.idempotency_key ?? null,
+    };
+    const context = { leadId: lead.id, source: lead.source };
+    // In webhook mode the rows wait, unclaimable, while the lead is `received`.
+    const deliveries: NewDelivery[] = urls.map((url) => ({
+      url,
+      state: spam ? 'not_sent' : 'pending',
+      next_attempt_at: spam ? null : lead.created_at,
+    }));
+
+    // CONTRACT "Delivery" 1: the store first.
+    let stored = false;
+    try {
+      const answer = await commit(lead, deliveries);
+      if (answer) {
+        log.info(
+          { ...context, kind: answer.kind },
+          'Lead submission answered from its idempotency key',
+        );
+        return answer;
+      }
+      stored = true;
+    } catch (error) {
+      if (acceptMode === 'stored') {
+        log.error(
+          { err: storeErrorForLog(error), ...context },
+          'Lead store failed; submission refused',
+        );
+        return rejected();
+      }
+      log.error(
+        { err: storeErrorForLog(error), ...context },
+        'Lead store failed; delivering by webhook only',
+      );
+    }
+
+    if (spam) {
+      // Looks like success so bots learn nothing; never delivered.
+      log.info({ ...context, stored }, 'Honeypot filled: lead kept as spam, not delivered');
+      return accepted(lead, true);
+    }
+
+    if (acceptMode === 'stored') {
+      log.info({ ...context, webhooks: urls.length }, 'Lead accepted (stored)');
+      if (urls.length > 0) outbox?.kick();
+      return accepted(lead);
+    }
+
+    // webhook mode: accepted only if a webhook answers 2xx now (CONTRACT "Delivery" 2-3).
+    const attempts = await postToWebhooks(urls, toWebhookPayload(lead), webhookOptions);
+    const delivered = attempts.filter((attempt) => attempt.ok).length;
+    const leadAccepted = delivered > 0;
+
+    if (stored) {
+      try {
+        await store.settleLead(
+          lead.id,
+          leadAccepted ? 'accepted' : 'not_accepted',
+          deliveryUpdates(attempts, leadAccepted, lead),
+        );
+      } catch (error) {
+        // The visitor's answer follows the webhooks; an accepted lead left
+        // `received` is later marked not_accepted, which the log explains.
+        log.error(
+          { err: storeErrorForLog(error), ...context, accepted: leadAccepted },
+          'Could not record the lead decision',
+        );
+      }
+    } else if (leadAccepted && delivered < urls.length) {
+      log.warn(
+        { ...context, failed: urls.length - delivered },
+        'Failed webhooks cannot be retried: the lead store was unavailable',
+      );
+    }
+
+    if (leadAccepted) {
+      log.info({ ...context, webhooks: urls.length, delivered }, 'Lead accepted');
+      return accepted(lead);
+    }
+    log.error(
+      { err: new AllWebhooksFailedError(attempts), ...context, webhooks: urls.length },
+      'Lead not accepted',
+    );
+    return rejected();
+  }
+
+  return {
+    async submit(input) {
+      try {
+        return await submit(input);
+      } catch (error) {
+        // SPEC §8: a failure that is not a standard one. Nothing above throws
+        // after a commit that accepted the lead, so the visitor may retry.
+        log.error({ err: storeErrorForLog(error) }, 'Unexpected error during lead submission');
+        return rejected(UNEXPECTED_ERROR_MESSAGE);
+      }
+    },
+  };
+}

@@ -1,0 +1,436 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CALLBACK_SERVICE_TYPES,
+  callbackToLead,
+  EMAIL_LENGTH_MESSAGE,
+  EMAIL_PATTERN,
+  EMAIL_PATTERN_SOURCE,
+  enquiryToLead,
+  HONEYPOT_MESSAGE,
+  IDEMPOTENCY_KEY_MESSAGE,
+  INVALID_EMAIL_MESSAGE,
+  LIMITS,
+  MESSAGE_LENGTH_MESSAGE,
+  NAME_LENGTH_MESSAGE,
+  NAME_PART_LENGTH_MESSAGE,
+  PHONE_LENGTH_MESSAGE,
+  POSTCODE_LENGTH_MESSAGE,
+  REQUIRED_FIELDS_MESSAGE,
+  SERVICE_CHOICE_MESSAGE,
+  SERVICE_OPTIONS,
+  SERVICE_TYPE_CHOICE_MESSAGE,
+  SOURCE_MESSAGE,
+  SUBMIT_FAILED_MESSAGE,
+  UNEXPECTED_ERROR_MESSAGE,
+  validateCallbackForm,
+  validateEnquiryForm,
+  validateLead,
+} from './schema.ts';
+
+const enquiry = {
+  name: 'Aroha Ngata',
+  email: 'aroha@example.co.nz',
+  phone: '021 555 0101',
+  service: 'Windows',
+  message: 'Cracked pane in the lounge window',
+};
+const lead = { ...enquiry, source: 'contact_form' };
+const callback = {
+  firstName: 'Aroha',
+  lastName: 'Ngata',
+  email: 'aroha@example.co.nz',
+  phone: '021 555 0101',
+  postcode: '3110',
+  serviceType: 'Business Glass',
+};
+
+function failure(result: ReturnType<typeof validateLead | typeof validateEnquiryForm>) {
+  if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result.value)}`);
+  return result;
+}
+
+describe('messages and constants', () => {
+  it('uses the SPEC §8 texts', () => {
+    expect(REQUIRED_FIELDS_MESSAGE).toBe('Please fill in all required fields');
+    expect(INVALID_EMAIL_MESSAGE).toBe('Please enter a valid email address');
+    expect(SUBMIT_FAILED_MESSAGE).toBe(
+      'Unable to submit your request. Please try again or call us directly.',
+    );
+    expect(UNEXPECTED_ERROR_MESSAGE).toBe('An unexpected error occurred. Please try again.');
+  });
+
+  it('lists the nine services in SPEC §5 order and the two call-back types', () => {
+    expect(SERVICE_OPTIONS).toEqual([
+      'Shower Installations',
+      'Windows',
+      'Doors',
+      'Cat Doors',
+      'Splashbacks',
+      'All Glass Repairs',
+      'Balustrades',
+      'Retrofit',
+      'Pool Fence',
+    ]);
+    expect(CALLBACK_SERVICE_TYPES).toEqual(['Home Glass', 'Business Glass']);
+  });
+
+  it('exports the SPEC §9 limits', () => {
+    expect(LIMITS.name).toEqual({ min: 2, max: 100 });
+    expect(LIMITS.phone).toEqual({ min: 8, max: 20 });
+    expect(LIMITS.message.max).toBe(1000);
+    expect(LIMITS.email.max).toBe(254);
+    expect(LIMITS.postcode.max).toBe(10);
+    // Two name parts and a space stay within the name limit.
+    expect(LIMITS.namePart.max * 2 + 1).toBeLessThanOrEqual(LIMITS.name.max);
+  });
+
+  it('offers the email rule as an <input pattern> that means the same', () => {
+    const pattern = new RegExp(`^(?:${EMAIL_PATTERN_SOURCE})$`, 'v');
+    for (const sample of [
+      'a@b.c',
+      'x.y@z.co.nz',
+      'a b@c.d',
+      'a@b',
+      '@b.c',
+      'a@.c',
+      'a@b.',
+      'a@@b.c',
+    ]) {
+      expect(pattern.test(sample), sample).toBe(EMAIL_PATTERN.test(sample));
+    }
+  });
+});
+
+describe('validateEnquiryForm (contact and quote)', () => {
+  it('accepts valid values, trimmed, with the email lowercased', () => {
+    const result = validateEnquiryForm({
+      name: '  Aroha Ngata ',
+      email: '  Aroha@Example.CO.NZ ',
+      phone: ' 021 555 0101 ',
+      service: ' Windows ',
+      message: '  Cracked pane  ',
+    });
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        name: 'Aroha Ngata',
+        email: 'aroha@example.co.nz',
+        phone: '021 555 0101',
+        service: 'Windows',
+        message: 'Cracked pane',
+      },
+    });
+  });
+
+  it.each(Object.keys(enquiry))('an empty %s asks for all required fields', (field) => {
+    for (const empty of ['', '   ', undefined, null]) {
+      const result = failure(validateEnquiryForm({ ...enquiry, [field]: empty }));
+      expect(result.error).toBe(REQUIRED_FIELDS_MESSAGE);
+      expect(result.fields).toEqual({ [field]: REQUIRED_FIELDS_MESSAGE });
+    }
+  });
+
+  it('checks required fields before the email format (SPEC §5 order)', () => {
+    const result = failure(validateEnquiryForm({ ...enquiry, email: 'not-an-email', message: '' }));
+    expect(result.error).toBe(REQUIRED_FIELDS_MESSAGE);
+    expect(result.fields).toEqual({
+      email: INVALID_EMAIL_MESSAGE,
+      message: REQUIRED_FIELDS_MESSAGE,
+    });
+  });
+
+  it.each([
+    'plainaddress',
+    'no-dot@domain',
+    'two words@example.com',
+    'user@exa mple.com',
+    '@example.com',
+    'user@.com',
+    'user@example.',
+    'user@@example.com',
+  ])('rejects the email %j', (email) => {
+    const result = failure(validateEnquiryForm({ ...enquiry, email }));
+    expect(result.error).toBe(INVALID_EMAIL_MESSAGE);
+    expect(result.fields).toEqual({ email: INVALID_EMAIL_MESSAGE });
+  });
+
+  it.each(['a@b.c', 'first.last+tag@sub.example.co.nz', 'ÜSER@Exämple.NZ'])(
+    'accepts the email %j',
+    (email) => {
+      const result = validateEnquiryForm({ ...enquiry, email });
+      expect(result.ok).toBe(true);
+      if (result.ok) expect(result.value.email).toBe(email.toLowerCase());
+    },
+  );
+
+  it('limits the email to 254 characters', () => {
+    const email = `${'a'.repeat(246)}@test.nz`;
+    expect(email).toHaveLength(254);
+    expect(validateEnquiryForm({ ...enquiry, email }).ok).toBe(true);
+    const result = failure(validateEnquiryForm({ ...enquiry, email: `a${email}` }));
+    expect(result.error).toBe(EMAIL_LENGTH_MESSAGE);
+  });
+
+  it('names are 2 to 100 characters', () => {
+    expect(validateEnquiryForm({ ...enquiry, name: 'Al' }).ok).toBe(true);
+    expect(validateEnquiryForm({ ...enquiry, name: 'x'.repeat(100) }).ok).toBe(true);
+    for (const name of ['A', ' A ', 'x'.repeat(101), 'x'.repeat(50_000)]) {
+      const result = failure(validateEnquiryForm({ ...enquiry, name }));
+      expect(result.error).toBe(NAME_LENGTH_MESSAGE);
+      expect(result.fields).toEqual({ name: NAME_LENGTH_MESSAGE });
+    }
+  });
+
+  it('phones are 8 to 20 characters', () => {
+    expect(validateEnquiryForm({ ...enquiry, phone: '12345678' }).ok).toBe(true);
+    expect(validateEnquiryForm({ ...enquiry, phone: '+64 21 555 0101 0000' }).ok).toBe(true);
+    for (const phone of ['1234567', 'x'.repeat(21)]) {
+      expect(failure(validateEnquiryForm({ ...enquiry, phone })).error).toBe(PHONE_LENGTH_MESSAGE);
+    }
+  });
+
+  it('messages are at most 1000 characters', () => {
+    expect(validateEnquiryForm({ ...enquiry, message: 'm'.repeat(1000) }).ok).toBe(true);
+    const result = failure(validateEnquiryForm({ ...enquiry, message: 'm'.repeat(1001) }));
+    expect(result.error).toBe(MESSAGE_LENGTH_MESSAGE);
+  });
+
+  it('the service must be one of the nine options', () => {
+    for (const service of SERVICE_OPTIONS) {
+      expect(validateEnquiryForm({ ...enquiry, service }).ok).toBe(true);
+    }
+    for (const service of ['Home Glass', 'windows', 'Car Glass']) {
+      const result = failure(validateEnquiryForm({ ...enquiry, service }));
+      expect(result.error).toBe(SERVICE_CHOICE_MESSAGE);
+      expect(result.fields).toEqual({ service: SERVICE_CHOICE_MESSAGE });
+    }
+  });
+
+  it('treats wrong types as not filled in', () => {
+    for (const value of [12345678, true, ['Aroha'], { text: 'x' }]) {
+      const result = failure(validateEnquiryForm({ ...enquiry, name: value }));
+      expect(result.error).toBe(REQUIRED_FIELDS_MESSAGE);
+    }
+  });
+
+  it('rejects anything that is not an object', () => {
+    for (const input of [undefined, null, 'text', 42, [], [enquiry]]) {
+      expect(validateEnquiryForm(input)).toEqual({
+        ok: false,
+        error: REQUIRED_FIELDS_MESSAGE,
+        fields: {},
+      });
+    }
+  });
+
+  it('reads FormData and URLSearchParams (route actions, no-JS posts)', () => {
+    const form = new FormData();
+    for (const [key, value] of Object.entries(enquiry)) form.append(key, value);
+    form.append('name', 'second value is ignored');
+    expect(validateEnquiryForm(form)).toEqual({ ok: true, value: enquiry });
+    expect(validateEnquiryForm(new URLSearchParams(enquiry))).toEqual({ ok: true, value: enquiry });
+  });
+
+  it('reports the first failing rule in field order when they rank the same', () => {
+    const result = failure(validateEnquiryForm({ ...enquiry, name: 'A', phone: '1' }));
+    expect(result.error).toBe(NAME_LENGTH_MESSAGE);
+    expect(result.fields).toEqual({ name: NAME_LENGTH_MESSAGE, phone: PHONE_LENGTH_MESSAGE });
+  });
+
+  it('maps to a lead with the page as source', () => {
+    const result = validateEnquiryForm(enquiry);
+    if (!result.ok) throw new Error('valid');
+    const mapped = enquiryToLead(result.value, 'quote_form');
+    expect(mapped).toEqual({ ...enquiry, source: 'quote_form' });
+    expect(validateLead(mapped).ok).toBe(true);
+  });
+});
+
+describe('validateCallbackForm (home call-back)', () => {
+  it('accepts valid values and maps them to a lead (SPEC §3)', () => {
+    const result = validateCallbackForm({
+      ...callback,
+      firstName: ' Aroha ',
+      lastName: ' Ngata ',
+      email: ' AROHA@Example.co.nz ',
+      optIn: 'on',
+    });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    // The opt-in checkbox is never part of the values (SPEC §4).
+    expect(result.value).toEqual({ ...callback, firstName: 'Aroha', lastName: 'Ngata' });
+    const mapped = callbackToLead(result.value);
+    expect(mapped).toEqual({
+      name: 'Aroha Ngata',
+      email: 'aroha@example.co.nz',
+      phone: '021 555 0101',
+      service: 'Business Glass',
+      message: 'Service type: Business Glass. Postal code: 3110',
+      source: 'hero_form',
+    });
+    expect(validateLead(mapped)).toEqual({ ok: true, value: mapped });
+  });
+
+  it('the service type defaults to Home Glass', () => {
+    for (const serviceType of [undefined, '']) {
+      const result = validateCallbackForm({ ...callback, serviceType });
+      expect(result.ok && result.value.serviceType).toBe('Home Glass');
+    }
+  });
+
+  it('the service type is exactly Home Glass or Business Glass', () => {
+    const result = validateCallbackForm({ ...callback, serviceType: 'Windows' });
+    expect(result).toEqual({
+      ok: false,
+      error: SERVICE_TYPE_CHOICE_MESSAGE,
+      fields: { serviceType: SERVICE_TYPE_CHOICE_MESSAGE },
+    });
+  });
+
+  it.each(['firstName', 'lastName', 'email', 'phone', 'postcode'])(
+    'an empty %s asks for all required fields',
+    (field) => {
+      const result = validateCallbackForm({ ...callback, [field]: ' ' });
+      expect(result).toEqual({
+        ok: false,
+        error: REQUIRED_FIELDS_MESSAGE,
+        fields: { [field]: REQUIRED_FIELDS_MESSAGE },
+      });
+    },
+  );
+
+  it('checks the email pattern after required fields', () => {
+    expect(validateCallbackForm({ ...callback, email: 'a@b' })).toEqual({
+      ok: false,
+      error: INVALID_EMAIL_MESSAGE,
+      fields: { email: INVALID_EMAIL_MESSAGE },
+    });
+    const both = validateCallbackForm({ ...callback, email: 'a@b', postcode: '' });
+    expect(!both.ok && both.error).toBe(REQUIRED_FIELDS_MESSAGE);
+  });
+
+  it('limits name parts, phone and postal code', () => {
+    const cases: Array<[string, string, string]> = [
+      ['firstName', 'x'.repeat(50), NAME_PART_LENGTH_MESSAGE],
+      ['lastName', 'x'.repeat(50), NAME_PART_LENGTH_MESSAGE],
+      ['phone', '1234567', PHONE_LENGTH_MESSAGE],
+      ['postcode', '12345678901', POSTCODE_LENGTH_MESSAGE],
+    ];
+    for (const [field, value, message] of cases) {
+      const result = validateCallbackForm({ ...callback, [field]: value });
+      expect(result, field).toEqual({ ok: false, error: message, fields: { [field]: message } });
+    }
+    const longest = validateCallbackForm({
+      ...callback,
+      firstName: 'x'.repeat(49),
+      lastName: 'y'.repeat(49),
+      postcode: '1234567890',
+    });
+    expect(longest.ok).toBe(true);
+    if (longest.ok) expect(validateLead(callbackToLead(longest.value)).ok).toBe(true);
+  });
+});
+
+describe('validateLead (POST /api/leads)', () => {
+  it('accepts a contact or quote lead with one of the nine services', () => {
+    for (const source of ['contact_form', 'quote_form']) {
+      expect(validateLead({ ...lead, source })).toEqual({
+        ok: true,
+        value: { ...enquiry, source },
+      });
+    }
+  });
+
+  it('accepts a hero lead only with Home Glass or Business Glass', () => {
+    const hero = {
+      ...lead,
+      source: 'hero_form',
+      service: 'Home Glass',
+      message: 'Service type: Home Glass. Postal code: 3110',
+    };
+    expect(validateLead(hero).ok).toBe(true);
+    expect(validateLead({ ...hero, service: 'Windows' })).toEqual({
+      ok: false,
+      error: SERVICE_TYPE_CHOICE_MESSAGE,
+      fields: { service: SERVICE_TYPE_CHOICE_MESSAGE },
+    });
+    expect(validateLead({ ...lead, service: 'Home Glass' })).toEqual({
+      ok: false,
+      error: SERVICE_CHOICE_MESSAGE,
+      fields: { service: SERVICE_CHOICE_MESSAGE },
+    });
+  });
+
+  it('requires a known source', () => {
+    expect(validateLead({ ...lead, source: undefined })).toEqual({
+      ok: false,
+      error: REQUIRED_FIELDS_MESSAGE,
+      fields: { source: REQUIRED_FIELDS_MESSAGE },
+    });
+    expect(validateLead({ ...lead, source: 'admin' })).toEqual({
+      ok: false,
+      error: SOURCE_MESSAGE,
+      fields: { source: SOURCE_MESSAGE },
+    });
+  });
+
+  it('takes an optional idempotency key of 8-100 safe characters', () => {
+    expect(validateLead({ ...lead, idempotency_key: 'abc_DEF-123' })).toEqual({
+      ok: true,
+      value: { ...enquiry, source: 'contact_form', idempotency_key: 'abc_DEF-123' },
+    });
+    for (const empty of ['', null, undefined]) {
+      const result = validateLead({ ...lead, idempotency_key: empty });
+      expect(result.ok && result.value.idempotency_key).toBeUndefined();
+    }
+    expect(validateLead({ ...lead, idempotency_key: 'k'.repeat(100) }).ok).toBe(true);
+    for (const key of ['short', 'k'.repeat(101), 'has space1', 'semi;colon', 12345678]) {
+      expect(validateLead({ ...lead, idempotency_key: key })).toEqual({
+        ok: false,
+        error: IDEMPOTENCY_KEY_MESSAGE,
+        fields: { idempotency_key: IDEMPOTENCY_KEY_MESSAGE },
+      });
+    }
+  });
+
+  it('passes the honeypot through for the service to judge, bounded in size', () => {
+    const result = validateLead({ ...lead, website: 'http://spam.example' });
+    expect(result.ok && result.value.website).toBe('http://spam.example');
+    expect(validateLead({ ...lead, website: 'x'.repeat(2001) })).toEqual({
+      ok: false,
+      error: HONEYPOT_MESSAGE,
+      fields: { website: HONEYPOT_MESSAGE },
+    });
+  });
+
+  it('length-limits every field whatever the body size', () => {
+    const huge = 'x'.repeat(50_000);
+    for (const field of ['name', 'email', 'phone', 'service', 'message', 'source']) {
+      const result = validateLead({ ...lead, [field]: huge });
+      expect(result.ok, field).toBe(false);
+    }
+  });
+
+  it('drops unknown and prototype-polluting keys', () => {
+    const input = JSON.parse(
+      JSON.stringify({ ...lead, isAdmin: true }).replace('{', '{"__proto__":{"polluted":1},'),
+    ) as unknown;
+    const result = validateLead(input);
+    expect(result).toEqual({ ok: true, value: { ...enquiry, source: 'contact_form' } });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('reports every failing field, with the SPEC-order message as the error', () => {
+    const result = failure(
+      validateLead({ name: 'A', email: 'bad', phone: '', service: 'Nope', source: 'x' }),
+    );
+    expect(result.error).toBe(REQUIRED_FIELDS_MESSAGE);
+    expect(result.fields).toEqual({
+      name: NAME_LENGTH_MESSAGE,
+      email: INVALID_EMAIL_MESSAGE,
+      phone: REQUIRED_FIELDS_MESSAGE,
+      message: REQUIRED_FIELDS_MESSAGE,
+      source: SOURCE_MESSAGE,
+    });
+  });
+});

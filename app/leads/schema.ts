@@ -1,0 +1,346 @@
+import { z } from 'zod';
+
+/**
+ * The one set of rules for every lead form (SPEC §5) and for POST /api/leads
+ * (CONTRACT "HTTP API"). The React forms read the limits for their browser
+ * constraints, run the same validate*() before submitting, and the route
+ * actions and the API run it again on the server.
+ *
+ * Browser-safe: zod only, no node imports, no React.
+ */
+
+// ---------------------------------------------------------------------------
+// Visitor-facing messages (SPEC §8), exported so forms and tests use the same text.
+
+export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields';
+export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address';
+export const SUBMIT_FAILED_MESSAGE =
+  'Unable to submit your request. Please try again or call us directly.';
+export const UNEXPECTED_ERROR_MESSAGE = 'An unexpected error occurred. Please try again.';
+
+export const NAME_LENGTH_MESSAGE = 'Please enter a name of 2 to 100 characters';
+export const NAME_PART_LENGTH_MESSAGE =
+  'Please enter a first and last name of at most 49 characters each';
+export const PHONE_LENGTH_MESSAGE = 'Please enter a phone number of 8 to 20 characters';
+export const EMAIL_LENGTH_MESSAGE = 'Please enter an email address of at most 254 characters';
+export const POSTCODE_LENGTH_MESSAGE = 'Please enter a postal code of at most 10 characters';
+export const MESSAGE_LENGTH_MESSAGE = 'Please keep your message under 1000 characters';
+export const SERVICE_CHOICE_MESSAGE = 'Please choose a service from the list';
+export const SERVICE_TYPE_CHOICE_MESSAGE = 'Please choose Home Glass or Business Glass';
+export const SOURCE_MESSAGE = 'Unknown form source';
+export const IDEMPOTENCY_KEY_MESSAGE =
+  'idempotency_key must be 8 to 100 characters of letters, digits, "_" or "-"';
+export const HONEYPOT_MESSAGE = 'Unexpected field value';
+
+// ---------------------------------------------------------------------------
+// Limits (SPEC §5 and §9). Forms set minLength/maxLength from these.
+// zod 4 counts Unicode code points while the browser's maxLength counts
+// UTF-16 units, so anything the browser lets through also passes here.
+
+export const LIMITS = {
+  name: { min: 2, max: 100 },
+  /**
+   * First and last name on the call-back form. 49 each keeps
+   * `first + ' ' + last` within the 100-character name limit of the lead.
+   */
+  namePart: { min: 1, max: 49 },
+  phone: { min: 8, max: 20 },
+  email: { max: 254 },
+  postcode: { max: 10 },
+  message: { max: 1000 },
+  /** Service names are short; the cap only keeps junk out of the store. */
+  service: { max: 100 },
+  idempotencyKey: { min: 8, max: 100 },
+  /** Honeypot: any value marks spam, but even bots get a bounded field. */
+  honeypot: { max: 2000 },
+} as const;
+
+/** Service options of the contact and quote forms, in display order (SPEC §5). */
+export const SERVICE_OPTIONS = [
+  'Shower Installations',
+  'Windows',
+  'Doors',
+  'Cat Doors',
+  'Splashbacks',
+  'All Glass Repairs',
+  'Balustrades',
+  'Retrofit',
+  'Pool Fence',
+] as const;
+export type ServiceOption = (typeof SERVICE_OPTIONS)[number];
+
+/** Service types of the home call-back form (SPEC §4, §5). */
+export const CALLBACK_SERVICE_TYPES = ['Home Glass', 'Business Glass'] as const;
+export type CallbackServiceType = (typeof CALLBACK_SERVICE_TYPES)[number];
+
+export const LEAD_SOURCES = ['hero_form', 'contact_form', 'quote_form'] as const;
+export type LeadSource = (typeof LEAD_SOURCES)[number];
+
+/** Name of the hidden honeypot input. Real people leave it empty. */
+export const HONEYPOT_FIELD = 'website';
+
+/**
+ * SPEC §5: text, at sign, text, dot, text, no spaces. EMAIL_PATTERN_SOURCE is
+ * the same rule for an <input pattern> attribute (valid under the `v` flag).
+ */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL_PATTERN_SOURCE = '[^\\s@]+@[^\\s@]+\\.[^\\s@]+';
+const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+// ---------------------------------------------------------------------------
+// Field builders
+
+/** Missing and null read as empty, so they get the "required" message. */
+const blankIfMissing = (value: unknown) => (value === undefined || value === null ? '' : value);
+
+/** A trimmed text field; wrong types (numbers, arrays, objects) count as not filled in. */
+function text() {
+  return z.string({ error: REQUIRED_FIELDS_MESSAGE }).trim();
+}
+
+function requiredText(max: number, lengthMessage: string, min = 1) {
+  let schema = text().min(1, { error: REQUIRED_FIELDS_MESSAGE });
+  if (min > 1) schema = schema.min(min, { error: lengthMessage });
+  return z.preprocess(blankIfMissing, schema.max(max, { error: lengthMessage }));
+}
+
+const nameField = () => requiredText(LIMITS.name.max, NAME_LENGTH_MESSAGE, LIMITS.name.min);
+const namePartField = () => requiredText(LIMITS.namePart.max, NAME_PART_LENGTH_MESSAGE);
+const phoneField = () => requiredText(LIMITS.phone.max, PHONE_LENGTH_MESSAGE, LIMITS.phone.min);
+const postcodeField = () => requiredText(LIMITS.postcode.max, POSTCODE_LENGTH_MESSAGE);
+const messageField = () => requiredText(LIMITS.message.max, MESSAGE_LENGTH_MESSAGE);
+
+/** SPEC §3: email trimmed and lowercased. The length cap is RFC 5321's 254. */
+const emailField = () =>
+  z.preprocess(
+    blankIfMissing,
+    text()
+      .toLowerCase()
+      .min(1, { error: REQUIRED_FIELDS_MESSAGE })
+      .max(LIMITS.email.max, { error: EMAIL_LENGTH_MESSAGE })
+      .regex(EMAIL_PATTERN, { error: INVALID_EMAIL_MESSAGE }),
+  );
+
+function choiceField<T extends string>(options: readonly T[], message: string) {
+  return z.preprocess(
+    blankIfMissing,
+    text()
+      .min(1, { error: REQUIRED_FIELDS_MESSAGE })
+      .refine((value) => value === '' || (options as readonly string[]).includes(value), {
+        error: message,
+      })
+      .transform((value) => value as T),
+  );
+}
+
+/** Optional: absent, null and '' all mean "no key" (a form may send an empty hidden input). */
+const idempotencyKeyField = () =>
+  z.preprocess(
+    (value) => (value === null || value === '' ? undefined : value),
+    z
+      .string({ error: IDEMPOTENCY_KEY_MESSAGE })
+      .min(LIMITS.idempotencyKey.min, { error: IDEMPOTENCY_KEY_MESSAGE })
+      .max(LIMITS.idempotencyKey.max, { error: IDEMPOTENCY_KEY_MESSAGE })
+      .regex(IDEMPOTENCY_KEY_PATTERN, { error: IDEMPOTENCY_KEY_MESSAGE })
+      .optional(),
+  );
+
+/** Honeypot: optional text; validation never mentions it to the visitor, the service decides spam. */
+const honeypotField = () =>
+  z.preprocess(
+    (value) => (value === null ? undefined : value),
+    z
+      .string({ error: HONEYPOT_MESSAGE })
+      .max(LIMITS.honeypot.max, { error: HONEYPOT_MESSAGE })
+      .optional(),
+  );
+
+// ---------------------------------------------------------------------------
+// Schemas
+
+/** Home "Let Us Call You" form (SPEC §4, §5). The opt-in checkbox is never sent, so not parsed. */
+export const callbackFormSchema = z.object(
+  {
+    firstName: namePartField(),
+    lastName: namePartField(),
+    email: emailField(),
+    phone: phoneField(),
+    postcode: postcodeField(),
+    // SPEC §4: the service type starts as Home Glass.
+    serviceType: z.preprocess(
+      (value) => (value === undefined || value === null || value === '' ? 'Home Glass' : value),
+      choiceField(CALLBACK_SERVICE_TYPES, SERVICE_TYPE_CHOICE_MESSAGE),
+    ),
+  },
+  { error: REQUIRED_FIELDS_MESSAGE },
+);
+export type CallbackFormValues = z.output<typeof callbackFormSchema>;
+
+/** Contact and quote forms (SPEC §5): the same fields on both pages. */
+export const enquiryFormSchema = z.object(
+  {
+    name: nameField(),
+    email: emailField(),
+    phone: phoneField(),
+    service: choiceField(SERVICE_OPTIONS, SERVICE_CHOICE_MESSAGE),
+    message: messageField(),
+  },
+  { error: REQUIRED_FIELDS_MESSAGE },
+);
+export type EnquiryFormValues = z.output<typeof enquiryFormSchema>;
+
+/**
+ * POST /api/leads and the lead service (CONTRACT "HTTP API"). The service
+ * allowed depends on the source: the home form sends its service type, the
+ * contact and quote forms one of the nine options.
+ */
+export const leadInputSchema = z
+  .object(
+    {
+      name: nameField(),
+      email: emailField(),
+      phone: phoneField(),
+      service: z.preprocess(
+        blankIfMissing,
+        text()
+          .min(1, { error: REQUIRED_FIELDS_MESSAGE })
+          .max(LIMITS.service.max, { error: SERVICE_CHOICE_MESSAGE }),
+      ),
+      message: messageField(),
+      source: choiceField(LEAD_SOURCES, SOURCE_MESSAGE),
+      idempotency_key: idempotencyKeyField(),
+      [HONEYPOT_FIELD]: honeypotField(),
+    },
+    { error: REQUIRED_FIELDS_MESSAGE },
+  )
+  .superRefine((value, ctx) => {
+    // Runs even when other fields failed, so guard the types.
+    const { source, service } = value as { source: unknown; service: unknown };
+    if (typeof service !== 'string' || service === '' || service.length > LIMITS.service.max) {
+      return;
+    }
+    if (typeof source !== 'string' || !(LEAD_SOURCES as readonly string[]).includes(source)) {
+      return;
+    }
+    const allowed: readonly string[] =
+      source === 'hero_form' ? CALLBACK_SERVICE_TYPES : SERVICE_OPTIONS;
+    if (!allowed.includes(service)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['service'],
+        message: source === 'hero_form' ? SERVICE_TYPE_CHOICE_MESSAGE : SERVICE_CHOICE_MESSAGE,
+      });
+    }
+  });
+export type LeadInput = z.output<typeof leadInputSchema>;
+
+// ---------------------------------------------------------------------------
+// Validation results
+
+export type ValidationResult<T> =
+  { ok: true; value: T } | { ok: false; error: string; fields: Record<string, string> };
+
+/**
+ * The order in which failed rules are reported as the single visitor-facing
+ * message: SPEC §5 checks "all required fields" first, then the email
+ * pattern; the length and choice rules (browser-level in the SPEC) follow.
+ */
+const MESSAGE_PRIORITY: readonly string[] = [
+  REQUIRED_FIELDS_MESSAGE,
+  INVALID_EMAIL_MESSAGE,
+  NAME_LENGTH_MESSAGE,
+  NAME_PART_LENGTH_MESSAGE,
+  EMAIL_LENGTH_MESSAGE,
+  PHONE_LENGTH_MESSAGE,
+  POSTCODE_LENGTH_MESSAGE,
+  SERVICE_TYPE_CHOICE_MESSAGE,
+  SERVICE_CHOICE_MESSAGE,
+  MESSAGE_LENGTH_MESSAGE,
+  SOURCE_MESSAGE,
+  IDEMPOTENCY_KEY_MESSAGE,
+  HONEYPOT_MESSAGE,
+];
+
+function priority(message: string): number {
+  const index = MESSAGE_PRIORITY.indexOf(message);
+  return index === -1 ? MESSAGE_PRIORITY.length : index;
+}
+
+/**
+ * Form submissions arrive as FormData or URLSearchParams in route actions and
+ * in the browser; read the first value of each text field.
+ */
+function toPlainInput(input: unknown): unknown {
+  const isFormData = typeof FormData !== 'undefined' && input instanceof FormData;
+  if (isFormData || input instanceof URLSearchParams) {
+    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    for (const [key, value] of (input as FormData | URLSearchParams).entries()) {
+      if (typeof value === 'string' && !(key in out)) out[key] = value;
+    }
+    return out;
+  }
+  return input;
+}
+
+function validateWith<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+): ValidationResult<z.output<S>> {
+  const result = schema.safeParse(toPlainInput(input));
+  if (result.success) return { ok: true, value: result.data };
+
+  const issues = [...result.error.issues];
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const key = issue.path[0];
+    if (key === undefined) continue;
+    const name = String(key);
+    const current = fields[name];
+    // One message per field: the highest-priority one (e.g. "required" over "invalid email").
+    if (current === undefined || priority(issue.message) < priority(current)) {
+      fields[name] = issue.message;
+    }
+  }
+  // The first rule that fails, in SPEC order; ties go to the earlier field.
+  let first = issues[0];
+  for (const issue of issues) {
+    if (first === undefined || priority(issue.message) < priority(first.message)) first = issue;
+  }
+  const error =
+    first !== undefined && priority(first.message) < MESSAGE_PRIORITY.length
+      ? first.message
+      : REQUIRED_FIELDS_MESSAGE;
+  return { ok: false, error, fields };
+}
+
+export function validateLead(input: unknown): ValidationResult<LeadInput> {
+  return validateWith(leadInputSchema, input);
+}
+
+export function validateCallbackForm(input: unknown): ValidationResult<CallbackFormValues> {
+  return validateWith(callbackFormSchema, input);
+}
+
+export function validateEnquiryForm(input: unknown): ValidationResult<EnquiryFormValues> {
+  return validateWith(enquiryFormSchema, input);
+}
+
+// ---------------------------------------------------------------------------
+// Form values to lead input
+
+/** SPEC §3: name joins first and last; message combines service type and postal code. */
+export function callbackToLead(values: CallbackFormValues) {
+  return {
+    name: `${values.firstName} ${values.lastName}`,
+    email: values.email,
+    phone: values.phone,
+    service: values.serviceType,
+    message: `Service type: ${values.serviceType}. Postal code: ${values.postcode}`,
+    source: 'hero_form' as const,
+  };
+}
+
+/** The contact and quote forms send the same fields; only the source differs (SPEC §7 labels). */
+export function enquiryToLead(values: EnquiryFormValues, source: 'contact_form' | 'quote_form') {
+  return { ...values, source };
+}

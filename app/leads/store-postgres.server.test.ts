@@ -1,0 +1,70 @@
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { runLeadStoreContract } from './store.contract.ts';
+import { openPostgresLeadStore } from './store-postgres.server.ts';
+import { openLeadStore } from './store.server.ts';
+import {
+  POSTGRES_SKIP_MESSAGE,
+  postgresHarness,
+  TEST_DATABASE_URL,
+} from './test-support.server.ts';
+
+/**
+ * Runs only with TEST_DATABASE_URL (see README.md in this folder). Every
+ * test gets its own schema, dropped afterwards.
+ */
+const databaseUrl = TEST_DATABASE_URL;
+if (!databaseUrl) console.warn(POSTGRES_SKIP_MESSAGE);
+
+runLeadStoreContract('PostgreSQL', () => postgresHarness(databaseUrl), { skip: !databaseUrl });
+
+describe.skipIf(!databaseUrl)('PostgreSQL store specifics', () => {
+  it('openLeadStore with DATABASE_URL picks PostgreSQL', async () => {
+    const harness = await postgresHarness(databaseUrl);
+    try {
+      const store = await openLeadStore({
+        dataDir: '/nonexistent',
+        databaseUrl,
+        schema: harness.schema,
+      });
+      expect(store.kind).toBe('postgres');
+      await store.ping();
+      await store.close();
+    } finally {
+      await harness.cleanup();
+    }
+  });
+
+  it('records each migration once even when many processes start together', async () => {
+    const harness = await postgresHarness(databaseUrl);
+    try {
+      const stores = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          openPostgresLeadStore({
+            connectionString: databaseUrl!,
+            schema: harness.schema,
+            maxConnections: 2,
+          }),
+        ),
+      );
+      await Promise.all(stores.map((store) => store.close()));
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      const { rows } = await client.query(
+        `SELECT version FROM ${harness.schema}.lead_schema_migrations`,
+      );
+      await client.end();
+      expect(rows).toEqual([{ version: 1 }]);
+    } finally {
+      await harness.cleanup();
+    }
+  });
+
+  it('fails to open, quickly, when the database is unreachable', async () => {
+    const url = new URL(databaseUrl!);
+    url.port = '1';
+    const started = Date.now();
+    await expect(openPostgresLeadStore({ connectionString: url.toString() })).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(6000);
+  });
+});

@@ -1,0 +1,78 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runLeadStoreContract } from './store.contract.ts';
+import { openSqliteLeadStore, SQLITE_FILE_NAME } from './store-sqlite.server.ts';
+import { openLeadStore } from './store.server.ts';
+import { sqliteHarness } from './test-support.server.ts';
+
+function tempDir(): string {
+  return mkdtempSync(path.join(os.tmpdir(), 'leads-sqlite-'));
+}
+
+runLeadStoreContract('SQLite', sqliteHarness);
+
+describe('SQLite store specifics', () => {
+  it('openLeadStore without DATABASE_URL creates DATA_DIR and the file', async () => {
+    const root = tempDir();
+    const dataDir = path.join(root, 'nested', 'data');
+    try {
+      const store = await openLeadStore({ dataDir, databaseUrl: undefined });
+      expect(store.kind).toBe('sqlite');
+      await store.close();
+      expect(existsSync(path.join(dataDir, SQLITE_FILE_NAME))).toBe(true);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('uses WAL with fsync on commit', async () => {
+    const dir = tempDir();
+    try {
+      const store = await openSqliteLeadStore({ dataDir: dir });
+      await store.close();
+      // journal_mode is persistent in the file; read it back from a fresh connection.
+      const { DatabaseSync } = await import('node:sqlite');
+      const db = new DatabaseSync(path.join(dir, SQLITE_FILE_NAME));
+      expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+      db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a committed lead survives SIGKILL of the process right after the commit', async () => {
+    const dir = tempDir();
+    try {
+      const storeModule = path.join(import.meta.dirname, 'store-sqlite.server.ts');
+      // The child commits a lead and kills itself with SIGKILL: no close, no clean exit.
+      const script = `
+        const { openSqliteLeadStore } = await import(${JSON.stringify(storeModule)});
+        const store = await openSqliteLeadStore({ dataDir: ${JSON.stringify(dir)} });
+        await store.insertLead({
+          id: '00000000-0000-4000-8000-000000000001', name: 'Killed Process', email: 'k@example.com',
+          phone: '021 000 0000', service: 'Windows', message: 'm', created_at: new Date().toISOString(),
+          source: 'quote_form', status: 'accepted', idempotency_key: null,
+        }, [{ url: 'http://127.0.0.1:9/h', state: 'pending', next_attempt_at: new Date().toISOString() }]);
+        process.kill(process.pid, 'SIGKILL');
+      `;
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        encoding: 'utf8',
+      });
+      expect(child.signal).toBe('SIGKILL');
+      const store = await openSqliteLeadStore({ dataDir: dir });
+      const lead = await store.getLead('00000000-0000-4000-8000-000000000001');
+      await store.close();
+      expect(lead).toEqual(
+        expect.objectContaining({
+          name: 'Killed Process',
+          deliveries: [expect.objectContaining({ state: 'pending' })],
+        }),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,415 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync, type SQLOutputValue } from 'node:sqlite';
+import {
+  attachDeliveries,
+  clipError,
+  type ClaimedDelivery,
+  type DeliveryRecord,
+  type DeliveryUpdate,
+  type InsertResult,
+  type LeadRecord,
+  type LeadStatus,
+  type LeadStore,
+  type LeadWithDeliveries,
+  type NewDelivery,
+} from './store.server.ts';
+
+/**
+ * The embedded lead store (CONTRACT: `npm start` needs no database server):
+ * one SQLite file, `${dataDir}/leads.sqlite`, through Node's built-in
+ * node:sqlite.
+ *
+ * Durability (CONTRACT "Delivery" 1 and 3: a crash loses no lead and no
+ * retry): WAL journal with synchronous=FULL, so every COMMIT is fsynced
+ * before it returns; a SIGKILL (or power loss) after a commit keeps it.
+ * busy_timeout lets the CLI read while the server writes.
+ */
+
+export const SQLITE_FILE_NAME = 'leads.sqlite';
+
+const BUSY_TIMEOUT_MS = 5000;
+
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Versioned, applied in order at open, each inside the migration transaction. */
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'leads and deliveries',
+    sql: `
+      CREATE TABLE leads (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        email TEXT NOT NULL,
+        phone TEXT NOT NULL,
+        service TEXT NOT NULL,
+        message TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        source TEXT NOT NULL CHECK (source IN ('hero_form', 'contact_form', 'quote_form')),
+        status TEXT NOT NULL CHECK (status IN ('received', 'accepted', 'not_accepted', 'spam')),
+        idempotency_key TEXT UNIQUE
+      ) STRICT;
+      CREATE INDEX leads_created_at ON leads (created_at);
+      CREATE INDEX leads_status ON leads (status);
+
+      CREATE TABLE lead_deliveries (
+        lead_id TEXT NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        url TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed', 'not_sent')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT,
+        last_error TEXT,
+        delivered_at TEXT,
+        lease_owner TEXT,
+        lease_expires_at TEXT,
+        position INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (lead_id, url)
+      ) STRICT;
+      CREATE INDEX lead_deliveries_due ON lead_deliveries (state, next_attempt_at);
+    `,
+  },
+];
+
+type Row = Record<string, SQLOutputValue>;
+
+const LEAD_COLUMNS =
+  'id, name, email, phone, service, message, created_at, source, status, idempotency_key';
+const DELIVERY_COLUMNS =
+  'lead_id, url, state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_expires_at';
+
+function toLead(row: Row): LeadRecord {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    email: String(row.email),
+    phone: String(row.phone),
+    service: String(row.service),
+    message: String(row.message),
+    created_at: String(row.created_at),
+    source: String(row.source) as LeadRecord['source'],
+    status: String(row.status) as LeadStatus,
+    idempotency_key: row.idempotency_key === null ? null : String(row.idempotency_key),
+  };
+}
+
+const textOrNull = (value: SQLOutputValue | undefined) =>
+  value === null || value === undefined ? null : String(value);
+
+function toDelivery(row: Row): DeliveryRecord {
+  return {
+    lead_id: String(row.lead_id),
+    url: String(row.url),
+    state: String(row.state) as DeliveryRecord['state'],
+    attempts: Number(row.attempts),
+    next_attempt_at: textOrNull(row.next_attempt_at),
+    last_error: textOrNull(row.last_error),
+    delivered_at: textOrNull(row.delivered_at),
+    lease_owner: textOrNull(row.lease_owner),
+    lease_expires_at: textOrNull(row.lease_expires_at),
+  };
+}
+
+export class SqliteLeadStore implements LeadStore {
+  readonly kind = 'sqlite' as const;
+  readonly file: string;
+  readonly #db: DatabaseSync;
+  #closed = false;
+
+  constructor(file: string) {
+    this.file = file;
+    this.#db = new DatabaseSync(file);
+    try {
+      this.#db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      this.#db.exec('PRAGMA journal_mode = WAL');
+      this.#db.exec('PRAGMA synchronous = FULL');
+      this.#db.exec('PRAGMA foreign_keys = ON');
+      this.#migrate();
+    } catch (error) {
+      this.#db.close();
+      throw error;
+    }
+  }
+
+  /**
+   * BEGIN IMMEDIATE takes the write lock up front, so two processes opening
+   * the same file migrate one after the other, and a claim's read and
+   * update cannot interleave with another writer.
+   */
+  #transaction<T>(work: () => T): T {
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      this.#db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  #migrate(): void {
+    this.#transaction(() => {
+      this.#db.exec(`
+        CREATE TABLE IF NOT EXISTS lead_schema_migrations (
+          version INTEGER PRIMARY KEY,
+          name TEXT NOT NULL,
+          applied_at TEXT NOT NULL
+        ) STRICT`);
+      const applied = new Set(
+        this.#db
+          .prepare('SELECT version FROM lead_schema_migrations')
+          .all()
+          .map((row) => Number(row.version)),
+      );
+      for (const migration of MIGRATIONS) {
+        if (applied.has(migration.version)) continue;
+        this.#db.exec(migration.sql);
+        this.#db
+          .prepare(
+            'INSERT INTO lead_schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+          )
+          .run(migration.version, migration.name, new Date().toISOString());
+      }
+    });
+  }
+
+  #deliveriesOf(leadIds: readonly string[]): DeliveryRecord[] {
+    if (leadIds.length === 0) return [];
+    const rows: DeliveryRecord[] = [];
+    // Chunked to stay far below SQLite's bound-parameter limit.
+    for (let start = 0; start < leadIds.length; start += 500) {
+      const chunk = leadIds.slice(start, start + 500);
+      const placeholders = chunk.map(() => '?').join(', ');
+      const found = this.#db
+        .prepare(
+          `SELECT ${DELIVERY_COLUMNS} FROM lead_deliveries
+           WHERE lead_id IN (${placeholders}) ORDER BY lead_id, position`,
+        )
+        .all(...chunk);
+      rows.push(...found.map(toDelivery));
+    }
+    return rows;
+  }
+
+  async insertLead(lead: LeadRecord, deliveries: readonly NewDelivery[]): Promise<InsertResult> {
+    return this.#transaction(() => {
+      const inserted = this.#db
+        .prepare(
+          `INSERT INTO leads (${LEAD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (idempotency_key) DO NOTHING`,
+        )
+        .run(
+          lead.id,
+          lead.name,
+          lead.email,
+          lead.phone,
+          lead.service,
+          lead.message,
+          lead.created_at,
+          lead.source,
+          lead.status,
+          lead.idempotency_key,
+        );
+      if (inserted.changes === 0) {
+        const existing = this.#db
+          .prepare(`SELECT ${LEAD_COLUMNS} FROM leads WHERE idempotency_key = ?`)
+          .get(lead.idempotency_key);
+        if (!existing) throw new Error('Lead insert ignored without an idempotency conflict');
+        return { inserted: false as const, existing: toLead(existing) };
+      }
+      const insertDelivery = this.#db.prepare(
+        `INSERT INTO lead_deliveries (lead_id, url, state, attempts, next_attempt_at, position)
+         VALUES (?, ?, ?, 0, ?, ?)`,
+      );
+      deliveries.forEach((delivery, position) => {
+        insertDelivery.run(
+          lead.id,
+          delivery.url,
+          delivery.state,
+          delivery.next_attempt_at,
+          position,
+        );
+      });
+      return { inserted: true as const };
+    });
+  }
+
+  async findByIdempotencyKey(key: string): Promise<LeadRecord | null> {
+    const row = this.#db
+      .prepare(`SELECT ${LEAD_COLUMNS} FROM leads WHERE idempotency_key = ?`)
+      .get(key);
+    return row ? toLead(row) : null;
+  }
+
+  async getLead(id: string): Promise<LeadWithDeliveries | null> {
+    const row = this.#db.prepare(`SELECT ${LEAD_COLUMNS} FROM leads WHERE id = ?`).get(id);
+    if (!row) return null;
+    const lead = toLead(row);
+    return attachDeliveries([lead], this.#deliveriesOf([lead.id]))[0] ?? null;
+  }
+
+  async settleLead(
+    id: string,
+    status: LeadStatus,
+    updates: readonly DeliveryUpdate[],
+  ): Promise<void> {
+    this.#transaction(() => {
+      this.#db.prepare('UPDATE leads SET status = ? WHERE id = ?').run(status, id);
+      const update = this.#db.prepare(
+        `UPDATE lead_deliveries
+         SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?, delivered_at = ?,
+             lease_owner = NULL, lease_expires_at = NULL
+         WHERE lead_id = ? AND url = ?`,
+      );
+      for (const u of updates) {
+        update.run(
+          u.state,
+          u.attempts,
+          u.next_attempt_at,
+          clipError(u.last_error),
+          u.delivered_at,
+          id,
+          u.url,
+        );
+      }
+    });
+  }
+
+  async releaseIdempotencyKey(id: string): Promise<boolean> {
+    const result = this.#db
+      .prepare(`UPDATE leads SET idempotency_key = NULL WHERE id = ? AND status = 'not_accepted'`)
+      .run(id);
+    return result.changes > 0;
+  }
+
+  async claimDueDeliveries(options: {
+    owner: string;
+    now: string;
+    leaseUntil: string;
+    limit: number;
+  }): Promise<ClaimedDelivery[]> {
+    return this.#transaction(() => {
+      // One UPDATE ... RETURNING inside an immediate transaction: no other
+      // connection can write between choosing the rows and leasing them.
+      const claimed = this.#db
+        .prepare(
+          `UPDATE lead_deliveries
+           SET lease_owner = ?, lease_expires_at = ?
+           WHERE rowid IN (
+             SELECT d.rowid FROM lead_deliveries d JOIN leads l ON l.id = d.lead_id
+             WHERE d.state = 'pending' AND l.status = 'accepted'
+               AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ?
+               AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= ?)
+             ORDER BY d.next_attempt_at
+             LIMIT ?
+           )
+           RETURNING ${DELIVERY_COLUMNS}`,
+        )
+        .all(options.owner, options.leaseUntil, options.now, options.now, options.limit)
+        .map(toDelivery);
+      if (claimed.length === 0) return [];
+      const ids = [...new Set(claimed.map((d) => d.lead_id))];
+      const leads = new Map(
+        this.#db
+          .prepare(
+            `SELECT ${LEAD_COLUMNS} FROM leads WHERE id IN (${ids.map(() => '?').join(', ')})`,
+          )
+          .all(...ids)
+          .map((row) => [String(row.id), toLead(row)] as const),
+      );
+      return claimed.flatMap((delivery) => {
+        const lead = leads.get(delivery.lead_id);
+        if (!lead) return [];
+        return [
+          {
+            ...delivery,
+            lease_owner: options.owner,
+            lease_expires_at: options.leaseUntil,
+            lead,
+          },
+        ];
+      });
+    });
+  }
+
+  async recordDelivery(leadId: string, owner: string, update: DeliveryUpdate): Promise<boolean> {
+    const result = this.#db
+      .prepare(
+        `UPDATE lead_deliveries
+         SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?, delivered_at = ?,
+             lease_owner = NULL, lease_expires_at = NULL
+         WHERE lead_id = ? AND url = ? AND lease_owner = ?`,
+      )
+      .run(
+        update.state,
+        update.attempts,
+        update.next_attempt_at,
+        clipError(update.last_error),
+        update.delivered_at,
+        leadId,
+        update.url,
+        owner,
+      );
+    return result.changes > 0;
+  }
+
+  async expireReceived(olderThan: string): Promise<number> {
+    return this.#transaction(() => {
+      const stale = this.#db
+        .prepare(`SELECT id FROM leads WHERE status = 'received' AND created_at < ?`)
+        .all(olderThan)
+        .map((row) => String(row.id));
+      const markLead = this.#db.prepare(
+        `UPDATE leads SET status = 'not_accepted' WHERE id = ? AND status = 'received'`,
+      );
+      const markDeliveries = this.#db.prepare(
+        `UPDATE lead_deliveries SET state = 'not_sent', next_attempt_at = NULL,
+           lease_owner = NULL, lease_expires_at = NULL
+         WHERE lead_id = ? AND state = 'pending'`,
+      );
+      for (const id of stale) {
+        markLead.run(id);
+        markDeliveries.run(id);
+      }
+      return stale.length;
+    });
+  }
+
+  async listLeads(options: { limit?: number } = {}): Promise<LeadWithDeliveries[]> {
+    const limit = Math.max(1, Math.min(options.limit ?? 50, 10_000));
+    const leads = this.#db
+      .prepare(`SELECT ${LEAD_COLUMNS} FROM leads ORDER BY created_at DESC, rowid DESC LIMIT ?`)
+      .all(limit)
+      .map(toLead);
+    return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
+  }
+
+  async exportLeads(): Promise<LeadWithDeliveries[]> {
+    const leads = this.#db
+      .prepare(`SELECT ${LEAD_COLUMNS} FROM leads ORDER BY created_at, rowid`)
+      .all()
+      .map(toLead);
+    return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
+  }
+
+  async ping(): Promise<void> {
+    if (this.#closed) throw new Error('Lead store is closed');
+    this.#db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+}
+
+export async function openSqliteLeadStore(options: { dataDir: string }): Promise<SqliteLeadStore> {
+  mkdirSync(options.dataDir, { recursive: true });
+  return new SqliteLeadStore(path.join(options.dataDir, SQLITE_FILE_NAME));
+}

@@ -1,0 +1,422 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LeadRecord, LeadStore, NewDelivery } from './store.server.ts';
+import type { StoreHarness } from './test-support.server.ts';
+
+export type { StoreHarness };
+
+/**
+ * The behaviour every LeadStore must have, run against SQLite
+ * (store-sqlite.server.test.ts) and PostgreSQL (store-postgres.server.test.ts).
+ */
+
+const HOOK_A = 'http://127.0.0.1:9/hook-a';
+const HOOK_B = 'http://127.0.0.1:9/hook-b';
+
+let clock = Date.parse('2025-03-01T00:00:00.000Z');
+/** Distinct, increasing creation times, so ordering assertions are exact. */
+function nextTime(): string {
+  clock += 1000;
+  return new Date(clock).toISOString();
+}
+
+export function makeLead(overrides: Partial<LeadRecord> = {}): LeadRecord {
+  return {
+    id: randomUUID(),
+    name: 'Aroha Ngata',
+    email: 'aroha@example.co.nz',
+    phone: '021 555 0101',
+    service: 'Windows',
+    message: 'Cracked pane in the lounge window',
+    created_at: nextTime(),
+    source: 'contact_form',
+    status: 'accepted',
+    idempotency_key: null,
+    ...overrides,
+  };
+}
+
+const pending = (url: string, at: string | null): NewDelivery => ({
+  url,
+  state: 'pending',
+  next_attempt_at: at,
+});
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function runLeadStoreContract(
+  label: string,
+  makeHarness: () => Promise<StoreHarness>,
+  options: { skip?: boolean } = {},
+): void {
+  describe.skipIf(options.skip === true)(`LeadStore contract: ${label}`, () => {
+    let harness: StoreHarness;
+    let opened: LeadStore[];
+    let store: LeadStore;
+
+    const open = async () => {
+      const instance = await harness.open();
+      opened.push(instance);
+      return instance;
+    };
+
+    beforeEach(async () => {
+      harness = await makeHarness();
+      opened = [];
+      store = await open();
+    });
+
+    afterEach(async () => {
+      for (const instance of opened) await instance.close();
+      await harness.cleanup();
+    });
+
+    it('starts empty and answers ping', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+      expect(await store.listLeads()).toEqual([]);
+      expect(await store.exportLeads()).toEqual([]);
+      expect(await store.getLead(randomUUID())).toBeNull();
+      expect(await store.getLead('not-a-uuid')).toBeNull();
+      expect(await store.findByIdempotencyKey('nothing-here')).toBeNull();
+    });
+
+    it('stores every field of a lead exactly, with its deliveries in configured order', async () => {
+      const lead = makeLead({
+        name: 'Mārama Te Whare — “quotes” & ünïcode 😀',
+        message: 'Line one\nLine two, with "quotes", commas; and =SUM(A1)',
+        source: 'hero_form',
+        service: 'Business Glass',
+        idempotency_key: 'key-0001',
+      });
+      const due = nextTime();
+      expect(await store.insertLead(lead, [pending(HOOK_B, due), pending(HOOK_A, due)])).toEqual({
+        inserted: true,
+      });
+      const found = await store.getLead(lead.id);
+      expect(found).toEqual({
+        ...lead,
+        deliveries: [
+          {
+            lead_id: lead.id,
+            url: HOOK_B,
+            state: 'pending',
+            attempts: 0,
+            next_attempt_at: due,
+            last_error: null,
+            delivered_at: null,
+            lease_owner: null,
+            lease_expires_at: null,
+          },
+          expect.objectContaining({ url: HOOK_A, state: 'pending', attempts: 0 }),
+        ],
+      });
+      expect(await store.findByIdempotencyKey('key-0001')).toEqual(lead);
+    });
+
+    it('keeps one lead per idempotency key and reports the holder', async () => {
+      const first = makeLead({ idempotency_key: 'same-key-1' });
+      const second = makeLead({ idempotency_key: 'same-key-1', name: 'Someone Else' });
+      expect(await store.insertLead(first, [pending(HOOK_A, first.created_at)])).toEqual({
+        inserted: true,
+      });
+      expect(await store.insertLead(second, [pending(HOOK_A, second.created_at)])).toEqual({
+        inserted: false,
+        existing: first,
+      });
+      const all = await store.exportLeads();
+      expect(all.map((lead) => lead.id)).toEqual([first.id]);
+      expect(all[0]?.deliveries).toHaveLength(1);
+    });
+
+    it('lets any number of leads go without a key', async () => {
+      await store.insertLead(makeLead(), []);
+      await store.insertLead(makeLead(), []);
+      expect(await store.exportLeads()).toHaveLength(2);
+    });
+
+    it('writes a lead and its deliveries in one transaction', async () => {
+      const lead = makeLead();
+      // The same address twice violates the delivery key: nothing may remain.
+      await expect(
+        store.insertLead(lead, [pending(HOOK_A, null), pending(HOOK_A, null)]),
+      ).rejects.toThrow();
+      expect(await store.getLead(lead.id)).toBeNull();
+      expect(await store.exportLeads()).toEqual([]);
+    });
+
+    it('settles a lead: status and delivery results together', async () => {
+      const lead = makeLead({ status: 'received' });
+      await store.insertLead(lead, [pending(HOOK_A, null), pending(HOOK_B, null)]);
+      const at = nextTime();
+      const retryAt = nextTime();
+      await store.settleLead(lead.id, 'accepted', [
+        {
+          url: HOOK_A,
+          state: 'delivered',
+          attempts: 1,
+          next_attempt_at: null,
+          last_error: null,
+          delivered_at: at,
+        },
+        {
+          url: HOOK_B,
+          state: 'pending',
+          attempts: 1,
+          next_attempt_at: retryAt,
+          last_error: 'HTTP 503 busy',
+          delivered_at: null,
+        },
+      ]);
+      const found = await store.getLead(lead.id);
+      expect(found?.status).toBe('accepted');
+      expect(found?.deliveries).toEqual([
+        expect.objectContaining({ url: HOOK_A, state: 'delivered', attempts: 1, delivered_at: at }),
+        expect.objectContaining({
+          url: HOOK_B,
+          state: 'pending',
+          attempts: 1,
+          next_attempt_at: retryAt,
+          last_error: 'HTTP 503 busy',
+        }),
+      ]);
+    });
+
+    it('clips very long delivery errors', async () => {
+      const lead = makeLead({ status: 'received' });
+      await store.insertLead(lead, [pending(HOOK_A, null)]);
+      await store.settleLead(lead.id, 'not_accepted', [
+        {
+          url: HOOK_A,
+          state: 'not_sent',
+          attempts: 1,
+          next_attempt_at: null,
+          last_error: 'x'.repeat(50_000),
+          delivered_at: null,
+        },
+      ]);
+      const error = (await store.getLead(lead.id))?.deliveries[0]?.last_error ?? '';
+      expect(error.length).toBeLessThanOrEqual(1000);
+    });
+
+    it('releases the key of a lead that was not accepted, and only then', async () => {
+      const refused = makeLead({ status: 'not_accepted', idempotency_key: 'retry-key-1' });
+      const accepted = makeLead({ status: 'accepted', idempotency_key: 'kept-key-1' });
+      await store.insertLead(refused, []);
+      await store.insertLead(accepted, []);
+      expect(await store.releaseIdempotencyKey(accepted.id)).toBe(false);
+      expect(await store.releaseIdempotencyKey(refused.id)).toBe(true);
+      expect((await store.getLead(refused.id))?.idempotency_key).toBeNull();
+      const again = makeLead({ idempotency_key: 'retry-key-1' });
+      expect(await store.insertLead(again, [])).toEqual({ inserted: true });
+      expect(await store.exportLeads()).toHaveLength(3);
+    });
+
+    it('claims only due pending deliveries of accepted leads, with a lease', async () => {
+      const now = Date.parse(nextTime());
+      const accepted = makeLead({ status: 'accepted' });
+      const received = makeLead({ status: 'received' });
+      const refused = makeLead({ status: 'not_accepted' });
+      const spam = makeLead({ status: 'spam' });
+      await store.insertLead(accepted, [
+        pending(HOOK_A, iso(now - 1)),
+        pending(HOOK_B, iso(now + 60_000)),
+      ]);
+      await store.insertLead(received, [pending(HOOK_A, iso(now - 1))]);
+      await store.insertLead(refused, [pending(HOOK_A, iso(now - 1))]);
+      await store.insertLead(spam, [{ url: HOOK_A, state: 'not_sent', next_attempt_at: null }]);
+
+      const leaseUntil = iso(now + 30_000);
+      const claimed = await store.claimDueDeliveries({
+        owner: 'worker-1',
+        now: iso(now),
+        leaseUntil,
+        limit: 10,
+      });
+      expect(claimed).toEqual([
+        expect.objectContaining({
+          lead_id: accepted.id,
+          url: HOOK_A,
+          lease_owner: 'worker-1',
+          lease_expires_at: leaseUntil,
+          lead: accepted,
+        }),
+      ]);
+      // Leased: nobody gets it again until the lease expires.
+      expect(
+        await store.claimDueDeliveries({
+          owner: 'worker-2',
+          now: iso(now + 1000),
+          leaseUntil: iso(now + 31_000),
+          limit: 10,
+        }),
+      ).toEqual([]);
+      // A crashed worker's lease runs out and the row is claimed again.
+      const reclaimed = await store.claimDueDeliveries({
+        owner: 'worker-2',
+        now: iso(now + 30_000),
+        leaseUntil: iso(now + 60_000),
+        limit: 10,
+      });
+      // HOOK_B is not due until now + 60 s.
+      expect(reclaimed.map((d) => [d.url, d.lease_owner])).toEqual([[HOOK_A, 'worker-2']]);
+      // The expired owner can no longer write a result.
+      const result = {
+        url: HOOK_A,
+        state: 'delivered' as const,
+        attempts: 1,
+        next_attempt_at: null,
+        last_error: null,
+        delivered_at: iso(now + 31_000),
+      };
+      expect(await store.recordDelivery(accepted.id, 'worker-1', result)).toBe(false);
+      expect(await store.recordDelivery(accepted.id, 'worker-2', result)).toBe(true);
+      const delivery = (await store.getLead(accepted.id))?.deliveries[0];
+      expect(delivery).toEqual(
+        expect.objectContaining({
+          state: 'delivered',
+          attempts: 1,
+          lease_owner: null,
+          lease_expires_at: null,
+        }),
+      );
+    });
+
+    it('respects the claim limit, oldest due first', async () => {
+      const now = Date.parse(nextTime());
+      const leads = [makeLead(), makeLead(), makeLead()];
+      for (const [index, lead] of leads.entries()) {
+        await store.insertLead(lead, [pending(HOOK_A, iso(now - 10_000 + index))]);
+      }
+      const claimed = await store.claimDueDeliveries({
+        owner: 'w',
+        now: iso(now),
+        leaseUntil: iso(now + 1000),
+        limit: 2,
+      });
+      expect(claimed.map((d) => d.lead_id)).toEqual([leads[0]?.id, leads[1]?.id]);
+    });
+
+    it('a failed attempt is rescheduled and claimed again when due', async () => {
+      const now = Date.parse(nextTime());
+      const lead = makeLead();
+      await store.insertLead(lead, [pending(HOOK_A, iso(now))]);
+      const [claim] = await store.claimDueDeliveries({
+        owner: 'w',
+        now: iso(now),
+        leaseUntil: iso(now + 60_000),
+        limit: 1,
+      });
+      expect(claim).toBeDefined();
+      await store.recordDelivery(lead.id, 'w', {
+        url: HOOK_A,
+        state: 'pending',
+        attempts: 1,
+        next_attempt_at: iso(now + 5000),
+        last_error: 'HTTP 500',
+        delivered_at: null,
+      });
+      const tooSoon = { owner: 'w', now: iso(now + 4999), leaseUntil: iso(now + 9999), limit: 1 };
+      expect(await store.claimDueDeliveries(tooSoon)).toEqual([]);
+      const due = { owner: 'w', now: iso(now + 5000), leaseUntil: iso(now + 9999), limit: 1 };
+      const [again] = await store.claimDueDeliveries(due);
+      expect(again).toEqual(expect.objectContaining({ attempts: 1, last_error: 'HTTP 500' }));
+    });
+
+    it('marks leads stuck in "received" as not accepted', async () => {
+      const old = makeLead({ status: 'received' });
+      const fresh = makeLead({ status: 'received' });
+      await store.insertLead(old, [pending(HOOK_A, old.created_at)]);
+      await store.insertLead(fresh, [pending(HOOK_A, fresh.created_at)]);
+      expect(await store.expireReceived(fresh.created_at)).toBe(1);
+      const expired = await store.getLead(old.id);
+      expect(expired?.status).toBe('not_accepted');
+      expect(expired?.deliveries[0]?.state).toBe('not_sent');
+      expect((await store.getLead(fresh.id))?.status).toBe('received');
+      expect(await store.expireReceived(fresh.created_at)).toBe(0);
+    });
+
+    it('lists the latest leads first and exports all oldest first', async () => {
+      const leads = [makeLead(), makeLead(), makeLead()];
+      for (const lead of leads) await store.insertLead(lead, [pending(HOOK_A, null)]);
+      const latest = await store.listLeads({ limit: 2 });
+      expect(latest.map((lead) => lead.id)).toEqual([leads[2]?.id, leads[1]?.id]);
+      expect(latest[0]?.deliveries.map((d) => d.url)).toEqual([HOOK_A]);
+      const all = await store.exportLeads();
+      expect(all.map((lead) => lead.id)).toEqual(leads.map((lead) => lead.id));
+    });
+
+    it('keeps committed leads across close and reopen, and migrates idempotently', async () => {
+      const lead = makeLead({ idempotency_key: 'persist-1' });
+      await store.insertLead(lead, [pending(HOOK_A, lead.created_at)]);
+      await store.close();
+      await expect(store.ping()).rejects.toThrow();
+      const reopened = await open();
+      expect(await reopened.getLead(lead.id)).toEqual(
+        expect.objectContaining({ id: lead.id, idempotency_key: 'persist-1' }),
+      );
+    });
+
+    it('two instances opening at once both migrate and work', async () => {
+      const [a, b] = await Promise.all([open(), open()]);
+      const lead = makeLead();
+      await a.insertLead(lead, []);
+      expect((await b.getLead(lead.id))?.id).toBe(lead.id);
+    });
+
+    it('two instances claiming at once never get the same delivery', async () => {
+      const a = store;
+      const b = await open();
+      const now = Date.parse(nextTime());
+      const expected = new Set<string>();
+      for (let index = 0; index < 40; index++) {
+        const lead = makeLead();
+        await a.insertLead(lead, [
+          pending(HOOK_A, iso(now - 1000)),
+          pending(HOOK_B, iso(now - 1000)),
+        ]);
+        expected.add(`${lead.id} ${HOOK_A}`);
+        expected.add(`${lead.id} ${HOOK_B}`);
+      }
+      const claimAll = async (instance: LeadStore, owner: string) => {
+        const got: string[] = [];
+        for (;;) {
+          const batch = await instance.claimDueDeliveries({
+            owner,
+            now: iso(now),
+            leaseUntil: iso(now + 60_000),
+            limit: 3,
+          });
+          if (batch.length === 0) return got;
+          got.push(...batch.map((d) => `${d.lead_id} ${d.url}`));
+        }
+      };
+      // Two claimers per instance (on PostgreSQL: several pooled connections each).
+      const claims = await Promise.all([
+        claimAll(a, 'a1'),
+        claimAll(b, 'b1'),
+        claimAll(a, 'a2'),
+        claimAll(b, 'b2'),
+      ]);
+      const all = claims.flat();
+      expect(new Set(all).size).toBe(all.length);
+      expect(new Set(all)).toEqual(expected);
+    });
+
+    it('two instances inserting the same key at once store it once', async () => {
+      const b = await open();
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, index) =>
+          (index % 2 === 0 ? store : b).insertLead(makeLead({ idempotency_key: 'race-key-1' }), [
+            pending(HOOK_A, null),
+          ]),
+        ),
+      );
+      expect(results.filter((r) => r.inserted)).toHaveLength(1);
+      const all = await store.exportLeads();
+      expect(all).toHaveLength(1);
+      for (const r of results) {
+        if (!r.inserted) expect(r.existing.id).toBe(all[0]?.id);
+      }
+    });
+  });
+}
