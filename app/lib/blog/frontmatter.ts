@@ -60,3 +60,11 @@ export function parseArticleSource(
   }
   return { frontmatter: result.data, body: match[2] ?? '' };
 }
+
+/** SPEC §3 list order: newest first; the slug breaks a tie so the order never depends on the file system. */
+export function compareListOrder(
+  a: Pick<Frontmatter, 'publishedAt' | 'slug'>,
+  b: Pick<Frontmatter, 'publishedAt' | 'slug'>,
+): number {
+  return b.publishedAt.localeCompare(a.publishedAt) || a.slug.localeCompare(b.slug);
+}

@@ -1,4 +1,4 @@
-import { parseArticleSource, type Frontmatter } from './frontmatter.ts';
+import { compareListOrder, parseArticleSource, type Frontmatter } from './frontmatter.ts';
 
 /**
  * Every article's validated frontmatter, newest first (the list order of
@@ -14,4 +14,4 @@ const sources = import.meta.glob<string>('../../content/blog/*.md', {
 
 export const postSummaries: readonly Frontmatter[] = Object.entries(sources)
   .map(([file, source]) => parseArticleSource(file, source).frontmatter)
-  .sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || a.slug.localeCompare(b.slug));
+  .sort(compareListOrder);

@@ -1,0 +1,10 @@
+import { CallToAction } from '../ui/CallToAction.tsx';
+
+/** SPEC §2: the blog's call-to-action block, on the list and below every article. */
+export function BlogCallToAction() {
+  return (
+    <CallToAction id="blog-cta" title="Service You Can Trust!">
+      <p>Let us know how we can help you today.</p>
+    </CallToAction>
+  );
+}

@@ -1,0 +1,26 @@
+import { Link } from 'react-router';
+import type { CategoryLink } from '../../lib/blog/category.ts';
+
+/** Category links as chips (SPEC §2: on cards and on the article). */
+export function CategoryChips({
+  links,
+  label,
+  small = false,
+}: {
+  links: readonly CategoryLink[];
+  /** Names the list for assistive technology, e.g. 'Categories of <title>'. */
+  label: string;
+  small?: boolean;
+}) {
+  return (
+    <ul className={small ? 'chip-list chip-list--small' : 'chip-list'} aria-label={label}>
+      {links.map((link) => (
+        <li key={link.path}>
+          <Link to={link.path} className="chip">
+            {link.name}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}

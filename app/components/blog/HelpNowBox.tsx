@@ -1,0 +1,21 @@
+import { business } from '../../content/business.ts';
+import { ButtonLink, CallButton } from '../ui/ButtonLink.tsx';
+
+/** SPEC §2, §9: the 'Need help now?' box placed inside the article body. */
+export function HelpNowBox() {
+  return (
+    <aside className="help-now" aria-labelledby="help-now-heading">
+      <h2 id="help-now-heading" className="help-now__title">
+        Need help now?
+      </h2>
+      <p>
+        Cracked, fogged or broken glass? Our glaziers will look at it and give you a clear, fixed
+        price, and for emergencies we are on call {business.emergency.label.toLowerCase()}.
+      </p>
+      <div className="button-row">
+        <ButtonLink to="/quote">Request a Free Quote</ButtonLink>
+        <CallButton />
+      </div>
+    </aside>
+  );
+}

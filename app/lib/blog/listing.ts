@@ -1,0 +1,148 @@
+import { categoryLinks, type CategoryLink } from './category.ts';
+import type { CompiledArticle } from './compile.ts';
+
+/**
+ * What the blog pages show of an article, shaped by the loaders from the
+ * compiled articles. Dates are formatted here, on the server, with a fixed
+ * time zone so the prerendered HTML and the hydrated page always agree.
+ */
+
+export interface PostDate {
+  /** 2024-01-15, for <time dateTime>. */
+  iso: string;
+  /** en-NZ short: 15 Jan 2024 (SPEC §2 cards). */
+  short: string;
+  /** en-NZ long: 15 January 2024 (SPEC §2 article). */
+  long: string;
+}
+
+export interface PostCardData {
+  slug: string;
+  path: string;
+  title: string;
+  excerpt: string;
+  /** The category links the card shows (SPEC §5: automotive hidden; SPEC §9: ≤ 2 when related). */
+  categoryLinks: CategoryLink[];
+  date: PostDate;
+  cover: CompiledArticle['cover'];
+}
+
+export interface PostLink {
+  path: string;
+  title: string;
+}
+
+export interface BlogListData {
+  /** The active category; null is 'All' (SPEC §4). */
+  category: string | null;
+  /** The list's own address (/blog or /blog/category/…): canonical link and search form action. */
+  path: string;
+  /** Articles in the whole blog, for the 'All' entry. */
+  total: number;
+  /** The search of a no-JavaScript submit (/blog?q=…); the list filters by it. */
+  query: string;
+  /** Chips and sidebar, with the number of articles in each. */
+  categories: (CategoryLink & { count: number })[];
+  posts: PostCardData[];
+}
+
+export interface ArticlePageData {
+  article: {
+    slug: string;
+    path: string;
+    title: string;
+    excerpt: string;
+    metaTitle: string;
+    metaDescription: string;
+    author: string;
+    date: PostDate;
+    readTimeMinutes: number;
+    wordCount: number;
+    /** Shown as chips; the first is the breadcrumb's category (SPEC §2). */
+    categoryLinks: CategoryLink[];
+    cover: CompiledArticle['cover'];
+    /** The body split where the 'Need help now?' box goes (SPEC §9, computed at build time). */
+    bodyBeforeHelpBox: string;
+    bodyAfterHelpBox: string;
+  };
+  related: PostCardData[];
+  previous: PostLink | null;
+  next: PostLink | null;
+}
+
+/** SPEC §9: related articles at most 3, a related card at most 2 categories. */
+export const MAX_RELATED = 3;
+export const MAX_RELATED_CARD_CATEGORIES = 2;
+
+export function formatPostDate(isoDate: string): PostDate {
+  // The date is a calendar date: read and written in UTC so no time zone can shift it a day.
+  const date = new Date(`${isoDate}T00:00:00Z`);
+  return {
+    iso: isoDate,
+    short: date.toLocaleDateString('en-NZ', {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      timeZone: 'UTC',
+    }),
+    long: date.toLocaleDateString('en-NZ', {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    }),
+  };
+}
+
+export function postPath(slug: string): string {
+  return `/blog/${slug}`;
+}
+
+export function postCard(
+  article: CompiledArticle,
+  maxCategories: number = Number.POSITIVE_INFINITY,
+): PostCardData {
+  const { slug, title, excerpt, categories, publishedAt } = article.frontmatter;
+  return {
+    slug,
+    path: postPath(slug),
+    title,
+    excerpt,
+    categoryLinks: categoryLinks(categories, maxCategories),
+    date: formatPostDate(publishedAt),
+    cover: article.cover,
+  };
+}
+
+/** Other articles sharing at least one category with this one, in list order. */
+export function relatedArticles<Article extends Pick<CompiledArticle, 'frontmatter'>>(
+  articles: readonly Article[],
+  slug: string,
+  max: number = MAX_RELATED,
+): Article[] {
+  const current = articles.find((article) => article.frontmatter.slug === slug);
+  if (!current) return [];
+  const categories = new Set(current.frontmatter.categories);
+  return articles
+    .filter(
+      (article) =>
+        article.frontmatter.slug !== slug &&
+        article.frontmatter.categories.some((category) => categories.has(category)),
+    )
+    .slice(0, max);
+}
+
+/**
+ * The neighbours of an article in list order (newest first, SPEC §3).
+ * 'Previous' is the one before it in that list (newer), 'next' the one after
+ * it (older), so reading 'next' from the top walks the blog from newest to
+ * oldest, as the list page does.
+ */
+export function adjacentArticles<Article extends Pick<CompiledArticle, 'frontmatter'>>(
+  articles: readonly Article[],
+  slug: string,
+): { previous: Article | null; next: Article | null } {
+  const index = articles.findIndex((article) => article.frontmatter.slug === slug);
+  if (index < 0) return { previous: null, next: null };
+  return { previous: articles[index - 1] ?? null, next: articles[index + 1] ?? null };
+}
