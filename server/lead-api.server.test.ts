@@ -20,7 +20,10 @@ import {
 import {
   API_ERROR_MESSAGES,
   createLeadApiRouter,
+  createLeadRateLimiter,
+  formPostRateLimit,
   isAllowedOrigin,
+  isFormPostRateLimited,
   isAllowedRequestOrigin,
   readLeadRequest,
 } from './lead-api.server.ts';
@@ -298,6 +301,47 @@ describe('rate limit and unexpected failures', () => {
       const retryAfter = Number(limited.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThan(500);
       expect(retryAfter).toBeLessThanOrEqual(600);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('page form posts share the count but are flagged for the action, not answered', async () => {
+    const limiter = createLeadRateLimiter({ limit: 2 });
+    const app = express();
+    app.use(
+      '/api/leads',
+      createLeadApiRouter({
+        service: okService,
+        rateLimit: 2,
+        siteUrl: SITE_URL,
+        logger: silentLogger(),
+        limiter,
+      }),
+    );
+    // Stands in for React Router: reports what the action would be told.
+    app.post('/quote', formPostRateLimit(limiter), (_req, res) => {
+      res.json({ rateLimited: isFormPostRateLimited(res) });
+    });
+    const api = await listen(app);
+    const pageUrl = api.url.replace('/api/leads', '/quote');
+    const postForm = () =>
+      fetch(pageUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'name=x',
+      });
+    try {
+      expect(await (await postForm()).json()).toEqual({ rateLimited: false });
+      expect((await postJson(api.url, lead)).status).toBe(201);
+      // The third request of this visitor, through either door, is over the limit.
+      const flagged = await postForm();
+      expect(flagged.status).toBe(200);
+      expect(await flagged.json()).toEqual({ rateLimited: true });
+      expect(Number(flagged.headers.get('retry-after'))).toBeGreaterThan(500);
+      const api429 = await postJson(api.url, lead);
+      expect(api429.status).toBe(429);
+      expect(await api429.json()).toEqual({ error: API_ERROR_MESSAGES.tooManyRequests });
     } finally {
       await api.close();
     }

@@ -3,6 +3,7 @@ import express, {
   type ErrorRequestHandler,
   type Request,
   type RequestHandler,
+  type Response,
 } from 'express';
 import { rateLimit as expressRateLimit } from 'express-rate-limit';
 import type { Logger } from 'pino';
@@ -241,12 +242,21 @@ export async function readLeadRequest(
 // ---------------------------------------------------------------------------
 // Rate limit
 
+/** res.locals keys through which a page form post learns it is over the limit. */
+const FORM_POST_LOCAL = 'leadFormPost';
+const RATE_LIMITED_LOCAL = 'leadRateLimited';
+
 /**
  * CONTRACT LEAD_RATE_LIMIT: `limit` requests per client IP per 10 minutes,
  * then 429 with Retry-After. Counts every request that reaches it, so a
  * flood of invalid bodies is limited too. The client IP is Express's req.ip:
  * behind a reverse proxy the app must set `trust proxy` accordingly. The
  * count lives in process memory (one count per server process).
+ *
+ * The API gets a JSON 429. A page form post (marked by formPostRateLimit)
+ * is only flagged and passed on: a visitor without JavaScript must get the
+ * page back with the message in the form, so the route action answers the
+ * 429 itself (isFormPostRateLimited). Retry-After is set here in both cases.
  */
 export function createLeadRateLimiter(options: {
   limit: number;
@@ -257,10 +267,32 @@ export function createLeadRateLimiter(options: {
     limit: options.limit,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
-    handler: (_req, res) => {
+    handler: (_req, res, next) => {
+      if (res.locals[FORM_POST_LOCAL] === true) {
+        res.locals[RATE_LIMITED_LOCAL] = true;
+        next();
+        return;
+      }
       res.status(429).json({ error: API_ERROR_MESSAGES.tooManyRequests });
     },
   });
+}
+
+/**
+ * The same limiter (so the same count per visitor) for posts to the pages'
+ * form actions: over the limit, the request goes on flagged instead of
+ * being answered.
+ */
+export function formPostRateLimit(limiter: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    res.locals[FORM_POST_LOCAL] = true;
+    return limiter(req, res, next);
+  };
+}
+
+/** True when formPostRateLimit found this request over LEAD_RATE_LIMIT. */
+export function isFormPostRateLimited(res: Response): boolean {
+  return res.locals[RATE_LIMITED_LOCAL] === true;
 }
 
 // ---------------------------------------------------------------------------

@@ -4,7 +4,13 @@ import { createOutbox } from '../app/leads/outbox.server.ts';
 import { openLeadStore } from '../app/leads/store.server.ts';
 import type { LeadsIntegration } from './app.server.ts';
 import type { Env } from './env.server.ts';
-import { createLeadApiRouter, createLeadRateLimiter, originGuard } from './lead-api.server.ts';
+import {
+  createLeadApiRouter,
+  createLeadRateLimiter,
+  formPostRateLimit,
+  isFormPostRateLimited,
+  originGuard,
+} from './lead-api.server.ts';
 
 export interface LeadsRuntime extends LeadsIntegration {
   storeKind: 'sqlite' | 'postgres';
@@ -51,9 +57,16 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
   return {
     storeKind: env.DATABASE_URL ? 'postgres' : 'sqlite',
     apiRouter,
-    formPostGuards: [originGuard(env.SITE_URL), limiter],
-    provideContext(context, keys) {
-      context.set(keys.leads, { service, siteUrl: env.SITE_URL });
+    // A cross-origin form post gets the API's 403 (only an attacking page
+    // sends one); an over-limit one reaches the action, which answers 429
+    // with the message in the form (it works without JavaScript).
+    formPostGuards: [originGuard(env.SITE_URL), formPostRateLimit(limiter)],
+    provideContext(context, keys, res) {
+      context.set(keys.leads, {
+        service,
+        siteUrl: env.SITE_URL,
+        rateLimited: isFormPostRateLimited(res),
+      });
     },
     ping: () => store.ping().then(() => true),
     async close() {

@@ -1,4 +1,25 @@
 import { z } from 'zod';
+import {
+  REQUIRED_FIELDS_MESSAGE,
+  INVALID_EMAIL_MESSAGE,
+  NAME_LENGTH_MESSAGE,
+  NAME_PART_LENGTH_MESSAGE,
+  PHONE_LENGTH_MESSAGE,
+  EMAIL_LENGTH_MESSAGE,
+  POSTCODE_LENGTH_MESSAGE,
+  MESSAGE_LENGTH_MESSAGE,
+  SERVICE_CHOICE_MESSAGE,
+  SERVICE_TYPE_CHOICE_MESSAGE,
+  SOURCE_MESSAGE,
+  IDEMPOTENCY_KEY_MESSAGE,
+  HONEYPOT_MESSAGE,
+  LIMITS,
+  SERVICE_OPTIONS,
+  CALLBACK_SERVICE_TYPES,
+  LEAD_SOURCES,
+  HONEYPOT_FIELD,
+  EMAIL_PATTERN,
+} from './form-rules.ts';
 
 /**
  * The one set of rules for every lead form (SPEC §5) and for POST /api/leads
@@ -10,81 +31,11 @@ import { z } from 'zod';
  */
 
 // ---------------------------------------------------------------------------
-// Visitor-facing messages (SPEC §8), exported so forms and tests use the same text.
+// Messages, limits and choices live in form-rules.ts (no zod, so the forms'
+// browser constraints cost no validator bytes); re-exported here unchanged.
 
-export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields';
-export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address';
-export const SUBMIT_FAILED_MESSAGE =
-  'Unable to submit your request. Please try again or call us directly.';
-export const UNEXPECTED_ERROR_MESSAGE = 'An unexpected error occurred. Please try again.';
+export * from './form-rules.ts';
 
-export const NAME_LENGTH_MESSAGE = 'Please enter a name of 2 to 100 characters';
-export const NAME_PART_LENGTH_MESSAGE =
-  'Please enter a first and last name of at most 49 characters each';
-export const PHONE_LENGTH_MESSAGE = 'Please enter a phone number of 8 to 20 characters';
-export const EMAIL_LENGTH_MESSAGE = 'Please enter an email address of at most 254 characters';
-export const POSTCODE_LENGTH_MESSAGE = 'Please enter a postal code of at most 10 characters';
-export const MESSAGE_LENGTH_MESSAGE = 'Please keep your message under 1000 characters';
-export const SERVICE_CHOICE_MESSAGE = 'Please choose a service from the list';
-export const SERVICE_TYPE_CHOICE_MESSAGE = 'Please choose Home Glass or Business Glass';
-export const SOURCE_MESSAGE = 'Unknown form source';
-export const IDEMPOTENCY_KEY_MESSAGE =
-  'idempotency_key must be 8 to 100 characters of letters, digits, "_" or "-"';
-export const HONEYPOT_MESSAGE = 'Unexpected field value';
-
-// ---------------------------------------------------------------------------
-// Limits (SPEC §5 and §9). Forms set minLength/maxLength from these.
-// zod 4 counts Unicode code points while the browser's maxLength counts
-// UTF-16 units, so anything the browser lets through also passes here.
-
-export const LIMITS = {
-  name: { min: 2, max: 100 },
-  /**
-   * First and last name on the call-back form. 49 each keeps
-   * `first + ' ' + last` within the 100-character name limit of the lead.
-   */
-  namePart: { min: 1, max: 49 },
-  phone: { min: 8, max: 20 },
-  email: { max: 254 },
-  postcode: { max: 10 },
-  message: { max: 1000 },
-  /** Service names are short; the cap only keeps junk out of the store. */
-  service: { max: 100 },
-  idempotencyKey: { min: 8, max: 100 },
-  /** Honeypot: any value marks spam, but even bots get a bounded field. */
-  honeypot: { max: 2000 },
-} as const;
-
-/** Service options of the contact and quote forms, in display order (SPEC §5). */
-export const SERVICE_OPTIONS = [
-  'Shower Installations',
-  'Windows',
-  'Doors',
-  'Cat Doors',
-  'Splashbacks',
-  'All Glass Repairs',
-  'Balustrades',
-  'Retrofit',
-  'Pool Fence',
-] as const;
-export type ServiceOption = (typeof SERVICE_OPTIONS)[number];
-
-/** Service types of the home call-back form (SPEC §4, §5). */
-export const CALLBACK_SERVICE_TYPES = ['Home Glass', 'Business Glass'] as const;
-export type CallbackServiceType = (typeof CALLBACK_SERVICE_TYPES)[number];
-
-export const LEAD_SOURCES = ['hero_form', 'contact_form', 'quote_form'] as const;
-export type LeadSource = (typeof LEAD_SOURCES)[number];
-
-/** Name of the hidden honeypot input. Real people leave it empty. */
-export const HONEYPOT_FIELD = 'website';
-
-/**
- * SPEC §5: text, at sign, text, dot, text, no spaces. EMAIL_PATTERN_SOURCE is
- * the same rule for an <input pattern> attribute (valid under the `v` flag).
- */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const EMAIL_PATTERN_SOURCE = '[^\\s@]+@[^\\s@]+\\.[^\\s@]+';
 const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 // ---------------------------------------------------------------------------

@@ -145,6 +145,16 @@ export class PostgresLeadStore implements LeadStore {
     this.#pool.on('error', (error) => {
       options.logger?.error({ err: error }, 'PostgreSQL idle client error');
     });
+    // Nor may a checked-out one: a dropped connection can emit 'error' twice
+    // (socket error, then end) while pg-pool listens only once, or between
+    // the queries of a transaction, where nobody listens; an unhandled
+    // 'error' event would end the process (found by e2e/lead-faults.spec.ts).
+    // The queries themselves still fail and are handled by their callers.
+    this.#pool.on('connect', (client) => {
+      client.on('error', (error) => {
+        options.logger?.warn({ err: { message: error.message } }, 'PostgreSQL connection lost');
+      });
+    });
   }
 
   async migrate(): Promise<void> {

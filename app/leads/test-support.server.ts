@@ -17,7 +17,12 @@ import type { LeadStore } from './store.server.ts';
  * capturing logger and temporary data directories.
  */
 
-export type ReceiverMode = 'ok' | 'fail' | 'hang';
+/**
+ * 'drop' stands for a receiver that is down: the connection is cut without
+ * an answer, while the port stays taken (a closed port could be given to
+ * another process before the receiver comes back).
+ */
+export type ReceiverMode = 'ok' | 'fail' | 'hang' | 'drop';
 
 export interface ReceivedRequest {
   method: string;
@@ -43,7 +48,7 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-/** A webhook receiver that answers 2xx ('ok'), 5xx ('fail') or never ('hang'). */
+/** A webhook receiver that answers 2xx ('ok'), 5xx ('fail'), never ('hang') or cuts the connection ('drop'). */
 export async function startReceiver(
   mode: ReceiverMode = 'ok',
   options: { port?: number; path?: string } = {},
@@ -75,6 +80,10 @@ export async function startReceiver(
         }
       }
       if (receiver.mode === 'hang') return;
+      if (receiver.mode === 'drop') {
+        req.socket.destroy();
+        return;
+      }
       const answer = () => {
         if (receiver.mode === 'fail') {
           res.writeHead(receiver.failStatus, { 'content-type': 'text/plain' });

@@ -1,6 +1,9 @@
 import { useEffect } from 'react';
+import { useLocation } from 'react-router';
 import { ButtonLink, CallButton } from '../components/ui/ButtonLink.tsx';
+import { Icon, type IconName } from '../components/ui/Icon.tsx';
 import { PageHeader } from '../components/ui/PageHeader.tsx';
+import { business, telHref } from '../content/business.ts';
 import { trackThankYou } from '../lib/analytics.ts';
 import { seo } from '../lib/seo.ts';
 
@@ -12,25 +15,82 @@ export const meta = () =>
     noindex: true,
   });
 
+const NEXT_STEPS: ReadonlyArray<{ icon: IconName; title: string; text: string }> = [
+  {
+    icon: 'check',
+    title: 'We read your request',
+    text: 'A glazier, not a call centre, looks over what you sent and what the job is likely to need.',
+  },
+  {
+    icon: 'phone',
+    title: 'We contact you within 24 hours',
+    text: 'We ring or e-mail to ask any questions and, if it helps, book a time to measure up on site.',
+  },
+  {
+    icon: 'file-text',
+    title: 'You get a clear, fixed quote',
+    text: 'The estimate we give is the price you pay. Nothing extra is done without your approval.',
+  },
+];
+
+/** The last visit whose SPEC §7 events were sent; see the effect below. */
+let trackedVisitKey: string | undefined;
+
+/** SPEC §2 'Thank-you page': confirmation, the 24-hour promise, home and call links. */
 export default function ThankYou() {
-  useEffect(() => trackThankYou(), []);
+  const { key } = useLocation();
+  // SPEC §4/§7: the conversion and the 'Thank You' page view, once per visit
+  // to this page, even when React runs the effect twice (StrictMode in development).
+  useEffect(() => {
+    if (trackedVisitKey === key) return;
+    trackedVisitKey = key;
+    trackThankYou();
+  }, [key]);
+
   return (
-    <PageHeader
-      title="Thank you, we have your request"
-      intro={
-        <p>
-          A member of our team will contact you within 24 hours to talk through your glass job. If
-          it is urgent, please call us now.
-        </p>
-      }
-      actions={
-        <>
-          <ButtonLink to="/" variant="secondary">
-            Back to Home
-          </ButtonLink>
-          <CallButton variant="primary">Call Now</CallButton>
-        </>
-      }
-    />
+    <>
+      <PageHeader
+        eyebrow="Request received"
+        title="Thank you, we have your request"
+        intro={
+          <p>
+            A member of our team will contact you within 24 hours to talk through your glass job. If
+            it is urgent, please call us now.
+          </p>
+        }
+        actions={
+          <>
+            <CallButton variant="primary" size="lg">
+              Call Now
+            </CallButton>
+            <ButtonLink to="/" variant="secondary" size="lg">
+              Back to Home
+            </ButtonLink>
+          </>
+        }
+      />
+      <section className="section thank-you" aria-labelledby="thank-you-next">
+        <div className="container">
+          <h2 id="thank-you-next" className="thank-you__heading">
+            What happens next
+          </h2>
+          <ol className="thank-you__steps">
+            {NEXT_STEPS.map((step) => (
+              <li key={step.title} className="thank-you__step">
+                <span className="icon-badge">
+                  <Icon name={step.icon} />
+                </span>
+                <h3 className="thank-you__step-title">{step.title}</h3>
+                <p>{step.text}</p>
+              </li>
+            ))}
+          </ol>
+          <p className="thank-you__urgent">
+            Broken glass that cannot wait? Our emergency line is open 24/7:{' '}
+            <a href={telHref}>{business.phone.display}</a>.
+          </p>
+        </div>
+      </section>
+    </>
   );
 }

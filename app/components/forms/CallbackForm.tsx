@@ -1,0 +1,130 @@
+import { useId } from 'react';
+import { CALLBACK_SERVICE_TYPES, EMAIL_PATTERN_SOURCE, LIMITS } from '../../leads/form-rules.ts';
+import {
+  Field,
+  FormProblem,
+  HoneypotField,
+  IdempotencyKeyInput,
+  PrivacyNote,
+  RequiredNote,
+  SubmitButton,
+} from './FormParts.tsx';
+import { useLeadForm } from './use-lead-form.ts';
+
+/**
+ * The home page's 'Let Us Call You' form (SPEC §2 item 2, §4, §5): first and
+ * last name, email, phone, postal code, Home Glass / Business Glass (Home
+ * Glass first) and an SMS/e-mail opt-in that starts unchecked and is never
+ * sent. Posts to the home route's action (callbackAction), which joins the
+ * names and combines the service type and postal code into the message.
+ */
+export function CallbackForm({
+  labelledBy,
+}: {
+  /** id of the heading that names the form. */ labelledBy?: string;
+}) {
+  const { Form, formProps, keyRef, busy, problem, errorId, values, fieldState } = useLeadForm();
+  const id = useId();
+  const serviceType = values.serviceType ?? CALLBACK_SERVICE_TYPES[0];
+
+  return (
+    <Form {...formProps} className="lead-form lead-form--callback" aria-labelledby={labelledBy}>
+      <RequiredNote>All fields are required unless marked optional.</RequiredNote>
+      <div className="lead-form__grid">
+        <Field id={`${id}-first`} label="First name">
+          <input
+            id={`${id}-first`}
+            name="firstName"
+            type="text"
+            autoComplete="given-name"
+            required
+            maxLength={LIMITS.namePart.max}
+            defaultValue={values.firstName}
+            {...fieldState('firstName')}
+          />
+        </Field>
+        <Field id={`${id}-last`} label="Last name">
+          <input
+            id={`${id}-last`}
+            name="lastName"
+            type="text"
+            autoComplete="family-name"
+            required
+            maxLength={LIMITS.namePart.max}
+            defaultValue={values.lastName}
+            {...fieldState('lastName')}
+          />
+        </Field>
+        <Field id={`${id}-email`} label="Email">
+          <input
+            id={`${id}-email`}
+            name="email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            required
+            maxLength={LIMITS.email.max}
+            pattern={EMAIL_PATTERN_SOURCE}
+            defaultValue={values.email}
+            {...fieldState('email')}
+          />
+        </Field>
+        <Field id={`${id}-phone`} label="Phone">
+          <input
+            id={`${id}-phone`}
+            name="phone"
+            type="tel"
+            autoComplete="tel"
+            required
+            minLength={LIMITS.phone.min}
+            maxLength={LIMITS.phone.max}
+            defaultValue={values.phone}
+            {...fieldState('phone')}
+          />
+        </Field>
+        <Field id={`${id}-postcode`} label="Postal code">
+          <input
+            id={`${id}-postcode`}
+            name="postcode"
+            type="text"
+            autoComplete="postal-code"
+            required
+            maxLength={LIMITS.postcode.max}
+            defaultValue={values.postcode}
+            {...fieldState('postcode')}
+          />
+        </Field>
+        <fieldset className="lead-form__choices">
+          <legend className="lead-form__label">Service type</legend>
+          {CALLBACK_SERVICE_TYPES.map((type) => (
+            <label key={type} className="lead-form__choice">
+              <input
+                type="radio"
+                name="serviceType"
+                value={type}
+                defaultChecked={type === serviceType}
+              />
+              <span>{type}</span>
+            </label>
+          ))}
+        </fieldset>
+      </div>
+
+      {/* SPEC §4: unchecked at first, and its value is never sent (no name). */}
+      <label className="lead-form__consent">
+        <input type="checkbox" />
+        <span>
+          Send me the odd SMS or e-mail about offers and glass care tips{' '}
+          <span className="lead-form__optional">(optional)</span>
+        </span>
+      </label>
+
+      <HoneypotField id={`${id}-website`} />
+      <IdempotencyKeyInput inputRef={keyRef} value={values.idempotency_key} />
+
+      <SubmitButton busy={busy}>Call Me Back</SubmitButton>
+      <FormProblem id={errorId} message={problem?.error} />
+      <PrivacyNote />
+    </Form>
+  );
+}

@@ -1,0 +1,116 @@
+import type { ReactNode, RefObject } from 'react';
+import { Link } from 'react-router';
+import { HONEYPOT_FIELD } from '../../leads/form-rules.ts';
+import { IDEMPOTENCY_KEY_FIELD } from './use-lead-form.ts';
+
+/** A visible label above its control, with an optional hint below it. */
+export function Field({
+  id,
+  label,
+  hint,
+  children,
+  wide = false,
+}: {
+  /** id of the control the label names. */
+  id: string;
+  label: ReactNode;
+  /** Short help under the control; give the control aria-describedby={`${id}-hint`}. */
+  hint?: ReactNode;
+  children: ReactNode;
+  /** Spans both columns of a two-column form. */
+  wide?: boolean;
+}) {
+  return (
+    <div className={wide ? 'lead-form__field lead-form__field--wide' : 'lead-form__field'}>
+      <label className="lead-form__label" htmlFor={id}>
+        {label}
+      </label>
+      {children}
+      {hint ? (
+        <p className="lead-form__hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Joins aria-describedby ids, leaving out the missing ones. */
+export function describedBy(...ids: Array<string | undefined | false>): string | undefined {
+  const list = ids.filter(Boolean);
+  return list.length ? list.join(' ') : undefined;
+}
+
+/**
+ * SPEC §4/§8: the message in a red box under the button. role="alert" so it
+ * is announced when it appears.
+ */
+export function FormProblem({ id, message }: { id: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p className="lead-form__problem" role="alert" id={id}>
+      {message}
+    </p>
+  );
+}
+
+/** SPEC §4: disabled and reading 'Submitting...' while a submission runs. */
+export function SubmitButton({ busy, children }: { busy: boolean; children: ReactNode }) {
+  return (
+    <button
+      type="submit"
+      className="button button--primary button--lg lead-form__submit"
+      disabled={busy}
+    >
+      {busy ? 'Submitting...' : children}
+    </button>
+  );
+}
+
+/**
+ * The spam trap: people never see or reach it, form-filling bots fill it in.
+ * A lead that arrives with it filled is kept as spam and never delivered
+ * (app/leads/lead-service.server.ts). Moved off screen rather than hidden,
+ * since some bots skip fields that are display: none.
+ */
+export function HoneypotField({ id }: { id: string }) {
+  return (
+    <div className="lead-form__trap" aria-hidden="true">
+      <label htmlFor={id}>Leave this field empty</label>
+      <input id={id} type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" />
+    </div>
+  );
+}
+
+/**
+ * The idempotency key. Filled in on the client when the form appears
+ * (use-lead-form.ts); a page rendered for a plain post carries the one the
+ * action chose. A prerendered page cannot: without JavaScript the first post
+ * goes without a key, which the server accepts.
+ */
+export function IdempotencyKeyInput({
+  inputRef,
+  value,
+}: {
+  inputRef: RefObject<HTMLInputElement | null>;
+  value: string | undefined;
+}) {
+  return (
+    <input ref={inputRef} type="hidden" name={IDEMPOTENCY_KEY_FIELD} defaultValue={value ?? ''} />
+  );
+}
+
+/** Says once, above the fields, what the browser's `required` enforces. */
+export function RequiredNote({ children }: { children?: ReactNode }) {
+  return <p className="lead-form__note">{children ?? 'All fields are required.'}</p>;
+}
+
+/** SPEC §2: the Terms and Privacy Policy links beside the forms. */
+export function PrivacyNote() {
+  return (
+    <p className="lead-form__legal">
+      We use your details only to reply to this request. See our <Link to="/terms">Terms</Link> and{' '}
+      <Link to="/privacy-policy">Privacy Policy</Link>.
+    </p>
+  );
+}

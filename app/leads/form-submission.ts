@@ -1,0 +1,32 @@
+/**
+ * What the route action of a lead form answers (form-actions.server.ts) and
+ * what the form component reads back (app/components/forms). Browser-safe:
+ * types and one field name, no imports.
+ */
+
+/**
+ * A hidden field the form adds only when it submits through JavaScript.
+ * Without it the post is a plain browser form post, answered with a redirect
+ * to /thank-you; with it the action answers with data, so the page can send
+ * the SPEC §7 analytics events before it moves on. A field rather than a
+ * header because React Router's own requests carry no header that a plain
+ * form post could not also carry, and a field is visible in every test.
+ */
+export const SCRIPTED_SUBMIT_FIELD = 'js';
+
+/** Where a successful submission leads (SPEC §4). */
+export const THANK_YOU_PATH = '/thank-you';
+
+/** The visitor's values, echoed so a page rendered without JavaScript keeps them. */
+export type LeadFormValues = Record<string, string>;
+
+export type LeadFormResult =
+  | { ok: true; created_at: string }
+  | {
+      ok: false;
+      /** The one visitor-facing message (SPEC §8). */
+      error: string;
+      /** Field name → its message, for aria-invalid. */
+      fields: Record<string, string>;
+      values: LeadFormValues;
+    };

@@ -1,0 +1,612 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import {
+  INVALID_EMAIL_MESSAGE,
+  REQUIRED_FIELDS_MESSAGE,
+  SERVICE_OPTIONS,
+  SUBMIT_FAILED_MESSAGE,
+} from '../app/leads/form-rules.ts';
+import { startReceiver, type Receiver } from '../app/leads/test-support.server.ts';
+import { API_ERROR_MESSAGES } from '../server/lead-api.server.ts';
+import { E2E_BUILD_ENV } from './support/env.ts';
+import {
+  attachServerLogsOnFailure,
+  exportLeads,
+  startSiteServer,
+  tempDataDir,
+  uniqueToken,
+  type ExportedLead,
+  type SiteServer,
+} from './support/lead-server.ts';
+import { GTAG_PATTERN } from './support/pages.ts';
+
+/**
+ * The three lead forms end to end (SPEC §4, §5, §7, §8; CONTRACT "HTTP API"):
+ * a server of our own in `webhook` mode with two real local webhook
+ * receivers that answer 2xx, 5xx or hang, the analytics tag replaced by a
+ * recording stand-in, and the lead looked up with the operator's CLI.
+ */
+
+const WEBHOOK_TIMEOUT_MS = 1500;
+
+let server: SiteServer;
+let data: ReturnType<typeof tempDataDir>;
+let receivers: [Receiver, Receiver];
+
+test.beforeAll(async () => {
+  receivers = [await startReceiver('ok'), await startReceiver('ok')];
+  data = tempDataDir();
+  server = await startSiteServer({
+    DATA_DIR: data.dir,
+    LEAD_WEBHOOK_URLS: receivers.map((receiver) => receiver.url).join(','),
+    LEAD_ACCEPT: 'webhook',
+    LEAD_WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS),
+  });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  await Promise.all(receivers?.map((receiver) => receiver.close()) ?? []);
+  data?.remove();
+});
+
+// Playwright reads the fixtures a hook uses from its first parameter's pattern: none here.
+// eslint-disable-next-line no-empty-pattern
+test.afterEach(async ({}, testInfo) => attachServerLogsOnFailure(testInfo));
+
+test.beforeEach(async ({ page }) => {
+  for (const receiver of receivers) {
+    receiver.mode = 'ok';
+    receiver.delayMs = 0;
+  }
+  await page.route(GTAG_PATTERN, (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: '' }),
+  );
+});
+
+// ---------------------------------------------------------------------------
+// Helpers
+
+type FormKind = 'callback' | 'contact' | 'quote';
+const PAGES: Record<FormKind, { path: string; source: string; button: string }> = {
+  callback: { path: '/', source: 'hero_form', button: 'Call Me Back' },
+  contact: { path: '/contact', source: 'contact_form', button: 'Send My Enquiry' },
+  quote: { path: '/quote', source: 'quote_form', button: 'Request My Free Quote' },
+};
+
+async function openForm(page: Page, kind: FormKind, base = server.url): Promise<Locator> {
+  await page.goto(base + PAGES[kind].path);
+  await expect(page.locator('html[data-js="on"]')).toBeAttached();
+  const form = page.locator('form[data-quote-form]');
+  await formReady(form);
+  return form;
+}
+
+/** The form's code runs (the key is set on mount); the home form's arrives after the page's. */
+async function formReady(form: Locator) {
+  await expect(form.locator('input[name="idempotency_key"]')).not.toHaveValue('');
+}
+
+async function fillForm(form: Locator, kind: FormKind, token: string, overrides = {}) {
+  const values: Record<string, string> =
+    kind === 'callback'
+      ? {
+          'First name': ` Aroha${token} `,
+          'Last name': 'Ngata',
+          Email: ` Aroha.${token}@Example.CO.NZ `,
+          Phone: ' 021 555 0101 ',
+          'Postal code': '3110',
+          ...overrides,
+        }
+      : {
+          Name: ` Tama ${token} `,
+          Email: `Tama.${token}@Example.nz`,
+          Phone: '027 555 0199',
+          Message: `  Cracked lounge window, ${token}.  `,
+          ...overrides,
+        };
+  for (const [label, value] of Object.entries(values)) {
+    await form.getByLabel(label, { exact: true }).fill(value);
+  }
+  if (kind !== 'callback') await form.getByLabel('Service').selectOption('Balustrades');
+}
+
+function submitButton(form: Locator, kind: FormKind) {
+  return form.getByRole('button', { name: PAGES[kind].button });
+}
+
+/** What the site queued for the analytics tag (gtag.js reads window.dataLayer). */
+function events(page: Page) {
+  return page.evaluate(() =>
+    (window.dataLayer ?? [])
+      .map((entry) => Array.from(entry as ArrayLike<unknown>))
+      .filter((args) => args[0] === 'event')
+      .map((args) => ({ name: args[1] as string, params: args[2] as Record<string, unknown> })),
+  );
+}
+
+async function leadsWith(token: string): Promise<ExportedLead[]> {
+  const leads = await exportLeads({ DATA_DIR: data.dir });
+  return leads.filter((lead) => lead.name.includes(token) || lead.message.includes(token));
+}
+
+function received(receiver: Receiver, token: string) {
+  return receiver.requests.filter((request) => request.body.includes(token));
+}
+
+// ---------------------------------------------------------------------------
+// With JavaScript
+
+test('home call-back: Submitting..., then /thank-you; payload at both webhooks; SPEC §7 events; the CLI finds it', async ({
+  page,
+}) => {
+  const token = uniqueToken();
+  const form = await openForm(page, 'callback');
+  await expect(form.getByRole('radio', { name: 'Home Glass' })).toBeChecked();
+  await fillForm(form, 'callback', token);
+  await form.getByRole('radio', { name: 'Business Glass' }).check();
+  await form.getByRole('checkbox').check();
+  // Slow receivers keep the submission in flight long enough to see it.
+  for (const receiver of receivers) receiver.delayMs = 800;
+
+  await submitButton(form, 'callback').click();
+  const busy = form.getByRole('button', { name: 'Submitting...' });
+  await expect(busy).toBeDisabled();
+  await expect(page).toHaveURL(/\/thank-you$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'Thank you, we have your request',
+  );
+
+  const payloads = receivers.map((receiver) => received(receiver, token));
+  expect(payloads.map((list) => list.length)).toEqual([1, 1]);
+  const payload = payloads[0]![0]!.json as Record<string, unknown>;
+  expect(payload).toEqual({
+    id: expect.any(String),
+    name: `Aroha${token} Ngata`,
+    email: `aroha.${token}@example.co.nz`,
+    phone: '021 555 0101',
+    service: 'Business Glass',
+    message: 'Service type: Business Glass. Postal code: 3110',
+    created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    source: 'hero_form',
+  });
+  expect(payloads[1]![0]!.json).toEqual(payload);
+
+  const all = await events(page);
+  const names = all.map((event) => event.params.page_title ?? event.name);
+  const formSubmit = all.findIndex((event) => event.name === 'form_submit');
+  const thankYouView = all.findIndex(
+    (event) => event.name === 'page_view' && event.params.page_path === '/thank-you',
+  );
+  expect(formSubmit).toBeGreaterThan(-1);
+  // Sent before the move to /thank-you.
+  expect(formSubmit).toBeLessThan(thankYouView);
+  expect(all[formSubmit]!.params).toEqual({
+    event_category: 'engagement',
+    event_label: 'hero_form',
+    value: 1,
+  });
+  expect(all[formSubmit + 1]).toEqual({
+    name: 'conversion',
+    params: {
+      send_to: E2E_BUILD_ENV.ADS_CONVERSION_SEND_TO,
+      value: 1,
+      currency: 'NZD',
+      transaction_id: payload.created_at,
+    },
+  });
+  // The thank-you page's own two events, once.
+  await expect
+    .poll(async () => (await events(page)).filter((e) => e.params.page_title === 'Thank You'))
+    .toHaveLength(1);
+  expect(
+    (await events(page)).filter(
+      (event) => event.name === 'conversion' && event.params.transaction_id === undefined,
+    ),
+  ).toEqual([
+    {
+      name: 'conversion',
+      params: { send_to: E2E_BUILD_ENV.ADS_CONVERSION_SEND_TO, value: 1, currency: 'NZD' },
+    },
+  ]);
+  expect(names.filter((name) => name === 'form_submit')).toHaveLength(1);
+
+  const [lead] = await leadsWith(token);
+  expect(lead).toMatchObject({
+    id: payload.id,
+    created_at: payload.created_at,
+    source: 'hero_form',
+    status: 'accepted',
+  });
+  expect(lead!.deliveries.map((delivery) => delivery.state)).toEqual(['delivered', 'delivered']);
+});
+
+for (const kind of ['contact', 'quote'] as const) {
+  test(`${kind} form: success with its own source and label`, async ({ page }) => {
+    const token = uniqueToken();
+    const form = await openForm(page, kind);
+    const options = await form.getByLabel('Service').locator('option').allTextContents();
+    expect(options.slice(1)).toEqual([...SERVICE_OPTIONS]);
+    await fillForm(form, kind, token);
+    await submitButton(form, kind).click();
+    await expect(page).toHaveURL(/\/thank-you$/);
+
+    const payload = received(receivers[0], token)[0]?.json as Record<string, unknown>;
+    expect(payload).toMatchObject({
+      name: `Tama ${token}`,
+      email: `tama.${token}@example.nz`,
+      phone: '027 555 0199',
+      service: 'Balustrades',
+      message: `Cracked lounge window, ${token}.`,
+      source: PAGES[kind].source,
+    });
+    const submitted = (await events(page)).filter((event) => event.name === 'form_submit');
+    expect(submitted.map((event) => event.params.event_label)).toEqual([PAGES[kind].source]);
+    expect((await leadsWith(token)).map((lead) => lead.source)).toEqual([PAGES[kind].source]);
+  });
+}
+
+for (const kind of ['callback', 'contact', 'quote'] as const) {
+  test(`${kind} form: the browser constraints, then the client messages in a red box, nothing sent`, async ({
+    page,
+  }) => {
+    const token = uniqueToken();
+    const form = await openForm(page, kind);
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(request.url());
+    });
+
+    // An empty form never leaves the browser: `required` stops it.
+    await submitButton(form, kind).click();
+    expect(await form.evaluate((element: HTMLFormElement) => element.checkValidity())).toBe(false);
+    await expect(form.getByRole('alert')).toHaveCount(0);
+
+    // Spaces pass `required` but not the client check.
+    await fillForm(form, kind, token, { Phone: '          ' });
+    await submitButton(form, kind).click();
+    await expect(form.getByRole('alert')).toHaveText(REQUIRED_FIELDS_MESSAGE);
+    const phone = form.getByLabel('Phone', { exact: true });
+    await expect(phone).toHaveAttribute('aria-invalid', 'true');
+    await expect(phone).toBeFocused();
+    await expect(form.getByRole('alert')).toHaveCSS('color', 'rgb(185, 28, 28)');
+
+    // A browser without constraint validation lets a bad email through: the client check does not.
+    await form.evaluate((element: HTMLFormElement) => (element.noValidate = true));
+    await phone.fill('021 555 0101');
+    await form.getByLabel('Email', { exact: true }).fill('someone@example');
+    await submitButton(form, kind).click();
+    await expect(form.getByRole('alert')).toHaveText(INVALID_EMAIL_MESSAGE);
+    await expect(phone).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(submitButton(form, kind)).toBeEnabled();
+
+    expect(posts).toEqual([]);
+    expect(received(receivers[0], token)).toEqual([]);
+  });
+}
+
+test('home: what is typed before the form code arrives is kept, and the form then submits with JavaScript', async ({
+  page,
+}) => {
+  const token = uniqueToken();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/CallbackForm-*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${server.url}/`);
+  await expect(page.locator('html[data-js="on"]')).toBeAttached();
+  const form = page.locator('form[data-quote-form]');
+  // The prerendered form is usable at once.
+  await expect(form.locator('input[name="idempotency_key"]')).toHaveValue('');
+  await fillForm(form, 'callback', token);
+  await form.getByRole('radio', { name: 'Business Glass' }).check();
+  release();
+  await formReady(form);
+  await expect(form.getByLabel('First name')).toHaveValue(` Aroha${token} `);
+  await expect(form.getByRole('radio', { name: 'Business Glass' })).toBeChecked();
+  await submitButton(form, 'callback').click();
+  await expect(page).toHaveURL(/\/thank-you$/);
+  expect((await events(page)).map((event) => event.name)).toContain('form_submit');
+  expect((await leadsWith(token)).map((lead) => lead.service)).toEqual(['Business Glass']);
+});
+
+test('the server checks again: what a tampered page sends is refused with the same messages', async ({
+  page,
+}) => {
+  const token = uniqueToken();
+  const form = await openForm(page, 'quote');
+  await fillForm(form, 'quote', token);
+  // Skip the client check by swapping in a value the client would refuse after it ran.
+  await page.route(`${server.url}/quote.data`, async (route) => {
+    const body = new URLSearchParams(route.request().postData() ?? '');
+    body.set('email', 'not-an-email');
+    await route.continue({ postData: body.toString() });
+  });
+  await submitButton(form, 'quote').click();
+  await expect(form.getByRole('alert')).toHaveText(INVALID_EMAIL_MESSAGE);
+  await expect(form.getByLabel('Email', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  expect(await leadsWith(token)).toEqual([]);
+});
+
+test('one failing webhook is tolerated; both failing shows the SPEC §8 message, the form stays, a retry works', async ({
+  page,
+}) => {
+  const token = uniqueToken();
+  const form = await openForm(page, 'quote');
+  await fillForm(form, 'quote', token);
+
+  receivers[0].mode = 'fail';
+  receivers[1].mode = 'fail';
+  await submitButton(form, 'quote').click();
+  await expect(form.getByRole('alert')).toHaveText(SUBMIT_FAILED_MESSAGE);
+  await expect(page).toHaveURL(/\/quote$/);
+  await expect(submitButton(form, 'quote')).toBeEnabled();
+  await expect(form.getByLabel('Name')).toHaveValue(` Tama ${token} `);
+  expect((await events(page)).filter((event) => event.name === 'form_submit')).toEqual([]);
+  expect((await leadsWith(token)).map((lead) => lead.status)).toEqual(['not_accepted']);
+
+  // One receiver back (the other still answering 500): accepted.
+  receivers[1].mode = 'ok';
+  await submitButton(form, 'quote').click();
+  await expect(form.getByRole('alert')).toHaveCount(0);
+  await expect(page).toHaveURL(/\/thank-you$/);
+  const leads = await leadsWith(token);
+  expect(leads.map((lead) => lead.status)).toEqual(['not_accepted', 'accepted']);
+  expect(leads[1]!.deliveries.map((delivery) => delivery.state)).toEqual(['pending', 'delivered']);
+});
+
+test('a hanging webhook: the other one decides after the timeout; both hanging fail', async ({
+  page,
+}) => {
+  const token = uniqueToken();
+  const form = await openForm(page, 'contact');
+  await fillForm(form, 'contact', token);
+  receivers[0].mode = 'hang';
+  receivers[1].mode = 'hang';
+  await submitButton(form, 'contact').click();
+  await expect(form.getByRole('button', { name: 'Submitting...' })).toBeDisabled();
+  await expect(form.getByRole('alert')).toHaveText(SUBMIT_FAILED_MESSAGE, {
+    timeout: WEBHOOK_TIMEOUT_MS + 5000,
+  });
+
+  receivers[1].mode = 'ok';
+  await submitButton(form, 'contact').click();
+  await expect(page).toHaveURL(/\/thank-you$/, { timeout: WEBHOOK_TIMEOUT_MS + 5000 });
+});
+
+test('a double click stores and delivers one lead', async ({ page }) => {
+  const token = uniqueToken();
+  const form = await openForm(page, 'quote');
+  await fillForm(form, 'quote', token);
+  for (const receiver of receivers) receiver.delayMs = 300;
+  await submitButton(form, 'quote').dblclick();
+  await expect(page).toHaveURL(/\/thank-you$/);
+  expect(await leadsWith(token)).toHaveLength(1);
+  expect(received(receivers[0], token)).toHaveLength(1);
+  expect(received(receivers[1], token)).toHaveLength(1);
+});
+
+test('a retried plain post with the same key stores and delivers once', async ({ request }) => {
+  const token = uniqueToken();
+  const fields = {
+    name: `Tama ${token}`,
+    email: 'tama@example.nz',
+    phone: '027 555 0199',
+    service: 'Doors',
+    message: 'Door glass',
+    idempotency_key: `retry-${token}`,
+  };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const response = await request.post(`${server.url}/quote`, { form: fields, maxRedirects: 0 });
+    expect(response.status()).toBe(303);
+    expect(response.headers().location).toBe('/thank-you');
+  }
+  expect(await leadsWith(token)).toHaveLength(1);
+  expect(received(receivers[0], token)).toHaveLength(1);
+});
+
+test('honeypot filled: the visitor sees success, the lead is kept as spam and never delivered', async ({
+  page,
+}) => {
+  const token = uniqueToken();
+  const form = await openForm(page, 'callback');
+  await fillForm(form, 'callback', token);
+  await form.locator('input[name="website"]').fill('https://cheap-pills.example', { force: true });
+  await submitButton(form, 'callback').click();
+  await expect(page).toHaveURL(/\/thank-you$/);
+  expect((await leadsWith(token)).map((lead) => lead.status)).toEqual(['spam']);
+  expect(received(receivers[0], token)).toEqual([]);
+  expect(received(receivers[1], token)).toEqual([]);
+});
+
+// ---------------------------------------------------------------------------
+// Without JavaScript
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  for (const kind of ['callback', 'quote', 'contact'] as const) {
+    test(`${kind} form: a valid post lands on /thank-you and is stored and delivered`, async ({
+      page,
+    }) => {
+      const token = uniqueToken();
+      await page.goto(server.url + PAGES[kind].path);
+      const form = page.locator('form[data-quote-form]');
+      await fillForm(form, kind, token);
+      await submitButton(form, kind).click();
+      await expect(page).toHaveURL(/\/thank-you$/);
+      await expect(page.getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/');
+      const [lead] = await leadsWith(token);
+      expect(lead).toMatchObject({ source: PAGES[kind].source, status: 'accepted' });
+      expect(received(receivers[0], token)).toHaveLength(1);
+    });
+  }
+
+  test('invalid posts come back with the same messages and the input kept', async ({ page }) => {
+    const token = uniqueToken();
+    await page.goto(`${server.url}/`);
+    let form = page.locator('form[data-quote-form]');
+    await fillForm(form, 'callback', token, { 'Last name': '   ' });
+    await form.getByRole('radio', { name: 'Business Glass' }).check();
+    await submitButton(form, 'callback').click();
+
+    form = page.locator('form[data-quote-form]');
+    await expect(form.getByRole('alert')).toHaveText(REQUIRED_FIELDS_MESSAGE);
+    await expect(form.getByLabel('First name')).toHaveValue(` Aroha${token} `);
+    await expect(form.getByLabel('Last name')).toHaveAttribute('aria-invalid', 'true');
+    await expect(form.getByRole('radio', { name: 'Business Glass' })).toBeChecked();
+    await expect(form.getByRole('checkbox')).not.toBeChecked();
+
+    // The browser would stop a bad email; this one does not check (novalidate).
+    await form.evaluate((element: HTMLFormElement) => (element.noValidate = true));
+    await form.getByLabel('Last name').fill('Ngata');
+    await form.getByLabel('Email').fill('aroha@example');
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      submitButton(form, 'callback').click(),
+    ]);
+    expect(response.status()).toBe(400);
+    form = page.locator('form[data-quote-form]');
+    await expect(form.getByRole('alert')).toHaveText(INVALID_EMAIL_MESSAGE);
+    await expect(form.getByLabel('Email')).toHaveValue('aroha@example');
+    await expect(form.getByLabel('Postal code')).toHaveValue('3110');
+    expect(await leadsWith(token)).toEqual([]);
+
+    await page.goto(`${server.url}/quote`);
+    form = page.locator('form[data-quote-form]');
+    await fillForm(form, 'quote', token, { Message: '    ' });
+    await submitButton(form, 'quote').click();
+    form = page.locator('form[data-quote-form]');
+    await expect(form.getByRole('alert')).toHaveText(REQUIRED_FIELDS_MESSAGE);
+    await expect(form.getByLabel('Service')).toHaveValue('Balustrades');
+    await expect(form.getByLabel('Name')).toHaveValue(` Tama ${token} `);
+  });
+
+  test('both webhooks failing: the page comes back with the SPEC §8 message', async ({ page }) => {
+    const token = uniqueToken();
+    receivers[0].mode = 'fail';
+    receivers[1].mode = 'fail';
+    await page.goto(`${server.url}/contact`);
+    const form = page.locator('form[data-quote-form]');
+    await fillForm(form, 'contact', token);
+    await submitButton(form, 'contact').click();
+    await expect(page.locator('form[data-quote-form]').getByRole('alert')).toHaveText(
+      SUBMIT_FAILED_MESSAGE,
+    );
+    await expect(page.locator('form[data-quote-form]').getByLabel('Email')).toHaveValue(
+      `Tama.${token}@Example.nz`,
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Rate limit (its own server, with a low LEAD_RATE_LIMIT)
+
+test('over LEAD_RATE_LIMIT: the 429 message in the form, with and without JavaScript; the API answers JSON', async ({
+  browser,
+  request,
+}) => {
+  const limitedData = tempDataDir();
+  const limited = await startSiteServer({ DATA_DIR: limitedData.dir, LEAD_RATE_LIMIT: '2' });
+  try {
+    const token = uniqueToken();
+    const lead = {
+      name: `Limit ${token}`,
+      email: 'limit@example.nz',
+      phone: '027 555 0199',
+      service: 'Doors',
+      message: 'Door glass',
+      source: 'quote_form',
+    };
+    for (let index = 0; index < 2; index++) {
+      expect((await request.post(`${limited.url}/api/leads`, { data: lead })).status()).toBe(201);
+    }
+    const api = await request.post(`${limited.url}/api/leads`, { data: lead });
+    expect(api.status()).toBe(429);
+    expect(await api.json()).toEqual({ error: API_ERROR_MESSAGES.tooManyRequests });
+
+    const noScript = await browser.newContext({ javaScriptEnabled: false });
+    const plainPage = await noScript.newPage();
+    await plainPage.goto(`${limited.url}/quote`);
+    let form = plainPage.locator('form[data-quote-form]');
+    await fillForm(form, 'quote', token);
+    const [response] = await Promise.all([
+      plainPage.waitForResponse((r) => r.request().method() === 'POST'),
+      submitButton(form, 'quote').click(),
+    ]);
+    expect(response.status()).toBe(429);
+    expect(Number(response.headers()['retry-after'])).toBeGreaterThan(0);
+    form = plainPage.locator('form[data-quote-form]');
+    await expect(form.getByRole('alert')).toHaveText(API_ERROR_MESSAGES.tooManyRequests);
+    await expect(form.getByLabel('Name')).toHaveValue(` Tama ${token} `);
+    await noScript.close();
+
+    const scripted = await browser.newContext();
+    const page = await scripted.newPage();
+    await page.route(GTAG_PATTERN, (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: '' }),
+    );
+    await page.goto(`${limited.url}/`);
+    await expect(page.locator('html[data-js="on"]')).toBeAttached();
+    form = page.locator('form[data-quote-form]');
+    await fillForm(form, 'callback', token);
+    await submitButton(form, 'callback').click();
+    await expect(form.getByRole('alert')).toHaveText(API_ERROR_MESSAGES.tooManyRequests);
+    await expect(submitButton(form, 'callback')).toBeEnabled();
+    await scripted.close();
+
+    expect((await exportLeads({ DATA_DIR: limitedData.dir })).length).toBe(2);
+  } finally {
+    await limited.stop();
+    limitedData.remove();
+  }
+});
+
+test('a form post from another site is refused (403) and nothing is stored', async ({
+  request,
+}) => {
+  const token = uniqueToken();
+  const response = await request.post(`${server.url}/quote`, {
+    form: {
+      name: `Evil ${token}`,
+      email: 'x@y.nz',
+      phone: '027 555 0199',
+      service: 'Doors',
+      message: 'x',
+    },
+    headers: { Origin: 'https://attacker.example', 'Sec-Fetch-Site': 'cross-site' },
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBe(403);
+  expect(await leadsWith(token)).toEqual([]);
+});
+
+// ---------------------------------------------------------------------------
+// 'Request an Estimate' in the mobile bar (SPEC §2)
+
+test.describe('mobile (390 px)', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
+
+  for (const kind of ['callback', 'contact', 'quote'] as const) {
+    test(`'Request an Estimate' scrolls to the form on ${PAGES[kind].path}`, async ({ page }) => {
+      const form = await openForm(page, kind);
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      await expect(form).not.toBeInViewport();
+      await page.getByRole('link', { name: 'Request an Estimate' }).first().click();
+      await expect(page).toHaveURL(new RegExp(`${PAGES[kind].path.replace('/', '\\/')}$`));
+      await expect(form).toBeInViewport();
+      const first = form.locator('input:not([type=hidden])').first();
+      await expect(first).toBeFocused();
+      await expect(first).toBeInViewport();
+    });
+  }
+
+  test("'Request an Estimate' goes to /quote where there is no form", async ({ page }) => {
+    await page.goto(`${server.url}/about`);
+    await expect(page.locator('html[data-js="on"]')).toBeAttached();
+    await page.getByRole('link', { name: 'Request an Estimate' }).first().click();
+    await expect(page).toHaveURL(/\/quote$/);
+    await expect(page.locator('form[data-quote-form]')).toBeVisible();
+  });
+});

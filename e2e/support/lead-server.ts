@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { TestInfo } from '@playwright/test';
+import { E2E_BUILD_ENV } from './env.ts';
+
+/**
+ * The production server as a separate process, for tests that need their own
+ * settings (webhook receivers, LEAD_ACCEPT, a low rate limit, a store that
+ * fails) or that kill it. It serves the build the Playwright config made
+ * (BUILD_DIR is inherited), with the same public settings, on a port the
+ * system picks (PORT=0), so parallel runs never collide.
+ */
+
+const root = path.resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+
+export interface SiteServer {
+  readonly url: string;
+  readonly env: Record<string, string>;
+  readonly process: ChildProcess;
+  /** Everything the server printed so far (pino JSON lines). */
+  output(): string;
+  /** Graceful stop (SIGTERM), waiting for the exit. */
+  stop(): Promise<void>;
+  /** SIGKILL, like a crash or an OOM kill, waiting for the exit. */
+  kill(): Promise<void>;
+}
+
+export function tempDataDir(): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'glass-leads-e2e-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Servers started in this worker, for their logs when a test fails. */
+const started = new Set<SiteServer>();
+
+/** Attaches the log of every server this worker started to a failed test's report. */
+export async function attachServerLogsOnFailure(testInfo: TestInfo): Promise<void> {
+  if (testInfo.status === testInfo.expectedStatus) return;
+  for (const server of started) {
+    await testInfo.attach(`server ${server.url}`, {
+      body: server.output(),
+      contentType: 'text/plain',
+    });
+  }
+}
+
+/** Starts `node server/start.ts` and resolves once it listens. */
+export async function startSiteServer(env: Record<string, string>): Promise<SiteServer> {
+  const fullEnv: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    ...E2E_BUILD_ENV,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LEAD_RATE_LIMIT: '1000',
+    ...env,
+    // The port the system chose is read from the 'Listening' line, logged at info.
+    LOG_LEVEL: 'info',
+  };
+  const child = spawn(process.execPath, ['server/start.ts'], {
+    cwd: root,
+    env: fullEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      // start.ts logs { port, msg: 'Listening on …' } once it accepts connections.
+      const match = /"port":(\d+)[^\n]*"msg":"Listening on/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}) before listening:\n${output}`));
+    });
+  });
+  const stopWith = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  const server: SiteServer = {
+    url: `http://127.0.0.1:${port}`,
+    env: fullEnv,
+    process: child,
+    output: () => output,
+    stop: () => stopWith('SIGTERM'),
+    kill: () => stopWith('SIGKILL'),
+  };
+  started.add(server);
+  // Kept for a while after it stopped: a test's failure may be about its last words.
+  void exited.then(() => setTimeout(() => started.delete(server), 120_000).unref());
+  return server;
+}
+
+export interface ExportedLead {
+  id: string;
+  name: string;
+  email: string;
+  phone: string;
+  service: string;
+  message: string;
+  created_at: string;
+  source: string;
+  status: string;
+  deliveries: Array<{ url: string; state: string; attempts: number; delivered_at: string | null }>;
+}
+
+/** CONTRACT "Commands": `leads export --format json`, against the store a server used. */
+export async function exportLeads(env: Record<string, string>): Promise<ExportedLead[]> {
+  const { stdout } = await run(
+    process.execPath,
+    ['server/leads-cli.ts', 'export', '--format', 'json'],
+    {
+      cwd: root,
+      env: { ...(process.env as Record<string, string>), ...env, LOG_LEVEL: 'silent' },
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  return JSON.parse(stdout) as ExportedLead[];
+}
+
+/** A unique word for one test's leads, so tests sharing a store find their own. */
+export function uniqueToken(): string {
+  return Math.random().toString(36).slice(2, 10);
+}
