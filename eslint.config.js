@@ -8,6 +8,7 @@ export default tseslint.config(
   {
     ignores: [
       'build/',
+      'build-*/',
       'node_modules/',
       '.react-router/',
       'data/',

@@ -7,6 +7,8 @@ const executablePath = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : u
 
 export default defineConfig({
   testDir: 'e2e',
+  // One output folder per build, so parallel runs do not delete each other's traces.
+  outputDir: process.env.BUILD_DIR ? `test-results/${process.env.BUILD_DIR}` : 'test-results/main',
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,

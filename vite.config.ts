@@ -1,5 +1,6 @@
 import { reactRouter } from '@react-router/dev/vite';
 import { defineConfig } from 'vite';
+import { blogArticles } from './app/lib/blog/vite-plugin.ts';
 import { parseEnv } from './server/env.server.ts';
 
 // The public part of the environment is baked into the prerendered pages at
@@ -13,7 +14,8 @@ export const publicConfig = {
 };
 
 export default defineConfig({
-  plugins: [reactRouter()],
+  // blogArticles: the Markdown articles become HTML and figures at build time.
+  plugins: [blogArticles({ siteUrl: publicConfig.siteUrl }), reactRouter()],
   define: {
     'import.meta.env.PUBLIC_SITE_URL': JSON.stringify(publicConfig.siteUrl),
     'import.meta.env.PUBLIC_GTAG_ID': JSON.stringify(publicConfig.gtagId),

@@ -41,6 +41,10 @@ export default function handleRequest(
       </NonceContext>,
       {
         nonce,
+        // Never move a large <Suspense> boundary out of place to be swapped in
+        // by an inline script: the whole page is sent at once, and it must read
+        // in order without JavaScript (the home page's lazily hydrated sections).
+        progressiveChunkSize: Number.MAX_SAFE_INTEGER,
         onAllReady() {
           shellRendered = true;
           const body = new PassThrough({

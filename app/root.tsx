@@ -19,9 +19,17 @@ import { localBusinessJsonLd } from './lib/json-ld.ts';
 import { documentTitle, notFoundMeta } from './lib/seo.ts';
 import { useNonce } from './lib/request-context.ts';
 import stylesHref from './styles/app.css?url';
+// The carousel and the map are shared by the home, service and contact pages.
+import carouselStylesHref from './styles/carousel.css?url';
+import mapStylesHref from './styles/map.css?url';
+// The lead forms are on the home, contact and quote pages (and lead to /thank-you).
+import formStylesHref from './styles/forms.css?url';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesHref },
+  { rel: 'stylesheet', href: carouselStylesHref },
+  { rel: 'stylesheet', href: mapStylesHref },
+  { rel: 'stylesheet', href: formStylesHref },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
   { rel: 'icon', href: '/favicon.ico', sizes: '32x32' },
   { rel: 'apple-touch-icon', href: '/apple-touch-icon.png' },

@@ -15,6 +15,8 @@ export default [
   route('thank-you', 'routes/thank-you.tsx'),
   route('blog', 'routes/blog.tsx'),
   route('blog/category/:category', 'routes/blog-category.tsx'),
+  // A static segment outranks blog/:slug, so the feed is never read as an article.
+  route('blog/rss.xml', 'routes/blog-rss.ts'),
   route('blog/:slug', 'routes/blog-post.tsx'),
   route('privacy-policy', 'routes/privacy-policy.tsx'),
   route('terms', 'routes/terms.tsx'),

@@ -78,4 +78,5 @@ export const prerenderPaths: readonly string[] = [
   ...unlistedPages.map((page) => page.path),
   '/sitemap.xml',
   '/robots.txt',
+  '/blog/rss.xml',
 ];

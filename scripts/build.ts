@@ -5,12 +5,21 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import sharp from 'sharp';
 import { business } from '../app/content/business.ts';
 import { buildDir, currentPublicConfig, root, stampFile, type BuildStamp } from './build-config.ts';
+import { planResponsiveImages, writeManifest, writeResponsiveImages } from './responsive-images.ts';
 
 /**
  * `npm run build`: the React Router build (every content page prerendered),
  * then the raster images that must exist as PNG (share image, touch icon),
  * then the stamp that tells ensure-build.ts what this build was made from.
  */
+
+// The owner's photos (public/photos/): the manifest first, because loaders
+// read it while pages prerender. Written before the build's start time, so a
+// changed manifest does not make the next `npm start` think sources changed.
+const photoPlan = await planResponsiveImages({ sourceDir: path.join(root, 'public/photos') });
+if (writeManifest(photoPlan.manifest, path.join(root, 'app/content/photos.manifest.json'))) {
+  console.log('Photo manifest updated (app/content/photos.manifest.json)');
+}
 
 const startedAt = Date.now();
 const publicConfig = currentPublicConfig();
@@ -50,6 +59,10 @@ await sharp(path.join(root, 'public/favicon.svg'), { density: 400 })
   .resize(180, 180)
   .png({ compressionLevel: 9 })
   .toFile(path.join(clientDir, 'apple-touch-icon.png'));
+
+// The photos' AVIF and WebP variants, now that the client build exists.
+const photoFiles = await writeResponsiveImages(photoPlan, path.join(clientDir, 'photos'));
+if (photoFiles > 0) console.log(`Wrote ${photoFiles} responsive photo variants`);
 
 // Text files are compressed once, at the highest settings, so the server
 // sends them without compressing on every request (server/static.server.ts).

@@ -72,11 +72,13 @@ export async function loadPrerenderedPages(
 /**
  * Requests whose answer depends on the query string are rendered by the
  * server, not answered from the prerendered file (SPEC §4: a page query other
- * than 1 redirects to /blog).
+ * than 1 redirects to /blog; a blog search submitted without JavaScript,
+ * /blog?q=…, lists the matching articles — also for the route data, .data).
  */
 function needsServerRender(req: Request): boolean {
   const page = req.query.page;
-  return page !== undefined && page !== '1';
+  if (page !== undefined && page !== '1') return true;
+  return req.query.q !== undefined && /^\/blog(?:[/.]|$)/.test(req.path);
 }
 
 export async function createApp(options: AppOptions) {

@@ -97,7 +97,7 @@ export const services = [
       },
       {
         src: '/images/services/shower-installations-2.svg',
-        alt: 'A flat illustration of a corner shower with a hinged glass door and a slim wall bracket',
+        alt: 'A flat illustration of a walk-in shower with a single fixed glass panel, a chrome stabiliser bar and a ceiling rain shower head',
         width: 800,
         height: 600,
       },
@@ -159,13 +159,13 @@ export const services = [
     images: [
       {
         src: '/images/services/windows-1.svg',
-        alt: 'A flat illustration of a double-glazed window in a weatherboard wall, with two panes catching the light',
+        alt: 'A flat illustration of a double-glazed unit pulled apart, showing two panes of glass separated by an aluminium spacer bar',
         width: 800,
         height: 600,
       },
       {
         src: '/images/services/windows-2.svg',
-        alt: 'A flat illustration of a cross-section of a double-glazed unit showing two panes separated by a spacer',
+        alt: 'A flat illustration of a weatherboard wall with two new aluminium windows, one with its awning sash open',
         width: 800,
         height: 600,
       },
@@ -233,7 +233,7 @@ export const services = [
       },
       {
         src: '/images/services/doors-2.svg',
-        alt: 'A flat illustration of a frameless glass shop entry door with a long steel pull handle',
+        alt: 'A flat illustration of a front entrance with a pair of glazed French doors under a glass transom light',
         width: 800,
         height: 600,
       },
@@ -301,7 +301,7 @@ export const services = [
       },
       {
         src: '/images/services/cat-doors-2.svg',
-        alt: 'A flat illustration of a window pane with a round cat flap fitted near the bottom edge',
+        alt: 'A flat illustration of a round cat flap fitted through a glass pane, with a cat peeking through it',
         width: 800,
         height: 600,
       },
@@ -425,7 +425,7 @@ export const services = [
     images: [
       {
         src: '/images/services/glass-repairs-1.svg',
-        alt: 'A flat illustration of a cracked window pane with a glazier’s van parked outside at night',
+        alt: 'A flat illustration of a cracked window pane beside a clock, for round-the-clock emergency repairs',
         width: 800,
         height: 600,
       },
@@ -496,7 +496,7 @@ export const services = [
       },
       {
         src: '/images/services/balustrades-2.svg',
-        alt: 'A flat illustration of a glass stair balustrade with stainless steel posts and a timber handrail',
+        alt: 'A flat illustration of a staircase with frameless glass balustrade panels fixed by round stainless steel standoffs',
         width: 800,
         height: 600,
       },
@@ -562,7 +562,7 @@ export const services = [
       },
       {
         src: '/images/services/retrofit-glass-2.svg',
-        alt: 'A flat illustration of an aluminium window frame with a retrofit adaptor holding a double-glazed unit',
+        alt: 'A flat illustration of a cross-section of a double-glazed unit set into an existing timber sash with a new glazing bead',
         width: 800,
         height: 600,
       },
@@ -629,7 +629,7 @@ export const services = [
       },
       {
         src: '/images/services/pool-fences-2.svg',
-        alt: 'A flat illustration of a glass pool gate with a self-closing hinge and a high latch',
+        alt: 'A flat illustration of a frameless glass pool gate with glass-to-glass hinges and a self-latching magnetic latch',
         width: 800,
         height: 600,
       },

@@ -87,3 +87,96 @@ export function breadcrumbJsonLd(items: readonly { name: string; path: string }[
     })),
   };
 }
+
+/** SPEC §2 service pages: name, description, provider, area served, service type and URL. */
+export function serviceJsonLd(service: {
+  title: string;
+  description: string;
+  serviceType: string;
+  path: string;
+  image?: string;
+}): JsonLdThing {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Service',
+    '@id': absoluteUrl(`${service.path}#service`),
+    name: service.title,
+    description: service.description,
+    serviceType: service.serviceType,
+    provider: businessReference(),
+    areaServed: areasServed(),
+    url: absoluteUrl(service.path),
+    ...(service.image ? { image: absoluteUrl(service.image) } : {}),
+  };
+}
+
+/** SPEC §2 About page: the business as an organisation. */
+export function organizationJsonLd(description: string): JsonLdThing {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Organization',
+    '@id': absoluteUrl('/#organization'),
+    name: business.name,
+    legalName: business.legalName,
+    description,
+    url: absoluteUrl('/'),
+    logo: absoluteUrl('/favicon.svg'),
+    foundingDate: String(business.foundedYear),
+    telephone: business.phone.e164,
+    email: business.email,
+    address: postalAddress(),
+    areaServed: areasServed(),
+    sameAs: [business.social.facebook, business.social.instagram],
+  };
+}
+
+/** SPEC §2 About page: the FAQ accordion, question by question (answers are plain text). */
+export function faqPageJsonLd(
+  items: readonly { question: string; answer: string }[],
+  path: string,
+): JsonLdThing {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'FAQPage',
+    url: absoluteUrl(path),
+    mainEntity: items.map((item) => ({
+      '@type': 'Question',
+      name: item.question,
+      acceptedAnswer: { '@type': 'Answer', text: item.answer },
+    })),
+  };
+}
+
+/** One blog article (SPEC §2 article screen); the business is its author and publisher. */
+export function blogPostingJsonLd(post: {
+  path: string;
+  headline: string;
+  description: string;
+  image: { path: string; width: number; height: number };
+  datePublished: string;
+  wordCount: number;
+  categories: readonly string[];
+}): JsonLdThing {
+  const url = absoluteUrl(post.path);
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BlogPosting',
+    headline: post.headline,
+    description: post.description,
+    image: {
+      '@type': 'ImageObject',
+      url: absoluteUrl(post.image.path),
+      width: post.image.width,
+      height: post.image.height,
+    },
+    datePublished: post.datePublished,
+    author: businessReference(),
+    publisher: businessReference(),
+    mainEntityOfPage: { '@type': 'WebPage', '@id': url },
+    url,
+    inLanguage: 'en-NZ',
+    wordCount: post.wordCount,
+    articleSection: post.categories[0],
+    keywords: post.categories.join(', '),
+  };
+}

@@ -64,5 +64,8 @@ export function seo(page: PageSeo): MetaDescriptor[] {
 
 /** For a route whose loader answered 404. */
 export function notFoundMeta(): MetaDescriptor[] {
-  return [{ title: documentTitle('Page not found') }, { name: 'robots', content: 'noindex, follow' }];
+  return [
+    { title: documentTitle('Page not found') },
+    { name: 'robots', content: 'noindex, follow' },
+  ];
 }

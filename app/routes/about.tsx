@@ -1,33 +1,127 @@
+import { FaqAccordion } from '../components/about/FaqAccordion.tsx';
 import { ButtonLink, CallButton } from '../components/ui/ButtonLink.tsx';
+import { CallToAction } from '../components/ui/CallToAction.tsx';
+import { Icon, type IconName } from '../components/ui/Icon.tsx';
+import { Illustration } from '../components/ui/Illustration.tsx';
 import { PageHeader } from '../components/ui/PageHeader.tsx';
-import { business } from '../content/business.ts';
+import { about } from '../content/about.ts';
+import { business, yearsOfExperience } from '../content/business.ts';
+import { faqPageJsonLd, organizationJsonLd } from '../lib/json-ld.ts';
 import { seo } from '../lib/seo.ts';
+import pagesCss from '../styles/pages.css?url';
+import type { Route } from './+types/about';
 
-export const meta = () =>
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: pagesCss }];
+
+export function loader() {
+  return { about };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) =>
   seo({
-    title: 'About Us',
-    description: `Local Tauranga glaziers since ${business.foundedYear}: 15+ years of glass repairs, replacement and installation across the western Bay of Plenty.`,
+    title: loaderData.about.metaTitle,
+    description: loaderData.about.metaDescription,
     path: '/about',
+    jsonLd: [
+      organizationJsonLd(loaderData.about.metaDescription),
+      faqPageJsonLd(loaderData.about.faq, '/about'),
+    ],
   });
 
-export default function About() {
+const whyChooseUsIcons: readonly IconName[] = ['award', 'clock', 'dollar', 'shield', 'map-pin'];
+
+/** SPEC §2 'About page': intro, specialties, FAQ, five why-choose-us cards, phone and quote links. */
+export default function About({ loaderData: { about } }: Route.ComponentProps) {
   return (
-    <PageHeader
-      eyebrow={`Since ${business.foundedYear}`}
-      title="About Us"
-      intro={
-        <p>
-          We are a local glazing team that has looked after Tauranga homes and businesses since{' '}
-          {business.foundedYear}. More than fifteen years on, we still measure every job ourselves,
-          explain the options in plain words and stand behind the work.
-        </p>
-      }
-      actions={
-        <>
-          <ButtonLink to="/quote">Request a Free Quote</ButtonLink>
-          <CallButton />
-        </>
-      }
-    />
+    <>
+      <PageHeader
+        eyebrow={`Tauranga glaziers since ${business.foundedYear}`}
+        title={about.heading}
+        intro={about.intro.map((paragraph) => (
+          <p key={paragraph.slice(0, 40)}>{paragraph}</p>
+        ))}
+        actions={
+          <>
+            <ButtonLink to="/quote" size="lg">
+              {about.cta.quoteText}
+            </ButtonLink>
+            <CallButton size="lg">{about.cta.phoneText}</CallButton>
+          </>
+        }
+        aside={
+          <Illustration
+            src="/images/about.svg"
+            alt="A flat illustration of a glazier’s workshop, with glass sheets in a rack and a cutting bench"
+            width={800}
+            height={600}
+            priority
+          />
+        }
+      />
+
+      <section className="section section--plain" aria-labelledby="specialties">
+        <div className="container about-specialties">
+          <div>
+            <h2 id="specialties">{about.specialtiesHeading}</h2>
+            <ul className="check-list">
+              {about.specialties.map((specialty) => (
+                <li key={specialty}>
+                  <Icon name="check" size={20} className="check-list__icon" />
+                  <span>{specialty}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+          <ul className="stat-panel" aria-label="At a glance">
+            <li>
+              <span className="stat-panel__figure">{yearsOfExperience}</span>
+              <span className="stat-panel__label">Years Experience</span>
+            </li>
+            <li>
+              <span className="stat-panel__figure">24/7</span>
+              <span className="stat-panel__label">Emergency Service</span>
+            </li>
+            <li>
+              <span className="stat-panel__figure">{business.reviews.rating.toFixed(1)}</span>
+              <span className="stat-panel__label">
+                Average Rating from {business.reviews.count} reviews
+              </span>
+            </li>
+          </ul>
+        </div>
+      </section>
+
+      <section className="section section--tint" aria-labelledby="why-choose-us">
+        <div className="container">
+          <header className="section-heading section-heading--center">
+            <h2 id="why-choose-us">{about.whyChooseUsHeading}</h2>
+          </header>
+          <ul className="info-grid info-grid--5">
+            {about.whyChooseUs.map((card, index) => (
+              <li key={card.title} className="info-card">
+                <span className="icon-badge">
+                  <Icon name={whyChooseUsIcons[index] ?? 'check'} size={24} />
+                </span>
+                <h3 className="info-card__title">{card.title}</h3>
+                <p>{card.description}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section className="section section--plain" aria-labelledby="faq">
+        <div className="container container--narrow">
+          <header className="section-heading">
+            <h2 id="faq">{about.faqHeading}</h2>
+          </header>
+          <FaqAccordion items={about.faq} />
+        </div>
+      </section>
+
+      <CallToAction id="about-cta" title={about.cta.heading} quoteText={about.cta.quoteText}>
+        <p>{about.cta.text}</p>
+      </CallToAction>
+    </>
   );
 }

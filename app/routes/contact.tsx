@@ -1,14 +1,36 @@
+import { MapEmbed } from '../components/MapEmbed.tsx';
+import { ContactDetails } from '../components/contact/ContactDetails.tsx';
+import { QuoteFormSection } from '../components/contact/QuoteFormSection.tsx';
 import { PageHeader } from '../components/ui/PageHeader.tsx';
-import { business, fullAddress, mailHref, telHref } from '../content/business.ts';
+import { EnquiryForm } from '../components/forms/EnquiryForm.tsx';
+import { contactClientAction } from '../components/forms/lead-form-client-action.ts';
+import { business } from '../content/business.ts';
+import { enquiryAction } from '../leads/form-actions.server.ts';
+import { breadcrumbJsonLd } from '../lib/json-ld.ts';
 import { seo } from '../lib/seo.ts';
+import pagesCss from '../styles/pages.css?url';
+import type { Route } from './+types/contact';
 
-export const meta = () =>
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: pagesCss }];
+
+/** SPEC §4/§7: the quote form posts here, with or without JavaScript. */
+export const action = enquiryAction('contact_form');
+export const clientAction = contactClientAction;
+
+export const meta: Route.MetaFunction = () =>
   seo({
     title: 'Contact Us',
-    description: `Call ${business.phone.display}, e-mail us or request a free quote. Glaziers based in Tauriko, Tauranga, with a 24/7 emergency service.`,
+    description: `Call ${business.phone.display}, e-mail us or request a free quote. Glaziers based in ${business.address.suburb}, ${business.address.city}, with a 24/7 emergency service.`,
     path: '/contact',
+    jsonLd: [
+      breadcrumbJsonLd([
+        { name: 'Home', path: '/' },
+        { name: 'Contact Us', path: '/contact' },
+      ]),
+    ],
   });
 
+/** SPEC §2 'Contact page': the details, the map and the place of the quote form. */
 export default function Contact() {
   return (
     <>
@@ -17,30 +39,30 @@ export default function Contact() {
         intro={
           <p>
             Call, e-mail or send us the details of your glass job. We reply to every enquiry within
-            one working day, and answer the phone around the clock for emergencies.
+            24 hours, and answer the phone around the clock for emergencies.
           </p>
         }
       />
       <section className="section section--plain" aria-labelledby="contact-details">
-        <div className="container">
-          <h2 id="contact-details">Contact details</h2>
-          <address>
-            <ul className="contact-list">
-              <li>
-                Phone: <a href={telHref}>{business.phone.display}</a>
-              </li>
-              <li>
-                E-mail: <a href={mailHref}>{business.email}</a>
-              </li>
-              <li>Address: {fullAddress}</li>
-              <li>
-                Hours: {business.hours.map((hours) => hours.label).join(', ')}; emergency service
-                24/7
-              </li>
-            </ul>
-          </address>
+        <div className="container contact-layout">
+          <ContactDetails headingId="contact-details" />
+          <div className="contact-layout__map">
+            <MapEmbed
+              title={`Map of ${business.name} in ${business.address.suburb}, ${business.address.city}`}
+            />
+          </div>
         </div>
       </section>
+      <QuoteFormSection
+        intro={
+          <p>
+            Tell us what needs doing and where, and we will come back to you with a free,
+            fixed-price quote.
+          </p>
+        }
+      >
+        <EnquiryForm source="contact_form" labelledBy="quote-form-heading" />
+      </QuoteFormSection>
     </>
   );
 }

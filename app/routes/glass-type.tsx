@@ -1,9 +1,13 @@
 import { data } from 'react-router';
-import { ButtonLink } from '../components/ui/ButtonLink.tsx';
-import { PageHeader } from '../components/ui/PageHeader.tsx';
+import { PerformaTechPage } from '../components/glass-types/PerformaTechPage.tsx';
+import { PlanithermPage } from '../components/glass-types/PlanithermPage.tsx';
 import { getGlassType } from '../content/glass-types.ts';
+import { breadcrumbJsonLd } from '../lib/json-ld.ts';
 import { notFoundMeta, seo } from '../lib/seo.ts';
+import pagesCss from '../styles/pages.css?url';
 import type { Route } from './+types/glass-type';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: pagesCss }];
 
 export function loader({ params }: Route.LoaderArgs) {
   const glassType = getGlassType(params.slug);
@@ -17,16 +21,20 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
         title: loaderData.glassType.metaTitle,
         description: loaderData.glassType.metaDescription,
         path: loaderData.glassType.path,
+        jsonLd: [
+          breadcrumbJsonLd([
+            { name: 'Home', path: '/' },
+            { name: loaderData.glassType.navTitle, path: loaderData.glassType.path },
+          ]),
+        ],
       })
     : notFoundMeta();
 
+/** SPEC §2: the two premium glass type pages, each with its own sections. */
 export default function GlassTypePage({ loaderData: { glassType } }: Route.ComponentProps) {
-  return (
-    <PageHeader
-      eyebrow="Premium glass"
-      title={glassType.title}
-      intro={<p>{glassType.intro}</p>}
-      actions={<ButtonLink to="/quote">{glassType.cta.buttonText}</ButtonLink>}
-    />
+  return glassType.slug === 'performatech' ? (
+    <PerformaTechPage content={glassType} />
+  ) : (
+    <PlanithermPage content={glassType} />
   );
 }

@@ -1,26 +1,26 @@
-import { PageHeader } from '../components/ui/PageHeader.tsx';
-import { business, mailHref } from '../content/business.ts';
+import { LegalDocument } from '../components/legal/LegalDocument.tsx';
+import { privacyPolicy } from '../content/legal.ts';
+import { formatLongDateNz } from '../lib/format-date.ts';
 import { seo } from '../lib/seo.ts';
+import pagesCss from '../styles/pages.css?url';
+import type { Route } from './+types/privacy-policy';
 
-export const meta = () =>
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: pagesCss }];
+
+export function loader() {
+  return {
+    document: { ...privacyPolicy, lastUpdatedText: formatLongDateNz(privacyPolicy.lastUpdated) },
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) =>
   seo({
-    title: 'Privacy Policy',
-    description: `How ${business.name} collects, uses and protects the details you send through this website, under the Privacy Act 2020.`,
+    title: loaderData.document.title,
+    description: loaderData.document.metaDescription,
     path: '/privacy-policy',
   });
 
-export default function PrivacyPolicy() {
-  return (
-    <PageHeader
-      title="Privacy Policy"
-      intro={
-        <p>
-          When you ask us for a quote or a call back, we collect only what we need to reply: your
-          name, e-mail, phone number and the details of your glass job. We follow the Privacy Act
-          2020, and you can ask to see or correct what we hold at any time by e-mailing{' '}
-          <a href={mailHref}>{business.email}</a>.
-        </p>
-      }
-    />
-  );
+/** SPEC §2 footer link: what the forms collect and why, under the Privacy Act 2020. */
+export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
+  return <LegalDocument document={loaderData.document} />;
 }

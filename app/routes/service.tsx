@@ -1,31 +1,79 @@
 import { data } from 'react-router';
-import { ButtonLink } from '../components/ui/ButtonLink.tsx';
-import { PageHeader } from '../components/ui/PageHeader.tsx';
-import { getService } from '../content/services.ts';
+import { ServiceLayout } from '../components/services/ServiceLayout.tsx';
+import { glassTypes } from '../content/glass-types.ts';
+import { getService, type Service } from '../content/services.ts';
+import { breadcrumbJsonLd, serviceJsonLd } from '../lib/json-ld.ts';
 import { notFoundMeta, seo } from '../lib/seo.ts';
+import pagesCss from '../styles/pages.css?url';
 import type { Route } from './+types/service';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: pagesCss }];
+
+/**
+ * The glass types a service's copy recommends by name, so the page can link
+ * to them ('Low-E glass such as Planitherm XN' on the windows page).
+ */
+function relatedGlassTypes(service: Service) {
+  const copy = [service.introText, ...service.details, ...service.features].join(' ');
+  return glassTypes
+    .filter((glassType) => copy.includes(glassType.productName))
+    .map((glassType) => ({
+      path: glassType.path,
+      title: glassType.card.title,
+      summary: glassType.card.summary,
+    }));
+}
 
 export function loader({ params }: Route.LoaderArgs) {
   const service = getService(params.slug);
   if (!service) throw data(null, { status: 404 });
-  return { service };
+  return {
+    service: {
+      slug: service.slug,
+      path: service.path,
+      title: service.title,
+      icon: service.icon,
+      introText: service.introText,
+      images: service.images,
+      placeholderLabel: service.placeholderLabel,
+      pauseOnHover: service.pauseOnHover,
+      details: service.details,
+      features: service.features,
+      benefits: service.benefits,
+      relatedGlassTypes: relatedGlassTypes(service),
+    },
+    seo: {
+      metaTitle: service.metaTitle,
+      metaDescription: service.metaDescription,
+      serviceType: service.serviceType,
+    },
+  };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
-  loaderData
-    ? seo({
-        title: loaderData.service.metaTitle,
-        description: loaderData.service.metaDescription,
-        path: loaderData.service.path,
-      })
-    : notFoundMeta();
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  if (!loaderData) return notFoundMeta();
+  const { service, seo: pageSeo } = loaderData;
+  return seo({
+    title: pageSeo.metaTitle,
+    description: pageSeo.metaDescription,
+    path: service.path,
+    jsonLd: [
+      serviceJsonLd({
+        title: service.title,
+        description: service.introText,
+        serviceType: pageSeo.serviceType,
+        path: service.path,
+        image: service.images[0]?.src,
+      }),
+      breadcrumbJsonLd([
+        { name: 'Home', path: '/' },
+        { name: 'Services', path: '/services' },
+        { name: service.title, path: service.path },
+      ]),
+    ],
+  });
+};
 
-export default function ServicePage({ loaderData: { service } }: Route.ComponentProps) {
-  return (
-    <PageHeader
-      title={service.title}
-      intro={<p>{service.introText}</p>}
-      actions={<ButtonLink to="/quote">Get a Free Quote</ButtonLink>}
-    />
-  );
+export default function ServicePage({ loaderData }: Route.ComponentProps) {
+  return <ServiceLayout service={loaderData.service} />;
 }

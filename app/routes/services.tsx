@@ -1,49 +1,78 @@
-import { Link } from 'react-router';
-import { ButtonLink } from '../components/ui/ButtonLink.tsx';
+import { ServiceCard } from '../components/services/ServiceCard.tsx';
+import { CallToAction } from '../components/ui/CallToAction.tsx';
 import { PageHeader } from '../components/ui/PageHeader.tsx';
 import { services } from '../content/services.ts';
+import { breadcrumbJsonLd } from '../lib/json-ld.ts';
 import { seo } from '../lib/seo.ts';
+import pagesCss from '../styles/pages.css?url';
 import type { Route } from './+types/services';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: pagesCss }];
 
 export function loader() {
   return {
-    services: services.map(({ slug, path, title, cardDescription }) => ({ slug, path, title, cardDescription })),
+    services: services.map((service) => ({
+      slug: service.slug,
+      path: service.path,
+      title: service.title,
+      icon: service.icon,
+      description: service.cardDescription,
+      image: service.images[0],
+      placeholderLabel: service.placeholderLabel,
+    })),
   };
 }
 
-export const meta = () =>
+export const meta: Route.MetaFunction = () =>
   seo({
     title: 'Our Services',
     description:
       'Nine glass services for Tauranga homes and businesses: showers, windows and double glazing, doors, cat doors, splashbacks, 24/7 repairs, balustrades, retrofit and pool fences.',
     path: '/services',
+    jsonLd: [
+      breadcrumbJsonLd([
+        { name: 'Home', path: '/' },
+        { name: 'Our Services', path: '/services' },
+      ]),
+    ],
   });
 
+/** SPEC §2 'Services overview': the heading, the nine cards and 'Get a Free Quote'. */
 export default function Services({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader
+        eyebrow="What we do"
         title="Our Services"
         intro={
           <p>
             From a cracked pane at midnight to a frameless shower or a glass pool fence, our team
-            measures, supplies and installs every kind of glass a home or business needs.
+            measures, supplies and installs the glass a home or business needs, across Tauranga and
+            the western Bay of Plenty.
           </p>
         }
       />
-      <section className="section section--plain" aria-label="Services">
+      <section className="section section--plain" aria-label="All services">
         <div className="container">
-          <ul className="link-grid">
+          <ul className="service-grid">
             {loaderData.services.map((service) => (
               <li key={service.slug}>
-                <Link to={service.path}>{service.title}</Link>
-                <p>{service.cardDescription}</p>
+                <ServiceCard service={service} headingId={`service-${service.slug}`} />
               </li>
             ))}
           </ul>
-          <ButtonLink to="/quote">Get a Free Quote</ButtonLink>
         </div>
       </section>
+      <CallToAction
+        id="services-cta"
+        title="Not sure which service you need?"
+        quoteText="Get a Free Quote"
+      >
+        <p>
+          Tell us about the glass and we will recommend the right fix, with a free, fixed-price
+          quote. The final estimate is the final price.
+        </p>
+      </CallToAction>
     </>
   );
 }

@@ -1,11 +1,15 @@
 import { Link } from 'react-router';
 import { PageHeader } from '../components/ui/PageHeader.tsx';
+import { sitemapIntro } from '../content/legal.ts';
 import { seo } from '../lib/seo.ts';
 import { sitePages, type PageGroup } from '../site-pages.ts';
 import type { Route } from './+types/sitemap';
 
 export function loader() {
-  return { pages: sitePages.map(({ path, title, group }) => ({ path, title, group })) };
+  return {
+    intro: sitemapIntro,
+    pages: sitePages.map(({ path, title, group }) => ({ path, title, group })),
+  };
 }
 
 export const meta = () =>
@@ -27,7 +31,7 @@ const groups: readonly { group: PageGroup; title: string }[] = [
 export default function Sitemap({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      <PageHeader title="Sitemap" intro={<p>Every page of this website, grouped by topic.</p>} />
+      <PageHeader title="Sitemap" intro={<p>{loaderData.intro}</p>} />
       <section className="section section--plain" aria-label="All pages">
         <div className="container sitemap-groups">
           {groups.map(({ group, title }) => (

@@ -1,25 +1,24 @@
-import { PageHeader } from '../components/ui/PageHeader.tsx';
-import { business } from '../content/business.ts';
+import { LegalDocument } from '../components/legal/LegalDocument.tsx';
+import { terms } from '../content/legal.ts';
+import { formatLongDateNz } from '../lib/format-date.ts';
 import { seo } from '../lib/seo.ts';
+import pagesCss from '../styles/pages.css?url';
+import type { Route } from './+types/terms';
 
-export const meta = () =>
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: pagesCss }];
+
+export function loader() {
+  return { document: { ...terms, lastUpdatedText: formatLongDateNz(terms.lastUpdated) } };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) =>
   seo({
-    title: 'Terms',
-    description: `The terms behind ${business.name}'s quotes, offers, workmanship promise and this website.`,
+    title: loaderData.document.title,
+    description: loaderData.document.metaDescription,
     path: '/terms',
   });
 
-export default function Terms() {
-  return (
-    <PageHeader
-      title="Terms"
-      intro={
-        <p>
-          Our quotes are free and the final estimate is the final price: we ask for your approval
-          before any extra work. These terms sit alongside your rights under the Consumer Guarantees
-          Act 1993 and the Fair Trading Act 1986, which nothing here limits.
-        </p>
-      }
-    />
-  );
+/** SPEC §2 footer link: terms of trade and of website use. */
+export default function Terms({ loaderData }: Route.ComponentProps) {
+  return <LegalDocument document={loaderData.document} />;
 }

@@ -39,7 +39,6 @@ export function Illustration({
     // The error event may have fired before React attached its handler.
     if (image && image.complete && image.naturalWidth === 0) {
       console.warn('image failed to load', src);
-      // eslint-disable-next-line react-hooks/set-state-in-effect
       setFailed(true);
     }
   }, [src]);

@@ -1,0 +1,32 @@
+import type { ReactNode } from 'react';
+import { business, telHref } from '../../content/business.ts';
+
+/**
+ * The place of the contact/quote form (SPEC §2 'Contact page', 'Quote page').
+ * The form itself comes with the leads issue and goes in as `children`; the
+ * id lets links and the header's 'Request an Estimate' find the section.
+ */
+export function QuoteFormSection({ intro, children }: { intro?: ReactNode; children?: ReactNode }) {
+  return (
+    <section
+      id="quote-form-section"
+      className="section section--tint quote-form-section"
+      aria-labelledby="quote-form-heading"
+    >
+      <div className="container container--narrow">
+        <div className="quote-form-section__card">
+          <h2 id="quote-form-heading">Request a Free Quote</h2>
+          {intro}
+          <p className="quote-form-section__call">
+            Would you rather talk it through? Call us on{' '}
+            <a href={telHref} className="quote-form-section__phone">
+              {business.phone.display}
+            </a>
+            , any time for emergencies.
+          </p>
+          {children}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,119 @@
+import type { PerformaTechContent } from '../../content/glass-types.ts';
+import { CallToAction } from '../ui/CallToAction.tsx';
+import type { IconName } from '../ui/Icon.tsx';
+import { GlassTypeHeader, TitledCard } from './GlassTypeHeader.tsx';
+
+const applicationIcons: readonly IconName[] = ['window', 'retrofit', 'sun'];
+const sanctuaryIcons: readonly IconName[] = ['shield', 'award', 'sun'];
+
+/**
+ * SPEC §2 'Solar control glass page': What is it, Applications, the nine Key
+ * Benefits, Range & Sizes (the §9 figures) and the Sanctuary premium option.
+ */
+export function PerformaTechPage({ content }: { content: PerformaTechContent }) {
+  return (
+    <>
+      <GlassTypeHeader
+        title={content.title}
+        intro={content.intro}
+        keyFigures={content.card.keyFigures}
+        image={content.image}
+        quoteText={content.cta.buttonText}
+      />
+
+      <section className="section section--plain" aria-labelledby="what-is">
+        <div className="container container--narrow prose">
+          <h2 id="what-is">{content.whatIs.heading}</h2>
+          {content.whatIs.paragraphs.map((paragraph) => (
+            <p key={paragraph.slice(0, 40)}>{paragraph}</p>
+          ))}
+        </div>
+      </section>
+
+      <section className="section section--tint" aria-labelledby="applications">
+        <div className="container">
+          <header className="section-heading">
+            <h2 id="applications">{content.applications.heading}</h2>
+            <p className="section-heading__intro">{content.applications.intro}</p>
+          </header>
+          <ul className="info-grid info-grid--3">
+            {content.applications.items.map((item, index) => (
+              <TitledCard key={item.title} {...item} icon={applicationIcons[index] ?? 'check'} />
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section className="section section--plain" aria-labelledby="key-benefits">
+        <div className="container">
+          <header className="section-heading">
+            <h2 id="key-benefits">{content.keyBenefits.heading}</h2>
+            <p className="section-heading__intro">{content.keyBenefits.intro}</p>
+          </header>
+          <ul className="check-grid">
+            {content.keyBenefits.items.map((item) => (
+              <li key={item.title} className="check-grid__item">
+                <h3 className="check-grid__title">{item.title}</h3>
+                <p>{item.description}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section className="section section--grey" aria-labelledby="range-and-sizes">
+        <div className="container">
+          <header className="section-heading">
+            <h2 id="range-and-sizes">{content.rangeAndSizes.heading}</h2>
+            <p className="section-heading__intro">{content.rangeAndSizes.intro}</p>
+          </header>
+          <table className="spec-table">
+            <caption className="sr-only">{content.productName} performance figures</caption>
+            <thead>
+              <tr>
+                <th scope="col">Specification</th>
+                <th scope="col">Figure</th>
+                <th scope="col">What it means</th>
+              </tr>
+            </thead>
+            <tbody>
+              {content.rangeAndSizes.items.map((spec) => (
+                <tr key={spec.label}>
+                  <th scope="row">{spec.label}</th>
+                  <td className="spec-table__value">{spec.value}</td>
+                  <td className="spec-table__note">{spec.note}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="footnote">{content.rangeAndSizes.footnote}</p>
+        </div>
+      </section>
+
+      <section className="section section--plain" aria-labelledby="sanctuary">
+        <div className="container">
+          <div className="sanctuary-panel">
+            <header className="section-heading">
+              <p className="eyebrow eyebrow--on-deep">Premium option</p>
+              <h2 id="sanctuary">{content.sanctuary.heading}</h2>
+              <p className="section-heading__intro">{content.sanctuary.intro}</p>
+            </header>
+            <ul className="info-grid info-grid--3 info-grid--on-deep">
+              {content.sanctuary.items.map((item, index) => (
+                <TitledCard key={item.title} {...item} icon={sanctuaryIcons[index] ?? 'check'} />
+              ))}
+            </ul>
+          </div>
+        </div>
+      </section>
+
+      <CallToAction
+        id="performatech-cta"
+        title={content.cta.heading}
+        quoteText={content.cta.buttonText}
+      >
+        <p>{content.cta.text}</p>
+      </CallToAction>
+    </>
+  );
+}

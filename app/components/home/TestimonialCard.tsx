@@ -1,0 +1,69 @@
+import { useId, useState } from 'react';
+import { Icon } from '../ui/Icon.tsx';
+import type { TestimonialCardData } from './home-cards.ts';
+
+/**
+ * SPEC §3 testimonial: initials instead of a photo, the star rating, and a
+ * review longer than 150 characters cut with a Read more / Read less toggle
+ * (SPEC §4 'collapsed or expanded'). Without JavaScript the toggle cannot
+ * work, so the full review shows instead (app/styles/home.css).
+ */
+export function TestimonialCard({ testimonial }: { testimonial: TestimonialCardData }) {
+  const [expanded, setExpanded] = useState(false);
+  const textId = useId();
+  const { shortReview } = testimonial;
+  return (
+    <figure className="testimonial-card">
+      <span
+        className="star-rating testimonial-card__stars"
+        role="img"
+        aria-label={`Rated ${testimonial.rating} out of 5`}
+      >
+        {Array.from({ length: 5 }, (_, index) => (
+          <Icon
+            key={index}
+            name="star"
+            size={18}
+            className={index < testimonial.rating ? 'star-rating__on' : 'star-rating__off'}
+          />
+        ))}
+      </span>
+      <blockquote className="testimonial-card__quote" id={textId}>
+        {shortReview ? (
+          <p>
+            <span className="testimonial-card__short" hidden={expanded}>
+              {shortReview}
+            </span>
+            <span className="testimonial-card__full" hidden={!expanded}>
+              {testimonial.review}
+            </span>
+          </p>
+        ) : (
+          <p>{testimonial.review}</p>
+        )}
+      </blockquote>
+      {shortReview ? (
+        <button
+          type="button"
+          className="testimonial-card__toggle"
+          aria-expanded={expanded}
+          aria-controls={textId}
+          onClick={() => setExpanded((open) => !open)}
+        >
+          {expanded ? 'Read less' : 'Read more'}
+        </button>
+      ) : null}
+      <figcaption className="testimonial-card__author">
+        <span className="testimonial-card__avatar" aria-hidden="true">
+          {testimonial.initials}
+        </span>
+        <span className="testimonial-card__who">
+          <span className="testimonial-card__name">{testimonial.name}</span>
+          <span className="testimonial-card__role">
+            {testimonial.role}, {testimonial.location}
+          </span>
+        </span>
+      </figcaption>
+    </figure>
+  );
+}
