@@ -324,7 +324,7 @@ test.describe('legal pages and sitemap (SPEC §2 footer)', () => {
       );
       await expect(main.locator('time')).toHaveAttribute('datetime', document.lastUpdated);
       await expect(main.locator('time')).toHaveText('1 November 2026');
-      await expect(main.getByText('Last updated')).toBeVisible();
+      await expect(main.locator('.legal-updated')).toContainText('Last updated');
       const contact = main.locator('.legal-contact');
       await expect(contact).toContainText(fullAddress);
       await expect(contact.getByRole('link', { name: business.email })).toBeVisible();
