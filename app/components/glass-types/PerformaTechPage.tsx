@@ -2,6 +2,7 @@ import type { PerformaTechContent } from '../../content/glass-types.ts';
 import { CallToAction } from '../ui/CallToAction.tsx';
 import type { IconName } from '../ui/Icon.tsx';
 import { GlassTypeHeader, TitledCard } from './GlassTypeHeader.tsx';
+import { Section, SectionHeading } from '../ui/Section.tsx';
 
 const applicationIcons: readonly IconName[] = ['window', 'retrofit', 'sun'];
 const sanctuaryIcons: readonly IconName[] = ['shield', 'award', 'sun'];
@@ -30,65 +31,62 @@ export function PerformaTechPage({ content }: { content: PerformaTechContent }) 
         </div>
       </section>
 
-      <section className="section section--tint" aria-labelledby="applications">
-        <div className="container">
-          <header className="section-heading">
-            <h2 id="applications">{content.applications.heading}</h2>
-            <p className="section-heading__intro">{content.applications.intro}</p>
-          </header>
-          <ul className="info-grid info-grid--3">
-            {content.applications.items.map((item, index) => (
-              <TitledCard key={item.title} {...item} icon={applicationIcons[index] ?? 'check'} />
-            ))}
-          </ul>
-        </div>
-      </section>
+      <Section tone="tint" labelledBy="applications">
+        <SectionHeading
+          id="applications"
+          title={content.applications.heading}
+          intro={<p>{content.applications.intro}</p>}
+        />
+        <ul className="info-grid info-grid--3">
+          {content.applications.items.map((item, index) => (
+            <TitledCard key={item.title} {...item} icon={applicationIcons[index] ?? 'check'} />
+          ))}
+        </ul>
+      </Section>
 
-      <section className="section section--plain" aria-labelledby="key-benefits">
-        <div className="container">
-          <header className="section-heading">
-            <h2 id="key-benefits">{content.keyBenefits.heading}</h2>
-            <p className="section-heading__intro">{content.keyBenefits.intro}</p>
-          </header>
-          <ul className="check-grid">
-            {content.keyBenefits.items.map((item) => (
-              <li key={item.title} className="check-grid__item">
-                <h3 className="check-grid__title">{item.title}</h3>
-                <p>{item.description}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <Section tone="plain" labelledBy="key-benefits">
+        <SectionHeading
+          id="key-benefits"
+          title={content.keyBenefits.heading}
+          intro={<p>{content.keyBenefits.intro}</p>}
+        />
+        <ul className="check-grid">
+          {content.keyBenefits.items.map((item) => (
+            <li key={item.title} className="check-grid__item">
+              <h3 className="check-grid__title">{item.title}</h3>
+              <p>{item.description}</p>
+            </li>
+          ))}
+        </ul>
+      </Section>
 
-      <section className="section section--grey" aria-labelledby="range-and-sizes">
-        <div className="container">
-          <header className="section-heading">
-            <h2 id="range-and-sizes">{content.rangeAndSizes.heading}</h2>
-            <p className="section-heading__intro">{content.rangeAndSizes.intro}</p>
-          </header>
-          <table className="spec-table">
-            <caption className="sr-only">{content.productName} performance figures</caption>
-            <thead>
-              <tr>
-                <th scope="col">Specification</th>
-                <th scope="col">Figure</th>
-                <th scope="col">What it means</th>
+      <Section tone="grey" labelledBy="range-and-sizes">
+        <SectionHeading
+          id="range-and-sizes"
+          title={content.rangeAndSizes.heading}
+          intro={<p>{content.rangeAndSizes.intro}</p>}
+        />
+        <table className="spec-table">
+          <caption className="sr-only">{content.productName} performance figures</caption>
+          <thead>
+            <tr>
+              <th scope="col">Specification</th>
+              <th scope="col">Figure</th>
+              <th scope="col">What it means</th>
+            </tr>
+          </thead>
+          <tbody>
+            {content.rangeAndSizes.items.map((spec) => (
+              <tr key={spec.label}>
+                <th scope="row">{spec.label}</th>
+                <td className="spec-table__value">{spec.value}</td>
+                <td className="spec-table__note">{spec.note}</td>
               </tr>
-            </thead>
-            <tbody>
-              {content.rangeAndSizes.items.map((spec) => (
-                <tr key={spec.label}>
-                  <th scope="row">{spec.label}</th>
-                  <td className="spec-table__value">{spec.value}</td>
-                  <td className="spec-table__note">{spec.note}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <p className="footnote">{content.rangeAndSizes.footnote}</p>
-        </div>
-      </section>
+            ))}
+          </tbody>
+        </table>
+        <p className="footnote">{content.rangeAndSizes.footnote}</p>
+      </Section>
 
       <section className="section section--plain" aria-labelledby="sanctuary">
         <div className="container">

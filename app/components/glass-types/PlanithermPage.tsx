@@ -2,6 +2,7 @@ import type { PlanithermContent } from '../../content/glass-types.ts';
 import { CallToAction } from '../ui/CallToAction.tsx';
 import type { IconName } from '../ui/Icon.tsx';
 import { GlassTypeHeader, TitledCard } from './GlassTypeHeader.tsx';
+import { Section, SectionHeading } from '../ui/Section.tsx';
 
 const applicationIcons: readonly IconName[] = ['thermometer', 'window', 'door', 'sun'];
 
@@ -21,45 +22,43 @@ export function PlanithermPage({ content }: { content: PlanithermContent }) {
         quoteText={content.cta.buttonText}
       />
 
-      <section className="section section--plain" aria-labelledby="benefits">
-        <div className="container">
-          <header className="section-heading">
-            <h2 id="benefits">{content.benefitCards.heading}</h2>
-            <p className="section-heading__intro">{content.benefitCards.intro}</p>
-          </header>
-          <ul className="figure-grid">
-            {content.benefitCards.items.map((card) => (
-              <li key={card.title} className="figure-card">
-                <p className="figure-card__figure">{card.figure}</p>
-                <h3 className="figure-card__title">{card.title}</h3>
-                <p>{card.description}</p>
-              </li>
-            ))}
-          </ul>
-          <div className="figure-banner">
-            <p className="figure-banner__figure">{content.heatLoss.figure}</p>
-            <div>
-              <h3 className="figure-banner__title">{content.heatLoss.title}</h3>
-              <p>{content.heatLoss.description}</p>
-            </div>
+      <Section tone="plain" labelledBy="benefits">
+        <SectionHeading
+          id="benefits"
+          title={content.benefitCards.heading}
+          intro={<p>{content.benefitCards.intro}</p>}
+        />
+        <ul className="figure-grid">
+          {content.benefitCards.items.map((card) => (
+            <li key={card.title} className="figure-card">
+              <p className="figure-card__figure">{card.figure}</p>
+              <h3 className="figure-card__title">{card.title}</h3>
+              <p>{card.description}</p>
+            </li>
+          ))}
+        </ul>
+        <div className="figure-banner">
+          <p className="figure-banner__figure">{content.heatLoss.figure}</p>
+          <div>
+            <h3 className="figure-banner__title">{content.heatLoss.title}</h3>
+            <p>{content.heatLoss.description}</p>
           </div>
-          <p className="footnote">{content.benefitCards.footnote}</p>
         </div>
-      </section>
+        <p className="footnote">{content.benefitCards.footnote}</p>
+      </Section>
 
-      <section className="section section--tint" aria-labelledby="applications">
-        <div className="container">
-          <header className="section-heading">
-            <h2 id="applications">{content.applications.heading}</h2>
-            <p className="section-heading__intro">{content.applications.intro}</p>
-          </header>
-          <ul className="info-grid info-grid--4">
-            {content.applications.items.map((item, index) => (
-              <TitledCard key={item.title} {...item} icon={applicationIcons[index] ?? 'check'} />
-            ))}
-          </ul>
-        </div>
-      </section>
+      <Section tone="tint" labelledBy="applications">
+        <SectionHeading
+          id="applications"
+          title={content.applications.heading}
+          intro={<p>{content.applications.intro}</p>}
+        />
+        <ul className="info-grid info-grid--4">
+          {content.applications.items.map((item, index) => (
+            <TitledCard key={item.title} {...item} icon={applicationIcons[index] ?? 'check'} />
+          ))}
+        </ul>
+      </Section>
 
       <section className="section section--plain" aria-labelledby="why-we-use">
         <div className="container container--narrow prose">
