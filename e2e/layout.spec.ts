@@ -144,6 +144,25 @@ test.describe('desktop navigation (1280 px)', () => {
     );
     expect(log[1]![0] - log[0]![0]).toBeGreaterThanOrEqual(90);
   });
+
+  test('a change of the #fragment alone is not a navigation: the reader stays at the section', async ({
+    page,
+  }) => {
+    await ready(page, '/');
+    // Reached by a link inside the app, so the history entry carries the router's key.
+    await page.locator('footer').getByRole('link', { name: 'Privacy Policy' }).click();
+    await expect(page).toHaveURL(/\/privacy-policy$/);
+    const lastSection = page.locator('.legal-toc a').last();
+    const hash = (await lastSection.getAttribute('href'))!;
+    const heading = page.locator(`[id="${hash.slice(1)}"]`);
+    // A plain fragment navigation, as a link or the address bar makes it.
+    await page.evaluate((fragment) => (window.location.hash = fragment), hash);
+    await expect(page).toHaveURL(new RegExp(`${hash}$`));
+    // Past the 100 ms repeat of the scroll manager, the section is still in view.
+    await page.waitForTimeout(400);
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+    await expect(heading).toBeInViewport();
+  });
 });
 
 test.describe('mobile layout (390 px)', () => {

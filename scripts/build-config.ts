@@ -15,6 +15,7 @@ export const sourcePaths = [
   'vite.config.ts',
   'package-lock.json',
   'scripts/build.ts',
+  'scripts/defer-hydration.ts',
   'scripts/responsive-images.ts',
   'server/env.server.ts',
 ].map((entry) => path.join(root, entry));

@@ -5,12 +5,14 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import sharp from 'sharp';
 import { business } from '../app/content/business.ts';
 import { buildDir, currentPublicConfig, root, stampFile, type BuildStamp } from './build-config.ts';
+import { deferHydration } from './defer-hydration.ts';
 import { planResponsiveImages, writeManifest, writeResponsiveImages } from './responsive-images.ts';
 
 /**
  * `npm run build`: the React Router build (every content page prerendered),
  * then the raster images that must exist as PNG (share image, touch icon),
- * then the stamp that tells ensure-build.ts what this build was made from.
+ * then the prerendered pages' hydration deferred until they have loaded
+ * (decision 0004), then precompression and the stamp that tells ensure-build.ts what this build was made from.
  */
 
 // The owner's photos (public/photos/): the manifest first, because loaders
@@ -63,6 +65,22 @@ await sharp(path.join(root, 'public/favicon.svg'), { density: 400 })
 // The photos' AVIF and WebP variants, now that the client build exists.
 const photoFiles = await writeResponsiveImages(photoPlan, path.join(clientDir, 'photos'));
 if (photoFiles > 0) console.log(`Wrote ${photoFiles} responsive photo variants`);
+
+// The prerendered pages fetch their JavaScript after the load event, so the
+// first paint gets the bandwidth (decision 0004, scripts/defer-hydration.ts).
+let deferred = 0;
+for (const file of readdirSync(clientDir, { recursive: true, encoding: 'utf8' })) {
+  if (path.basename(file) !== 'index.html') continue;
+  const full = path.join(clientDir, file);
+  try {
+    writeFileSync(full, deferHydration(readFileSync(full, 'utf8')));
+  } catch (error) {
+    console.error(`Cannot defer the hydration of ${file}: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  deferred += 1;
+}
+console.log(`Deferred the hydration of ${deferred} prerendered pages`);
 
 // Text files are compressed once, at the highest settings, so the server
 // sends them without compressing on every request (server/static.server.ts).

@@ -5,30 +5,54 @@ import { loadAnalytics, trackPageView } from '../../lib/analytics.ts';
 /** SPEC §9: the scroll to the top is repeated after 100 ms. */
 export const SCROLL_REPEAT_MS = 100;
 
+/** The element a `#fragment` names, if the page has it. */
+function fragmentTarget(hash: string): HTMLElement | null {
+  if (hash.length < 2) return null;
+  try {
+    return document.getElementById(decodeURIComponent(hash.slice(1)));
+  } catch {
+    return null;
+  }
+}
+
 /**
- * On every navigation (SPEC §2): scroll to the top, again after 100 ms (late
- * layout can move it), move focus to the main region for screen readers, and
- * send a page view with the path and query string.
+ * On every navigation to a page (SPEC §2): scroll to the top, again after
+ * 100 ms (late layout can move it), move focus to the main region for screen
+ * readers, and send a page view with the path and query string.
+ *
+ * A change of the #fragment alone (the skip link, a table of contents, the
+ * browser's back button between them) is not a new page: the browser has
+ * already scrolled to the section, so it is left there and no page view is
+ * sent. A link to a section of another page lands on that section.
  */
 export function ScrollManager() {
   const location = useLocation();
-  const firstRender = useRef(true);
+  const previous = useRef<{ page: string; hash: string } | null>(null);
 
   // Declared first so the tag queue exists before the first page view.
   useEffect(() => loadAnalytics(), []);
 
   useEffect(() => {
-    trackPageView(location.pathname + location.search);
-    if (firstRender.current) {
-      firstRender.current = false;
+    const page = location.pathname + location.search;
+    const before = previous.current;
+    previous.current = { page, hash: location.hash };
+    if (before?.page === page && before.hash !== location.hash) {
+      fragmentTarget(location.hash)?.scrollIntoView({ block: 'start', behavior: 'instant' });
       return;
     }
-    const toTop = () => window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
-    toTop();
-    const timer = window.setTimeout(toTop, SCROLL_REPEAT_MS);
+    trackPageView(page);
+    if (before === null) return;
+
+    const settle = () => {
+      const target = fragmentTarget(location.hash);
+      if (target) target.scrollIntoView({ block: 'start', behavior: 'instant' });
+      else window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
+    };
+    settle();
+    const timer = window.setTimeout(settle, SCROLL_REPEAT_MS);
     document.getElementById('main')?.focus({ preventScroll: true });
     return () => window.clearTimeout(timer);
-  }, [location.key, location.pathname, location.search]);
+  }, [location.key, location.pathname, location.search, location.hash]);
 
   return null;
 }

@@ -2,10 +2,10 @@ import type { MouseEvent } from 'react';
 
 /**
  * A table-of-contents link on a long page. Without JavaScript the browser
- * follows the #fragment itself. Once hydrated, a fragment change would count
- * as a navigation and the router's scroll manager would send the page back to
- * the top (SPEC §2), so the jump is done here: scroll, move focus for keyboard
- * and screen-reader users, and update the address without a navigation.
+ * follows the #fragment itself. Once hydrated, the jump is done here so that
+ * it can glide (unless the visitor prefers reduced motion) and move focus to
+ * the section for keyboard and screen-reader users; the address is updated
+ * without adding a history entry for every section visited.
  */
 export function jumpToSection(event: MouseEvent<HTMLAnchorElement>) {
   const id = event.currentTarget.hash.slice(1);
