@@ -1,14 +1,6 @@
 import { useId } from 'react';
-import { CALLBACK_SERVICE_TYPES, EMAIL_PATTERN_SOURCE, LIMITS } from '../../leads/form-rules.ts';
-import {
-  Field,
-  FormProblem,
-  HoneypotField,
-  IdempotencyKeyInput,
-  PrivacyNote,
-  RequiredNote,
-  SubmitButton,
-} from './FormParts.tsx';
+import { CALLBACK_SERVICE_TYPES, LIMITS } from '../../leads/form-rules.ts';
+import { EmailField, Field, LeadFormEnd, PhoneField, RequiredNote } from './FormParts.tsx';
 import { useLeadForm } from './use-lead-form.ts';
 
 /**
@@ -55,33 +47,8 @@ export function CallbackForm({
             {...fieldState('lastName')}
           />
         </Field>
-        <Field id={`${id}-email`} label="Email">
-          <input
-            id={`${id}-email`}
-            name="email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            required
-            maxLength={LIMITS.email.max}
-            pattern={EMAIL_PATTERN_SOURCE}
-            defaultValue={values.email}
-            {...fieldState('email')}
-          />
-        </Field>
-        <Field id={`${id}-phone`} label="Phone">
-          <input
-            id={`${id}-phone`}
-            name="phone"
-            type="tel"
-            autoComplete="tel"
-            required
-            minLength={LIMITS.phone.min}
-            maxLength={LIMITS.phone.max}
-            defaultValue={values.phone}
-            {...fieldState('phone')}
-          />
-        </Field>
+        <EmailField id={`${id}-email`} defaultValue={values.email} state={fieldState('email')} />
+        <PhoneField id={`${id}-phone`} defaultValue={values.phone} state={fieldState('phone')} />
         <Field id={`${id}-postcode`} label="Postal code">
           <input
             id={`${id}-postcode`}
@@ -119,12 +86,15 @@ export function CallbackForm({
         </span>
       </label>
 
-      <HoneypotField id={`${id}-website`} />
-      <IdempotencyKeyInput inputRef={keyRef} value={values.idempotency_key} />
-
-      <SubmitButton busy={busy}>Call Me Back</SubmitButton>
-      <FormProblem id={errorId} message={problem?.error} />
-      <PrivacyNote />
+      <LeadFormEnd
+        id={id}
+        keyRef={keyRef}
+        idempotencyKey={values.idempotency_key}
+        busy={busy}
+        errorId={errorId}
+        problem={problem?.error}
+        submitLabel="Call Me Back"
+      />
     </Form>
   );
 }

@@ -1,14 +1,12 @@
 import { useId } from 'react';
-import { EMAIL_PATTERN_SOURCE, LIMITS, SERVICE_OPTIONS } from '../../leads/form-rules.ts';
+import { LIMITS, SERVICE_OPTIONS } from '../../leads/form-rules.ts';
 import {
   describedBy,
+  EmailField,
   Field,
-  FormProblem,
-  HoneypotField,
-  IdempotencyKeyInput,
-  PrivacyNote,
+  LeadFormEnd,
+  PhoneField,
   RequiredNote,
-  SubmitButton,
 } from './FormParts.tsx';
 import { useLeadForm } from './use-lead-form.ts';
 
@@ -53,33 +51,8 @@ export function EnquiryForm({
             {...fieldState('name')}
           />
         </Field>
-        <Field id={`${id}-email`} label="Email">
-          <input
-            id={`${id}-email`}
-            name="email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            required
-            maxLength={LIMITS.email.max}
-            pattern={EMAIL_PATTERN_SOURCE}
-            defaultValue={values.email}
-            {...fieldState('email')}
-          />
-        </Field>
-        <Field id={`${id}-phone`} label="Phone">
-          <input
-            id={`${id}-phone`}
-            name="phone"
-            type="tel"
-            autoComplete="tel"
-            required
-            minLength={LIMITS.phone.min}
-            maxLength={LIMITS.phone.max}
-            defaultValue={values.phone}
-            {...fieldState('phone')}
-          />
-        </Field>
+        <EmailField id={`${id}-email`} defaultValue={values.email} state={fieldState('email')} />
+        <PhoneField id={`${id}-phone`} defaultValue={values.phone} state={fieldState('phone')} />
         <Field id={`${id}-service`} label="Service" wide>
           <select
             id={`${id}-service`}
@@ -115,12 +88,15 @@ export function EnquiryForm({
         </Field>
       </div>
 
-      <HoneypotField id={`${id}-website`} />
-      <IdempotencyKeyInput inputRef={keyRef} value={values.idempotency_key} />
-
-      <SubmitButton busy={busy}>{SUBMIT_LABELS[source]}</SubmitButton>
-      <FormProblem id={errorId} message={problem?.error} />
-      <PrivacyNote />
+      <LeadFormEnd
+        id={id}
+        keyRef={keyRef}
+        idempotencyKey={values.idempotency_key}
+        busy={busy}
+        errorId={errorId}
+        problem={problem?.error}
+        submitLabel={SUBMIT_LABELS[source]}
+      />
     </Form>
   );
 }

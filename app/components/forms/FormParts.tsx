@@ -1,7 +1,7 @@
 import type { ReactNode, RefObject } from 'react';
 import { Link } from 'react-router';
-import { HONEYPOT_FIELD } from '../../leads/form-rules.ts';
-import { IDEMPOTENCY_KEY_FIELD } from './use-lead-form.ts';
+import { EMAIL_PATTERN_SOURCE, HONEYPOT_FIELD, LIMITS } from '../../leads/form-rules.ts';
+import { IDEMPOTENCY_KEY_FIELD, type FieldState } from './use-lead-form.ts';
 
 /** A visible label above its control, with an optional hint below it. */
 export function Field({
@@ -32,6 +32,94 @@ export function Field({
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** The e-mail field of every lead form (SPEC §5: required, text@text.text). */
+export function EmailField({
+  id,
+  defaultValue,
+  state,
+}: {
+  id: string;
+  defaultValue: string | undefined;
+  state: FieldState;
+}) {
+  return (
+    <Field id={id} label="Email">
+      <input
+        id={id}
+        name="email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        required
+        maxLength={LIMITS.email.max}
+        pattern={EMAIL_PATTERN_SOURCE}
+        defaultValue={defaultValue}
+        {...state}
+      />
+    </Field>
+  );
+}
+
+/** The phone field of every lead form (SPEC §5: required, 8 to 20 characters). */
+export function PhoneField({
+  id,
+  defaultValue,
+  state,
+}: {
+  id: string;
+  defaultValue: string | undefined;
+  state: FieldState;
+}) {
+  return (
+    <Field id={id} label="Phone">
+      <input
+        id={id}
+        name="phone"
+        type="tel"
+        autoComplete="tel"
+        required
+        minLength={LIMITS.phone.min}
+        maxLength={LIMITS.phone.max}
+        defaultValue={defaultValue}
+        {...state}
+      />
+    </Field>
+  );
+}
+
+/**
+ * What closes every lead form: the spam trap, the idempotency key, the submit
+ * button, the problem message under it (SPEC §4) and the privacy note.
+ */
+export function LeadFormEnd({
+  id,
+  keyRef,
+  idempotencyKey,
+  busy,
+  errorId,
+  problem,
+  submitLabel,
+}: {
+  /** The form's useId(), for the trap's id. */
+  id: string;
+  keyRef: RefObject<HTMLInputElement | null>;
+  idempotencyKey: string | undefined;
+  busy: boolean;
+  errorId: string;
+  problem: string | undefined;
+  submitLabel: ReactNode;
+}) {
+  return (
+    <>
+      <HoneypotField id={`${id}-website`} />
+      <IdempotencyKeyInput inputRef={keyRef} value={idempotencyKey} />
+      <SubmitButton busy={busy}>{submitLabel}</SubmitButton>
+      <FormProblem id={errorId} message={problem} />
+      <PrivacyNote />
+    </>
   );
 }
 

@@ -2,6 +2,7 @@ import type { PerformaTechContent } from '../../content/glass-types.ts';
 import { CallToAction } from '../ui/CallToAction.tsx';
 import type { IconName } from '../ui/Icon.tsx';
 import { GlassTypeHeader, TitledCard } from './GlassTypeHeader.tsx';
+import { ApplicationsSection, ProseSection } from './GlassTypeSections.tsx';
 import { Section, SectionHeading } from '../ui/Section.tsx';
 
 const applicationIcons: readonly IconName[] = ['window', 'retrofit', 'sun'];
@@ -22,27 +23,9 @@ export function PerformaTechPage({ content }: { content: PerformaTechContent }) 
         quoteText={content.cta.buttonText}
       />
 
-      <section className="section section--plain" aria-labelledby="what-is">
-        <div className="container container--narrow prose">
-          <h2 id="what-is">{content.whatIs.heading}</h2>
-          {content.whatIs.paragraphs.map((paragraph) => (
-            <p key={paragraph.slice(0, 40)}>{paragraph}</p>
-          ))}
-        </div>
-      </section>
+      <ProseSection id="what-is" section={content.whatIs} />
 
-      <Section tone="tint" labelledBy="applications">
-        <SectionHeading
-          id="applications"
-          title={content.applications.heading}
-          intro={<p>{content.applications.intro}</p>}
-        />
-        <ul className="info-grid info-grid--3">
-          {content.applications.items.map((item, index) => (
-            <TitledCard key={item.title} {...item} icon={applicationIcons[index] ?? 'check'} />
-          ))}
-        </ul>
-      </Section>
+      <ApplicationsSection section={content.applications} icons={applicationIcons} />
 
       <Section tone="plain" labelledBy="key-benefits">
         <SectionHeading

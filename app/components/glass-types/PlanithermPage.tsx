@@ -1,7 +1,8 @@
 import type { PlanithermContent } from '../../content/glass-types.ts';
 import { CallToAction } from '../ui/CallToAction.tsx';
 import type { IconName } from '../ui/Icon.tsx';
-import { GlassTypeHeader, TitledCard } from './GlassTypeHeader.tsx';
+import { GlassTypeHeader } from './GlassTypeHeader.tsx';
+import { ApplicationsSection, ProseSection } from './GlassTypeSections.tsx';
 import { Section, SectionHeading } from '../ui/Section.tsx';
 
 const applicationIcons: readonly IconName[] = ['thermometer', 'window', 'door', 'sun'];
@@ -47,27 +48,9 @@ export function PlanithermPage({ content }: { content: PlanithermContent }) {
         <p className="footnote">{content.benefitCards.footnote}</p>
       </Section>
 
-      <Section tone="tint" labelledBy="applications">
-        <SectionHeading
-          id="applications"
-          title={content.applications.heading}
-          intro={<p>{content.applications.intro}</p>}
-        />
-        <ul className="info-grid info-grid--4">
-          {content.applications.items.map((item, index) => (
-            <TitledCard key={item.title} {...item} icon={applicationIcons[index] ?? 'check'} />
-          ))}
-        </ul>
-      </Section>
+      <ApplicationsSection section={content.applications} icons={applicationIcons} />
 
-      <section className="section section--plain" aria-labelledby="why-we-use">
-        <div className="container container--narrow prose">
-          <h2 id="why-we-use">{content.whyWeUse.heading}</h2>
-          {content.whyWeUse.paragraphs.map((paragraph) => (
-            <p key={paragraph.slice(0, 40)}>{paragraph}</p>
-          ))}
-        </div>
-      </section>
+      <ProseSection id="why-we-use" section={content.whyWeUse} />
 
       <CallToAction
         id="planitherm-cta"
