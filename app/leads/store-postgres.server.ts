@@ -143,7 +143,12 @@ export class PostgresLeadStore implements LeadStore {
     });
     // An idle client losing its connection must not crash the process.
     this.#pool.on('error', (error) => {
-      options.logger?.error({ err: error }, 'PostgreSQL idle client error');
+      // Only the message and code: pg's error can carry the whole client object.
+      const code = (error as Error & { code?: string }).code;
+      options.logger?.error(
+        { err: { message: error.message, code } },
+        'PostgreSQL idle client error',
+      );
     });
     // Nor may a checked-out one: a dropped connection can emit 'error' twice
     // (socket error, then end) while pg-pool listens only once, or between
