@@ -202,12 +202,14 @@ test('7. Special Offers: the five SPEC §3 offers with all their fields, the fea
     );
     await expect(card.locator('time')).toHaveAttribute('datetime', expected[index]!.iso);
     await expect(card.locator('.offer-card__terms')).toHaveText(`Terms: ${offer.terms}`);
-    const cta = card.locator('.offer-card__action a');
-    await expect(cta).toContainText(offer.ctaText);
-    await expect(cta).toHaveAttribute('href', expected[index]!.href);
-    // Offers past their date stay listed (SPEC §3) but say so.
+    // Offers past their date stay listed (SPEC §3) but say so, and are not 'claimed'.
     const ended = Date.now() > Date.parse(`${expected[index]!.iso}T23:59:59+13:00`);
     await expect(card.locator('.offer-card__ended')).toHaveCount(ended ? 1 : 0);
+    const cta = card.locator('.offer-card__action a');
+    await expect(cta).toContainText(
+      ended && offer.ctaLink === '/quote' ? 'Ask About Current Pricing' : offer.ctaText,
+    );
+    await expect(cta).toHaveAttribute('href', expected[index]!.href);
   }
   await expect(cards.nth(1)).toContainText('Minimum order $1,500');
   await expect(cards.nth(2)).toContainText('orders over $3,000');
@@ -430,6 +432,10 @@ test.describe('on a phone (390 px)', () => {
     const image = (await page.locator('[data-home-section="hero"] img').boundingBox())!;
     expect(heading.y).toBeLessThan(image.y);
     await expect(page.getByRole('link', { name: 'Request an Estimate' }).first()).toBeVisible();
+    // The header shows only the logo mark here: the hero names the business, on the first screen.
+    const name = page.locator('[data-home-section="hero"] .eyebrow');
+    await expect(name).toContainText(business.name);
+    await expect(name).toBeInViewport({ ratio: 1 });
     // Nothing wider than the screen: a phone would otherwise zoom the page out.
     expect(
       await page.evaluate(() => ({

@@ -19,8 +19,10 @@ export function NotFoundContent() {
               the clock for emergencies.
             </p>
             <div className="button-row">
-              <ButtonLink to="/quote">Request a Free Quote</ButtonLink>
-              <CallButton />
+              <ButtonLink to="/quote" size="lg">
+                Request a Free Quote
+              </ButtonLink>
+              <CallButton size="lg" />
             </div>
           </div>
         </div>
@@ -34,13 +36,11 @@ export function NotFoundContent() {
                 <Link to={link.path}>{link.title}</Link>
               </li>
             ))}
-            <li>
-              <Link to="/">Home page</Link>
-            </li>
-            <li>
-              <Link to="/sitemap">Every page of the site</Link>
-            </li>
           </ul>
+          <p className="not-found__more">
+            Or start again from the <Link to="/">home page</Link>, or find any page of the site on
+            the <Link to="/sitemap">site map</Link>.
+          </p>
         </div>
       </section>
     </>

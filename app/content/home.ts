@@ -89,7 +89,10 @@ export interface HomeContent {
   reasonsToTrust: ReasonsToTrust;
   /** Item 6 and item 9 of the home page. */
   ctaBanners: readonly [CtaBanner, CtaBanner];
-  offersSection: SectionIntro;
+  offersSection: SectionIntro & {
+    /** Shown instead of the intro when every offer has passed its end date. */
+    endedIntro: string;
+  };
   testimonialsSection: SectionIntro;
   glassTypesSection: SectionIntro;
   serviceArea: ServiceAreaSection;
@@ -196,6 +199,8 @@ export const home = {
   offersSection: {
     heading: 'Special Offers',
     intro: 'Current savings on some of our most popular glass work. Terms apply to each offer.',
+    endedIntro:
+      'Our latest offers have all ended. Ask us about current pricing: we will always tell you about any saving that applies to your job, and every quote is free.',
   },
   testimonialsSection: {
     heading: 'What Our Customers Say',

@@ -1,3 +1,4 @@
+import { business } from '../../content/business.ts';
 import type { HomeHero as HomeHeroContent } from '../../content/home.ts';
 import { ButtonLink, CallButton } from '../ui/ButtonLink.tsx';
 import { Icon } from '../ui/Icon.tsx';
@@ -9,6 +10,10 @@ export function HomeHero({ hero }: { hero: HomeHeroContent }) {
     <div className="page-header home-hero" data-home-section="hero">
       <div className="container home-hero__inner">
         <div className="home-hero__text">
+          {/* Names the business at once: on a phone the header shows only the logo mark. */}
+          <p className="eyebrow">
+            {business.name} · Tauranga glaziers since {business.foundedYear}
+          </p>
           <h1>{hero.headline}</h1>
           <p className="page-header__intro">{hero.intro}</p>
           <p className="trust-badge home-hero__badge">

@@ -1,10 +1,13 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { business, telHref } from '../../content/business.ts';
-import { offerCards, type OfferCardData } from './home-cards.ts';
+import { home } from '../../content/home.ts';
+import { ENDED_OFFER_CTA, offerCards, type OfferCardData } from './home-cards.ts';
 import { OfferCard } from './OfferCard.tsx';
+import { OffersSection } from './OffersSection.tsx';
 
 afterEach(cleanup);
 
@@ -63,5 +66,43 @@ describe('OfferCard (SPEC §3)', () => {
     expect(screen.getByRole('link', { name: 'View Splashbacks' }).getAttribute('href')).toBe(
       '/services/splashbacks',
     );
+  });
+
+  it('does not invite a visitor to claim an offer that has ended', () => {
+    renderOffer(after[0]!);
+    expect(screen.queryByRole('link', { name: 'Claim This Offer' })).toBeNull();
+    expect(screen.getByRole('link', { name: ENDED_OFFER_CTA }).getAttribute('href')).toBe('/quote');
+  });
+});
+
+describe('OffersSection', () => {
+  const content = home.offersSection;
+  // The section as prerendered (the carousel's browser-only parts stay out).
+  const renderSection = (now: string) => {
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(
+      <MemoryRouter>
+        <OffersSection content={content} offers={offerCards(new Date(now))} />
+      </MemoryRouter>,
+    );
+    return { container };
+  };
+
+  it('speaks of current savings while the offers run', () => {
+    const { container } = renderSection('2025-01-01T00:00:00Z');
+    expect(container.textContent).toContain(content.intro);
+    expect(container.textContent).not.toContain('ended');
+  });
+
+  it('says which offers have ended when some have', () => {
+    const { container } = renderSection('2025-12-01T00:00:00Z');
+    expect(container.textContent).toContain(content.intro);
+    expect(container.querySelector('.offers__ended-note')).not.toBeNull();
+  });
+
+  it('never speaks of current savings once every offer has ended', () => {
+    const { container } = renderSection('2026-06-01T00:00:00Z');
+    expect(container.textContent).toContain(content.endedIntro);
+    expect(container.textContent).not.toContain(content.intro);
   });
 });

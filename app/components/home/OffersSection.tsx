@@ -10,10 +10,11 @@ export function OffersSection({
   content,
   offers,
 }: {
-  content: SectionIntro;
+  content: SectionIntro & { endedIntro: string };
   offers: readonly OfferCardData[];
 }) {
   const someEnded = offers.some((offer) => offer.ended);
+  const allEnded = offers.length > 0 && offers.every((offer) => offer.ended);
   return (
     <section
       className="section section--plain offers"
@@ -26,8 +27,9 @@ export function OffersSection({
           title={content.heading}
           intro={
             <>
-              <p>{content.intro}</p>
-              {someEnded ? (
+              {/* Never 'current savings' over a row of ended offers. */}
+              <p>{allEnded ? content.endedIntro : content.intro}</p>
+              {someEnded && !allEnded ? (
                 <p className="offers__ended-note">
                   Offers marked as ended have passed their end date. Ask us about current pricing:
                   we will always tell you about any saving that applies to your job.

@@ -143,21 +143,29 @@ export function serviceCards(): ServiceCardData[] {
   }));
 }
 
+/** The call to action of an offer that has ended and would send the visitor to claim it. */
+export const ENDED_OFFER_CTA = 'Ask About Current Pricing';
+
 export function offerCards(now: Date): OfferCardData[] {
-  return offers.map((offer: Offer) => ({
-    id: offer.id,
-    title: offer.title,
-    discount: offer.discount,
-    ...(offer.description ? { description: offer.description } : {}),
-    ...(offer.originalPrice ? { originalPrice: offer.originalPrice } : {}),
-    ...(offer.discountedPrice ? { discountedPrice: offer.discountedPrice } : {}),
-    validUntil: { iso: offerDateIso(offer.validUntil), text: formatOfferDate(offer.validUntil) },
-    ended: offerHasEnded(offer.validUntil, now),
-    terms: offer.terms,
-    ctaText: offer.ctaText,
-    ctaLink: offer.ctaLink,
-    featured: offer.featured === true,
-  }));
+  return offers.map((offer: Offer) => {
+    const ended = offerHasEnded(offer.validUntil, now);
+    return {
+      id: offer.id,
+      title: offer.title,
+      discount: offer.discount,
+      ...(offer.description ? { description: offer.description } : {}),
+      ...(offer.originalPrice ? { originalPrice: offer.originalPrice } : {}),
+      ...(offer.discountedPrice ? { discountedPrice: offer.discountedPrice } : {}),
+      validUntil: { iso: offerDateIso(offer.validUntil), text: formatOfferDate(offer.validUntil) },
+      ended,
+      terms: offer.terms,
+      // 'Claim This Offer' on an ended offer would promise what we no longer
+      // give; its quote link stays, to ask what applies now.
+      ctaText: ended && offer.ctaLink === '/quote' ? ENDED_OFFER_CTA : offer.ctaText,
+      ctaLink: offer.ctaLink,
+      featured: offer.featured === true,
+    };
+  });
 }
 
 export function testimonialCards(): TestimonialCardData[] {
