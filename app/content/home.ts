@@ -19,6 +19,11 @@ export interface SectionIntro {
   intro: string;
 }
 
+export interface OffersIntro extends SectionIntro {
+  /** Shown instead of the intro when every offer has passed its end date. */
+  endedIntro: string;
+}
+
 export interface HomeHero {
   /** SPEC §2: exactly 'Glass Repairs, Replacement, and Installation'. */
   headline: string;
@@ -89,10 +94,7 @@ export interface HomeContent {
   reasonsToTrust: ReasonsToTrust;
   /** Item 6 and item 9 of the home page. */
   ctaBanners: readonly [CtaBanner, CtaBanner];
-  offersSection: SectionIntro & {
-    /** Shown instead of the intro when every offer has passed its end date. */
-    endedIntro: string;
-  };
+  offersSection: OffersIntro;
   testimonialsSection: SectionIntro;
   glassTypesSection: SectionIntro;
   serviceArea: ServiceAreaSection;

@@ -15,7 +15,8 @@ export function CallbackForm({
 }: {
   /** id of the heading that names the form. */ labelledBy?: string;
 }) {
-  const { Form, formProps, keyRef, busy, problem, errorId, values, fieldState } = useLeadForm();
+  const form = useLeadForm();
+  const { Form, formProps, values, fieldState } = form;
   const id = useId();
   const serviceType = values.serviceType ?? CALLBACK_SERVICE_TYPES[0];
 
@@ -86,15 +87,7 @@ export function CallbackForm({
         </span>
       </label>
 
-      <LeadFormEnd
-        id={id}
-        keyRef={keyRef}
-        idempotencyKey={values.idempotency_key}
-        busy={busy}
-        errorId={errorId}
-        problem={problem?.error}
-        submitLabel="Call Me Back"
-      />
+      <LeadFormEnd id={id} form={form} submitLabel="Call Me Back" />
     </Form>
   );
 }

@@ -30,7 +30,8 @@ export function EnquiryForm({
   /** id of the heading that names the form. */
   labelledBy?: string;
 }) {
-  const { Form, formProps, keyRef, busy, problem, errorId, values, fieldState } = useLeadForm();
+  const form = useLeadForm();
+  const { Form, formProps, values, fieldState } = form;
   const id = useId();
   const messageState = fieldState('message');
 
@@ -88,15 +89,7 @@ export function EnquiryForm({
         </Field>
       </div>
 
-      <LeadFormEnd
-        id={id}
-        keyRef={keyRef}
-        idempotencyKey={values.idempotency_key}
-        busy={busy}
-        errorId={errorId}
-        problem={problem?.error}
-        submitLabel={SUBMIT_LABELS[source]}
-      />
+      <LeadFormEnd id={id} form={form} submitLabel={SUBMIT_LABELS[source]} />
     </Form>
   );
 }

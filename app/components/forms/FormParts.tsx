@@ -1,7 +1,7 @@
 import type { ReactNode, RefObject } from 'react';
 import { Link } from 'react-router';
 import { EMAIL_PATTERN_SOURCE, HONEYPOT_FIELD, LIMITS } from '../../leads/form-rules.ts';
-import { IDEMPOTENCY_KEY_FIELD, type FieldState } from './use-lead-form.ts';
+import { IDEMPOTENCY_KEY_FIELD, type FieldState, type LeadForm } from './use-lead-form.ts';
 
 /** A visible label above its control, with an optional hint below it. */
 export function Field({
@@ -35,16 +35,15 @@ export function Field({
   );
 }
 
-/** The e-mail field of every lead form (SPEC §5: required, text@text.text). */
-export function EmailField({
-  id,
-  defaultValue,
-  state,
-}: {
+/** A control both lead forms share: its id, the value to show again, its error state. */
+interface SharedFieldProps {
   id: string;
   defaultValue: string | undefined;
   state: FieldState;
-}) {
+}
+
+/** The e-mail field of every lead form (SPEC §5: required, text@text.text). */
+export function EmailField({ id, defaultValue, state }: SharedFieldProps) {
   return (
     <Field id={id} label="Email">
       <input
@@ -64,15 +63,7 @@ export function EmailField({
 }
 
 /** The phone field of every lead form (SPEC §5: required, 8 to 20 characters). */
-export function PhoneField({
-  id,
-  defaultValue,
-  state,
-}: {
-  id: string;
-  defaultValue: string | undefined;
-  state: FieldState;
-}) {
+export function PhoneField({ id, defaultValue, state }: SharedFieldProps) {
   return (
     <Field id={id} label="Phone">
       <input
@@ -96,28 +87,20 @@ export function PhoneField({
  */
 export function LeadFormEnd({
   id,
-  keyRef,
-  idempotencyKey,
-  busy,
-  errorId,
-  problem,
+  form,
   submitLabel,
 }: {
   /** The form's useId(), for the trap's id. */
   id: string;
-  keyRef: RefObject<HTMLInputElement | null>;
-  idempotencyKey: string | undefined;
-  busy: boolean;
-  errorId: string;
-  problem: string | undefined;
+  form: LeadForm;
   submitLabel: ReactNode;
 }) {
   return (
     <>
       <HoneypotField id={`${id}-website`} />
-      <IdempotencyKeyInput inputRef={keyRef} value={idempotencyKey} />
-      <SubmitButton busy={busy}>{submitLabel}</SubmitButton>
-      <FormProblem id={errorId} message={problem} />
+      <IdempotencyKeyInput inputRef={form.keyRef} value={form.values.idempotency_key} />
+      <SubmitButton busy={form.busy}>{submitLabel}</SubmitButton>
+      <FormProblem id={form.errorId} message={form.problem?.error} />
       <PrivacyNote />
     </>
   );

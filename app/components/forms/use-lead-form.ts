@@ -108,3 +108,6 @@ export function useLeadForm() {
     fieldState,
   };
 }
+
+/** What useLeadForm gives a form: its state, its fetcher's Form and the field helpers. */
+export type LeadForm = ReturnType<typeof useLeadForm>;

@@ -29,7 +29,7 @@ export function ApplicationsSection({
   return (
     <Section tone="tint" labelledBy="applications">
       <SectionHeading id="applications" title={section.heading} intro={<p>{section.intro}</p>} />
-      <ul className={`info-grid info-grid--${section.items.length === 4 ? 4 : 3}`}>
+      <ul className={`info-grid info-grid--${section.items.length}`}>
         {section.items.map((item, index) => (
           <TitledCard key={item.title} {...item} icon={icons[index] ?? 'check'} />
         ))}

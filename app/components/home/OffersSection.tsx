@@ -1,4 +1,4 @@
-import type { SectionIntro } from '../../content/home.ts';
+import type { OffersIntro } from '../../content/home.ts';
 import { Carousel } from '../carousel/Carousel.tsx';
 import { SectionHeading } from '../ui/Section.tsx';
 import { HOME_AUTOPLAY_MS } from './carousel-delays.ts';
@@ -10,7 +10,7 @@ export function OffersSection({
   content,
   offers,
 }: {
-  content: SectionIntro & { endedIntro: string };
+  content: OffersIntro;
   offers: readonly OfferCardData[];
 }) {
   const someEnded = offers.some((offer) => offer.ended);

@@ -5,14 +5,16 @@ import { loadAnalytics, trackPageView } from '../../lib/analytics.ts';
 /** SPEC §9: the scroll to the top is repeated after 100 ms. */
 export const SCROLL_REPEAT_MS = 100;
 
-/** The element a `#fragment` names, if the page has it. */
-function fragmentTarget(hash: string): HTMLElement | null {
-  if (hash.length < 2) return null;
+/** Scrolls to the element a `#fragment` names; false when the page has none. */
+function scrollToFragment(hash: string): boolean {
+  let target: HTMLElement | null = null;
   try {
-    return document.getElementById(decodeURIComponent(hash.slice(1)));
+    target = hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
   } catch {
-    return null;
+    // A malformed %-escape names nothing.
   }
+  target?.scrollIntoView({ block: 'start', behavior: 'instant' });
+  return target !== null;
 }
 
 /**
@@ -37,16 +39,15 @@ export function ScrollManager() {
     const before = previous.current;
     previous.current = { page, hash: location.hash };
     if (before?.page === page && before.hash !== location.hash) {
-      fragmentTarget(location.hash)?.scrollIntoView({ block: 'start', behavior: 'instant' });
+      scrollToFragment(location.hash);
       return;
     }
     trackPageView(page);
     if (before === null) return;
 
     const settle = () => {
-      const target = fragmentTarget(location.hash);
-      if (target) target.scrollIntoView({ block: 'start', behavior: 'instant' });
-      else window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
+      if (!scrollToFragment(location.hash))
+        window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
     };
     settle();
     const timer = window.setTimeout(settle, SCROLL_REPEAT_MS);
