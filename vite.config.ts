@@ -11,6 +11,7 @@ export const publicConfig = {
   siteUrl: env.SITE_URL,
   gtagId: env.GTAG_ID ?? '',
   adsConversionSendTo: env.ADS_CONVERSION_SEND_TO ?? '',
+  leadRetentionDays: env.LEAD_RETENTION_DAYS,
 };
 
 export default defineConfig({
@@ -22,6 +23,7 @@ export default defineConfig({
     'import.meta.env.PUBLIC_ADS_CONVERSION_SEND_TO': JSON.stringify(
       publicConfig.adsConversionSendTo,
     ),
+    'import.meta.env.PUBLIC_LEAD_RETENTION_DAYS': JSON.stringify(publicConfig.leadRetentionDays),
   },
   build: {
     // Keep small SVG illustrations as files: they are cached and lazy-loaded.

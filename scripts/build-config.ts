@@ -32,6 +32,7 @@ export function currentPublicConfig(): Record<string, string> {
     SITE_URL: env.SITE_URL,
     GTAG_ID: env.GTAG_ID ?? '',
     ADS_CONVERSION_SEND_TO: env.ADS_CONVERSION_SEND_TO ?? '',
+    LEAD_RETENTION_DAYS: String(env.LEAD_RETENTION_DAYS),
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_LEAD_RETENTION_DAYS } from '../app/leads/retention.ts';
 
 /**
  * The environment of ../shared/CONTRACT.md, parsed once at start-up.
@@ -50,6 +51,12 @@ const envSchema = z
     }),
     LEAD_ACCEPT: optionalText.pipe(z.enum(['webhook', 'stored']).optional()),
     LEAD_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
+    LEAD_RETENTION_DAYS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(36_500)
+      .default(DEFAULT_LEAD_RETENTION_DAYS),
     LEAD_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8000),
     GTAG_ID: optionalText.pipe(
       z
