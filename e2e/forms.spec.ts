@@ -6,7 +6,7 @@ import {
   SUBMIT_FAILED_MESSAGE,
 } from '../app/leads/form-rules.ts';
 import { startReceiver, type Receiver } from '../app/leads/test-support.server.ts';
-import { API_ERROR_MESSAGES } from '../server/lead-api.server.ts';
+import { API_ERROR_MESSAGES } from '../app/leads/lead-request.server.ts';
 import { E2E_BUILD_ENV } from './support/env.ts';
 import {
   attachServerLogsOnFailure,

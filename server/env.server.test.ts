@@ -15,7 +15,35 @@ describe('parseEnv (CONTRACT.md environment)', () => {
       LEAD_WEBHOOK_URLS: [],
       LEAD_ACCEPT: 'stored',
       LEAD_RATE_LIMIT: 10,
+      LEAD_RETENTION_DAYS: 730,
     });
+    expect(env.LEAD_WEBHOOK_SECRET).toBeUndefined();
+  });
+
+  it('takes https:// webhooks anywhere and plain http:// only on loopback', () => {
+    const urls = [
+      'https://hooks.example.com/a',
+      'http://127.0.0.1:8080/hook',
+      'http://localhost:5678/webhook/x',
+      'http://[::1]:9000/h',
+    ];
+    expect(parseEnv({ LEAD_WEBHOOK_URLS: urls.join(',') }).LEAD_WEBHOOK_URLS).toEqual(urls);
+  });
+
+  it('names the variable and the position, never the address, of a plain http:// webhook', () => {
+    const attempt = () =>
+      parseEnv({
+        LEAD_WEBHOOK_URLS: 'https://ok.example/a,http://hooks.example.com/s3cr3t-token',
+      });
+    expect(attempt).toThrow(/LEAD_WEBHOOK_URLS: address 2 must use https:\/\//);
+    expect(attempt).not.toThrow(/s3cr3t/);
+  });
+
+  it('takes a Standard Webhooks secret and the retention in days', () => {
+    const secret = `whsec_${Buffer.from('x'.repeat(32)).toString('base64')}`;
+    const env = parseEnv({ LEAD_WEBHOOK_SECRET: secret, LEAD_RETENTION_DAYS: '365' });
+    expect(env.LEAD_WEBHOOK_SECRET).toBe(secret);
+    expect(env.LEAD_RETENTION_DAYS).toBe(365);
   });
 
   it('defaults LEAD_ACCEPT to webhook when webhooks are configured', () => {
@@ -48,6 +76,15 @@ describe('parseEnv (CONTRACT.md environment)', () => {
     [{ LEAD_RATE_LIMIT: '0' }, 'LEAD_RATE_LIMIT'],
     [{ GTAG_ID: 'my-tag' }, 'GTAG_ID'],
     [{ ADS_CONVERSION_SEND_TO: 'AW-123' }, 'ADS_CONVERSION_SEND_TO'],
+    [{ LEAD_WEBHOOK_URLS: 'http://hooks.example.com/x' }, 'LEAD_WEBHOOK_URLS'],
+    [{ LEAD_WEBHOOK_URLS: 'ftp://hooks.example.com/x' }, 'LEAD_WEBHOOK_URLS'],
+    [{ LEAD_WEBHOOK_SECRET: 'hunter2' }, 'LEAD_WEBHOOK_SECRET'],
+    [
+      { LEAD_WEBHOOK_SECRET: `whsec_${Buffer.from('short').toString('base64')}` },
+      'LEAD_WEBHOOK_SECRET',
+    ],
+    [{ LEAD_RETENTION_DAYS: '0' }, 'LEAD_RETENTION_DAYS'],
+    [{ LEAD_RETENTION_DAYS: 'two years' }, 'LEAD_RETENTION_DAYS'],
   ])('rejects %o with a message naming %s', (source, variable) => {
     expect(() => parseEnv(source)).toThrow(new RegExp(`Invalid environment:[\\s\\S]*${variable}:`));
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_LEAD_RETENTION_DAYS } from '../app/leads/retention.ts';
+import { isLoopbackHost } from '../app/leads/webhooks.server.ts';
 
 /**
  * The environment of ../shared/CONTRACT.md, parsed once at start-up.
@@ -27,6 +28,14 @@ const url = (protocols: readonly string[]) =>
       `must be an absolute ${protocols.join(' or ')} URL`,
     );
 
+/** Standard Webhooks: `whsec_` and a base64 secret of 24 to 64 bytes. */
+function isWebhookSecret(value: string): boolean {
+  const match = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(value);
+  if (!match?.[1]) return false;
+  const bytes = Buffer.from(match[1], 'base64').length;
+  return bytes >= 24 && bytes <= 64;
+}
+
 const envSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
@@ -42,13 +51,27 @@ const envSchema = z
         .split(',')
         .map((item) => item.trim())
         .filter(Boolean);
-      for (const item of list) {
+      // The address is not repeated in the message: it may carry a token.
+      list.forEach((item, index) => {
+        const position = `address ${index + 1}`;
         if (!url(['http:', 'https:']).safeParse(item).success) {
-          ctx.addIssue({ code: 'custom', message: `"${item}" is not an absolute http(s) URL` });
+          ctx.addIssue({ code: 'custom', message: `${position} is not an absolute https:// URL` });
+        } else if (new URL(item).protocol === 'http:' && !isLoopbackHost(new URL(item).hostname)) {
+          // A lead is personal data: plain http only to a receiver on this machine.
+          ctx.addIssue({
+            code: 'custom',
+            message: `${position} must use https:// (plain http:// only for a loopback address such as 127.0.0.1)`,
+          });
         }
-      }
+      });
       return list;
     }),
+    LEAD_WEBHOOK_SECRET: optionalText.pipe(
+      z
+        .string()
+        .refine(isWebhookSecret, 'must be whsec_ followed by 24 to 64 bytes in base64')
+        .optional(),
+    ),
     LEAD_ACCEPT: optionalText.pipe(z.enum(['webhook', 'stored']).optional()),
     LEAD_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
     LEAD_RETENTION_DAYS: z.coerce

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { webhookTargets } from '../app/leads/webhooks.server.ts';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -353,7 +354,7 @@ describe('POST /api/leads fuzz', () => {
     hook = await startReceiver('ok');
     const service = createLeadService({
       store,
-      webhookUrls: [hook.url],
+      targets: webhookTargets([hook.url]),
       acceptMode: 'webhook',
       timeoutMs: 1000,
       logger: log.logger,

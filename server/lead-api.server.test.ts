@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { webhookTargets } from '../app/leads/webhooks.server.ts';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,13 +20,15 @@ import {
 } from '../app/leads/test-support.server.ts';
 import {
   API_ERROR_MESSAGES,
+  isAllowedOrigin,
+  isAllowedRequestOrigin,
+  readLeadRequest,
+} from '../app/leads/lead-request.server.ts';
+import {
   createLeadApiRouter,
   createLeadRateLimiter,
   formPostRateLimit,
-  isAllowedOrigin,
   isFormPostRateLimited,
-  isAllowedRequestOrigin,
-  readLeadRequest,
 } from './lead-api.server.ts';
 
 const SITE_URL = 'https://www.glass.example.nz';
@@ -114,7 +117,7 @@ describe('POST /api/leads', () => {
     hook = await startReceiver('ok');
     const service = createLeadService({
       store,
-      webhookUrls: [hook.url],
+      targets: webhookTargets([hook.url]),
       acceptMode: 'webhook',
       timeoutMs: 1000,
       logger: silentLogger(),

@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openPostgresLeadStore } from '../app/leads/store-postgres.server.ts';
 import { openSqliteLeadStore } from '../app/leads/store-sqlite.server.ts';
 import type { LeadRecord } from '../app/leads/store.server.ts';
 import { tempDataDir } from '../app/leads/test-support.server.ts';
-import { csvCell, deliverySummary } from './leads-cli.ts';
+import { csvCell, deliverySummary, main } from './leads-cli.ts';
 
 const CLI = path.join(import.meta.dirname, 'leads-cli.ts');
 
@@ -28,6 +28,21 @@ function run(
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** The CLI in this process (what the script runs), for speed on a busy machine. */
+async function cli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    env,
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+  });
+  return { code, stdout, stderr };
 }
 
 /** A small RFC 4180 reader, to check the CSV round-trips. */
@@ -60,8 +75,16 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-const HOOK_A = 'http://127.0.0.1:9/a';
-const HOOK_B = 'http://127.0.0.1:9/b';
+const HOOK_A = 'webhook:aaaaaaaaaaaaaaaa';
+const HOOK_B = 'webhook:bbbbbbbbbbbbbbbb';
+const LABEL_A = 'webhook 1 (a.example.com)';
+const LABEL_B = 'webhook 2 (hooks.example.com)';
+const pendingTo = (target: string) => ({
+  target,
+  label: target === HOOK_A ? LABEL_A : LABEL_B,
+  state: 'pending' as const,
+  next_attempt_at: null,
+});
 
 function lead(overrides: Partial<LeadRecord>): LeadRecord {
   return {
@@ -100,21 +123,23 @@ describe('leads CLI', () => {
       message: '-2+3, "quoted"\nsecond line\x1b[31m red',
       source: 'quote_form',
     }),
+    refused: lead({
+      created_at: '2025-03-04T09:00:00.000Z',
+      name: 'Mere Pōtae',
+      message: 'Ranchslider in Pāpāmoa, another in Ōmokoroa',
+    }),
   };
 
   beforeAll(async () => {
     data = tempDataDir('leads-cli-');
     empty = tempDataDir('leads-cli-empty-');
     const store = await openSqliteLeadStore({ dataDir: data.dir });
-    await store.insertLead(leads.delivered, [
-      { url: HOOK_A, state: 'pending', next_attempt_at: null },
-      { url: HOOK_B, state: 'pending', next_attempt_at: null },
-    ]);
+    await store.insertLead(leads.delivered, [pendingTo(HOOK_A), pendingTo(HOOK_B)]);
     await store.settleLead(
       leads.delivered.id,
       'accepted',
-      [HOOK_A, HOOK_B].map((url) => ({
-        url,
+      [HOOK_A, HOOK_B].map((target) => ({
+        target,
         state: 'delivered' as const,
         attempts: 1,
         next_attempt_at: null,
@@ -122,13 +147,10 @@ describe('leads CLI', () => {
         delivered_at: '2025-03-01T09:00:01.000Z',
       })),
     );
-    await store.insertLead(leads.pending, [
-      { url: HOOK_A, state: 'pending', next_attempt_at: null },
-      { url: HOOK_B, state: 'pending', next_attempt_at: null },
-    ]);
+    await store.insertLead(leads.pending, [pendingTo(HOOK_A), pendingTo(HOOK_B)]);
     await store.settleLead(leads.pending.id, 'accepted', [
       {
-        url: HOOK_A,
+        target: HOOK_A,
         state: 'delivered',
         attempts: 1,
         next_attempt_at: null,
@@ -136,7 +158,7 @@ describe('leads CLI', () => {
         delivered_at: '2025-03-02T09:00:01.000Z',
       },
       {
-        url: HOOK_B,
+        target: HOOK_B,
         state: 'pending',
         attempts: 3,
         next_attempt_at: '2025-03-02T09:01:00.000Z',
@@ -145,6 +167,17 @@ describe('leads CLI', () => {
       },
     ]);
     await store.insertLead(leads.hostile, []);
+    await store.insertLead(leads.refused, [pendingTo(HOOK_A)]);
+    await store.settleLead(leads.refused.id, 'accepted', [
+      {
+        target: HOOK_A,
+        state: 'failed',
+        attempts: 1,
+        next_attempt_at: null,
+        last_error: 'refused: HTTP 401 Unauthorized: bad token',
+        delivered_at: null,
+      },
+    ]);
     await store.close();
   });
 
@@ -154,6 +187,7 @@ describe('leads CLI', () => {
   });
 
   it('prints usage and exits 2 on bad arguments', async () => {
+    // In process (main() is what the script runs), so a busy machine stays fast.
     for (const args of [
       [],
       ['frobnicate'],
@@ -161,18 +195,36 @@ describe('leads CLI', () => {
       ['export', '--bogus'],
       ['list', '--limit', 'lots'],
       ['list', 'extra'],
+      ['list', '--email', 'a@example.com'],
+      ['delete'],
+      ['delete', '--email', 'a@example.com', '--id', 'x'],
+      ['delete', '--email', ''],
+      ['purge', '--yes'],
+      ['export', '--id', 'x'],
     ]) {
-      const result = await run(args, { DATA_DIR: data.dir });
-      expect(result.code, args.join(' ')).toBe(2);
-      expect(result.stderr).toContain('Usage:');
-      expect(result.stdout).toBe('');
+      let stdout = '';
+      let stderr = '';
+      const code = await main(args, {
+        env: { DATA_DIR: data.dir },
+        stdout: (text) => (stdout += text),
+        stderr: (text) => (stderr += text),
+      });
+      expect(code, args.join(' ')).toBe(2);
+      expect(stderr).toContain('Usage:');
+      expect(stdout).toBe('');
     }
+    // And the script itself exits with that code.
+    const result = await run(['frobnicate'], { DATA_DIR: data.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Unknown command: frobnicate');
   });
 
   it('--help prints usage and exits 0', async () => {
     const result = await run(['--help'], { DATA_DIR: data.dir });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('leads export --format json|csv');
+    expect(result.stdout).toContain('leads export [--format json|csv]');
+    expect(result.stdout).toContain('leads delete --email ADDRESS [--yes]');
+    expect(result.stdout).toContain('leads purge');
   });
 
   it('exits 2 with the variable named on a bad environment', async () => {
@@ -188,13 +240,21 @@ describe('leads CLI', () => {
     expect(lines[0]).toMatch(
       /^created_at \(UTC\)\s+source\s+status\s+name\s+email\s+phone\s+service\s+delivery$/,
     );
-    expect(lines[2]).toContain('2025-03-03 09:00:00');
-    expect(lines[2]).toContain('no webhooks');
-    expect(lines[3]).toMatch(/2025-03-02 09:00:00\s+hero_form\s+accepted\s+Pending Person/);
-    expect(lines[3]).toContain('pending 1/2');
-    expect(lines[4]).toMatch(/Delivered Person\s+aroha@example\.co\.nz\s+021 555 0101\s+Windows/);
-    expect(lines[4]).toContain('delivered 2/2');
-    expect(result.stdout).toContain('3 latest leads, newest first.');
+    // A refused webhook shows under its lead, with the receiver's answer.
+    expect(lines[2]).toMatch(/2025-03-04 09:00:00.*Mere Pōtae.*failed 0\/1$/);
+    expect(lines[3]).toBe(
+      `    ${LABEL_A} failed attempts=1 last_error=refused: HTTP 401 Unauthorized: bad token`,
+    );
+    expect(lines[4]).toContain('2025-03-03 09:00:00');
+    expect(lines[4]).toContain('no targets');
+    expect(lines[5]).toMatch(/2025-03-02 09:00:00\s+hero_form\s+accepted\s+Pending Person/);
+    expect(lines[5]).toContain('pending 1/2');
+    expect(lines[6]).toBe(
+      `    ${LABEL_B} pending attempts=3 next_attempt_at=2025-03-02T09:01:00.000Z last_error=HTTP 503 busy`,
+    );
+    expect(lines[7]).toMatch(/Delivered Person\s+aroha@example\.co\.nz\s+021 555 0101\s+Windows/);
+    expect(lines[7]).toContain('delivered 2/2');
+    expect(result.stdout).toContain('4 latest leads, newest first.');
     // Visitor text cannot send escape sequences to the operator's terminal.
     expect(result.stdout).not.toContain('\x1b');
   });
@@ -218,6 +278,7 @@ describe('leads CLI', () => {
       leads.delivered.id,
       leads.pending.id,
       leads.hostile.id,
+      leads.refused.id,
     ]);
     expect(Object.keys(exported[1]!)).toEqual([
       'id',
@@ -236,16 +297,18 @@ describe('leads CLI', () => {
       idempotency_key: undefined,
       deliveries: [
         {
-          url: HOOK_A,
+          target: LABEL_A,
           state: 'delivered',
           attempts: 1,
+          next_attempt_at: null,
           last_error: null,
           delivered_at: '2025-03-02T09:00:01.000Z',
         },
         {
-          url: HOOK_B,
+          target: LABEL_B,
           state: 'pending',
           attempts: 3,
+          next_attempt_at: '2025-03-02T09:01:00.000Z',
           last_error: 'HTTP 503 busy',
           delivered_at: null,
         },
@@ -262,7 +325,9 @@ describe('leads CLI', () => {
   it('export --format csv: RFC 4180, header row, safe against formula injection', async () => {
     const result = await run(['export', '--format', 'csv'], { DATA_DIR: data.dir });
     expect(result.code).toBe(0);
-    const rows = parseCsv(result.stdout);
+    // A byte order mark first, so a spreadsheet reads the macrons as UTF-8.
+    expect(result.stdout.startsWith('\uFEFFid,created_at,')).toBe(true);
+    const rows = parseCsv(result.stdout.slice(1));
     expect(rows[0]).toEqual([
       'id',
       'created_at',
@@ -276,8 +341,10 @@ describe('leads CLI', () => {
       'delivery',
       'deliveries',
     ]);
-    expect(rows).toHaveLength(4);
+    expect(rows).toHaveLength(5);
     expect(rows.every((row) => row.length === 11)).toBe(true);
+    expect(rows[4]?.[4]).toBe('Mere Pōtae');
+    expect(rows[4]?.[8]).toBe('Ranchslider in Pāpāmoa, another in Ōmokoroa');
     const hostile = rows[3]!;
     expect(hostile[4]).toBe(`'${leads.hostile.name}`);
     expect(hostile[5]).toBe(`'${leads.hostile.email}`);
@@ -288,7 +355,8 @@ describe('leads CLI', () => {
     const pending = rows[2]!;
     expect(pending[9]).toBe('pending 1/2');
     expect(pending[10]).toBe(
-      `${HOOK_A} delivered attempts=1 delivered_at=2025-03-02T09:00:01.000Z\n${HOOK_B} pending attempts=3 last_error=HTTP 503 busy`,
+      `${LABEL_A} delivered attempts=1 delivered_at=2025-03-02T09:00:01.000Z\n` +
+        `${LABEL_B} pending attempts=3 next_attempt_at=2025-03-02T09:01:00.000Z last_error=HTTP 503 busy`,
     );
   });
 
@@ -299,8 +367,8 @@ describe('leads CLI', () => {
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('Wrote 3 leads');
-    expect(readFileSync(file, 'utf8').split('\r\n')).toHaveLength(5);
+    expect(result.stderr).toContain('Wrote 4 leads');
+    expect(readFileSync(file, 'utf8').split('\r\n')).toHaveLength(6);
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 });
@@ -316,7 +384,7 @@ describe.skipIf(!testDatabaseUrl)('leads CLI on PostgreSQL (TEST_DATABASE_URL)',
       await admin.query(`CREATE SCHEMA ${schema}`);
       const store = await openPostgresLeadStore({ connectionString: testDatabaseUrl!, schema });
       const stored = lead({ name: 'Postgres Person' });
-      await store.insertLead(stored, [{ url: HOOK_A, state: 'pending', next_attempt_at: null }]);
+      await store.insertLead(stored, [pendingTo(HOOK_A)]);
       await store.close();
       const url = new URL(testDatabaseUrl!);
       url.searchParams.set('options', `-c search_path=${schema}`);
@@ -334,6 +402,166 @@ describe.skipIf(!testDatabaseUrl)('leads CLI on PostgreSQL (TEST_DATABASE_URL)',
     }
   });
 });
+
+// ---------------------------------------------------------------------------
+// Privacy Act 2020 requests and retention, on both stores.
+
+interface Backend {
+  label: string;
+  skip: boolean;
+  /** A store with the given leads, and the environment the CLI reads it with. */
+  seed(rows: LeadRecord[]): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }>;
+}
+
+const BACKENDS: Backend[] = [
+  {
+    label: 'SQLite',
+    skip: false,
+    async seed(rows) {
+      const dir = tempDataDir('leads-privacy-');
+      const store = await openSqliteLeadStore({ dataDir: dir.dir });
+      for (const row of rows) await store.insertLead(row, [pendingTo(HOOK_A)]);
+      await store.close();
+      return { env: { DATA_DIR: dir.dir }, cleanup: async () => dir.remove() };
+    },
+  },
+  {
+    label: 'PostgreSQL',
+    skip: !testDatabaseUrl,
+    async seed(rows) {
+      const schema = `leads_cli_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: testDatabaseUrl });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      const store = await openPostgresLeadStore({ connectionString: testDatabaseUrl!, schema });
+      for (const row of rows) await store.insertLead(row, [pendingTo(HOOK_A)]);
+      await store.close();
+      const url = new URL(testDatabaseUrl!);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      return {
+        env: { DATA_DIR: '/nonexistent/never-created', DATABASE_URL: url.toString() },
+        async cleanup() {
+          await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+          await admin.end();
+        },
+      };
+    },
+  },
+];
+
+for (const backend of BACKENDS) {
+  describe.skipIf(backend.skip)(`Privacy Act requests and retention (${backend.label})`, () => {
+    const day = 24 * 60 * 60 * 1000;
+    const ago = (days: number) => new Date(Date.now() - days * day).toISOString();
+    const person = (overrides: Partial<LeadRecord>) =>
+      lead({ email: 'mere@example.co.nz', name: 'Mere Pōtae', ...overrides });
+    let seeded: Awaited<ReturnType<Backend['seed']>>;
+    let rows: Record<'first' | 'second' | 'other' | 'old', LeadRecord>;
+
+    beforeEach(async () => {
+      rows = {
+        old: person({ created_at: ago(800), message: 'Old enquiry from Ōmokoroa' }),
+        first: person({ created_at: ago(10), message: 'Ranchslider in Pāpāmoa' }),
+        other: lead({ created_at: ago(5), email: 'someone@example.co.nz' }),
+        second: person({ created_at: ago(1), source: 'quote_form', phone: '027 555 0202' }),
+      };
+      seeded = await backend.seed(Object.values(rows));
+    });
+    afterEach(async () => {
+      await seeded.cleanup();
+    });
+
+    it('export --email: everything held about one person, JSON by default', async () => {
+      const result = await cli(['export', '--email', 'Mere@Example.co.nz'], seeded.env);
+      expect(result.code, result.stderr).toBe(0);
+      const exported = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+      expect(exported.map((row) => row.id)).toEqual([rows.old.id, rows.first.id, rows.second.id]);
+      expect(exported[2]).toEqual(
+        expect.objectContaining({
+          name: 'Mere Pōtae',
+          email: 'mere@example.co.nz',
+          phone: '027 555 0202',
+          source: 'quote_form',
+          deliveries: [expect.objectContaining({ target: LABEL_A, state: 'pending' })],
+        }),
+      );
+      expect(result.stdout).not.toContain('someone@example.co.nz');
+    });
+
+    it('export --email --format csv: the same, as a spreadsheet with macrons intact', async () => {
+      const result = await cli(
+        ['export', '--email', 'mere@example.co.nz', '--format', 'csv'],
+        seeded.env,
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout.charCodeAt(0)).toBe(0xfeff);
+      const csv = parseCsv(result.stdout.slice(1));
+      expect(csv).toHaveLength(4);
+      expect(csv.slice(1).map((row) => row[8])).toEqual([
+        'Old enquiry from Ōmokoroa',
+        'Ranchslider in Pāpāmoa',
+        'Cracked pane',
+      ]);
+    });
+
+    it('export --email for an unknown address is an empty list', async () => {
+      const result = await cli(['export', '--email', 'nobody@example.co.nz'], seeded.env);
+      expect(JSON.parse(result.stdout)).toEqual([]);
+    });
+
+    it('delete --email without --yes only says what it would delete', async () => {
+      const result = await cli(['delete', '--email', 'mere@example.co.nz'], seeded.env);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain(
+        'Would delete 3 leads of mere@example.co.nz, with their deliveries.',
+      );
+      expect(result.stdout).toContain('Nothing deleted. Run the same command with --yes');
+      const after = await cli(['export'], seeded.env);
+      expect(JSON.parse(after.stdout)).toHaveLength(4);
+    });
+
+    it('delete --email --yes deletes that person’s leads and deliveries and prints the count', async () => {
+      const result = await cli(['delete', '--email', 'MERE@example.co.nz', '--yes'], seeded.env);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe('Deleted 3 leads of mere@example.co.nz, with their deliveries.\n');
+      const left = JSON.parse((await cli(['export'], seeded.env)).stdout) as LeadRecord[];
+      expect(left.map((row) => row.id)).toEqual([rows.other.id]);
+      const again = await cli(['delete', '--email', 'mere@example.co.nz', '--yes'], seeded.env);
+      expect(again.stdout).toBe('No leads of mere@example.co.nz. Deleted 0 leads.\n');
+    });
+
+    it('delete --id removes one lead', async () => {
+      const dry = await cli(['delete', '--id', rows.first.id], seeded.env);
+      expect(dry.stdout).toContain(`Would delete 1 lead with id ${rows.first.id}`);
+      const result = await cli(['delete', '--id', rows.first.id, '--yes'], seeded.env);
+      expect(result.stdout).toBe(
+        `Deleted 1 lead with id ${rows.first.id}, with their deliveries.\n`,
+      );
+      const left = JSON.parse((await cli(['export'], seeded.env)).stdout) as LeadRecord[];
+      expect(left.map((row) => row.id)).not.toContain(rows.first.id);
+      expect(left).toHaveLength(3);
+      const unknown = await cli(['delete', '--id', 'no-such-id', '--yes'], seeded.env);
+      expect(unknown.stdout).toBe('No leads with id no-such-id. Deleted 0 leads.\n');
+    });
+
+    it('purge deletes leads older than LEAD_RETENTION_DAYS and prints the count', async () => {
+      const result = await cli(['purge'], seeded.env);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(
+        /^Deleted 1 lead created before \S+ \(LEAD_RETENTION_DAYS=730\)\.\n$/,
+      );
+      let left = JSON.parse((await cli(['export'], seeded.env)).stdout) as LeadRecord[];
+      expect(left.map((row) => row.id)).toEqual([rows.first.id, rows.other.id, rows.second.id]);
+      const shorter = await cli(['purge'], { ...seeded.env, LEAD_RETENTION_DAYS: '7' });
+      expect(shorter.stdout).toMatch(/^Deleted 1 lead created before .* \(LEAD_RETENTION_DAYS=7\)/);
+      left = JSON.parse((await cli(['export'], seeded.env)).stdout) as LeadRecord[];
+      expect(left.map((row) => row.id)).toEqual([rows.other.id, rows.second.id]);
+      const bad = await cli(['purge'], { ...seeded.env, LEAD_RETENTION_DAYS: 'forever' });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('LEAD_RETENTION_DAYS');
+    });
+  });
+}
 
 describe('CLI formatting helpers', () => {
   it('csvCell quotes, doubles quotes and defuses formulas', () => {
@@ -354,9 +582,10 @@ describe('CLI formatting helpers', () => {
 
   it('deliverySummary', () => {
     const base = lead({});
-    const d = (state: 'pending' | 'delivered' | 'failed' | 'not_sent') => ({
+    const d = (state: 'pending' | 'delivered' | 'failed' | 'not_sent' | 'cancelled') => ({
       lead_id: base.id,
-      url: HOOK_A,
+      target: HOOK_A,
+      label: LABEL_A,
       state,
       attempts: 1,
       next_attempt_at: null,
@@ -365,7 +594,10 @@ describe('CLI formatting helpers', () => {
       lease_owner: null,
       lease_expires_at: null,
     });
-    expect(deliverySummary({ ...base, deliveries: [] })).toBe('no webhooks');
+    expect(deliverySummary({ ...base, deliveries: [] })).toBe('no targets');
+    expect(deliverySummary({ ...base, deliveries: [d('delivered'), d('cancelled')] })).toBe(
+      'cancelled 1/2',
+    );
     expect(deliverySummary({ ...base, deliveries: [d('delivered'), d('delivered')] })).toBe(
       'delivered 2/2',
     );

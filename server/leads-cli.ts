@@ -1,7 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { retentionCutoff } from '../app/leads/retention.ts';
 import {
   openLeadStore,
+  type DeliveryRecord,
   type LeadStore,
   type LeadWithDeliveries,
 } from '../app/leads/store.server.ts';
@@ -11,24 +13,52 @@ import { EnvError, parseEnv } from './env.server.ts';
  * The operator's view of the lead store (CONTRACT "Commands"):
  *
  *   npm run leads -- list [--limit N]
- *   npm run leads -- export --format json|csv [--output FILE]
+ *   npm run leads -- export [--format json|csv] [--email ADDRESS] [--output FILE]
+ *   npm run leads -- delete (--email ADDRESS | --id ID) [--yes]
+ *   npm run leads -- purge
  *
  * Reads DATA_DIR / DATABASE_URL like the server and opens the same store.
+ * Deliveries are named by their target's label, never a webhook's address.
  */
 
 export const USAGE = `Usage:
-  leads list [--limit N]                          latest leads (default 50) with delivery state
-  leads export --format json|csv [--output FILE]  every lead, oldest first, to stdout or FILE
+  leads list [--limit N]                     latest leads (default 50) with delivery state
+  leads export [--format json|csv] [--output FILE]
+                                             every lead, oldest first (JSON by default)
+  leads export --email ADDRESS [--format json|csv]
+                                             everything held about one person (Privacy Act
+                                             2020, IPP 6 access request)
+  leads delete --email ADDRESS [--yes]       that person's leads and their deliveries: shows
+  leads delete --id ID [--yes]               what would go; deletes only with --yes
+  leads purge                                deletes leads older than LEAD_RETENTION_DAYS now
+                                             (the server also does it daily)
 
-Environment: DATA_DIR (default ./data) or DATABASE_URL choose the lead store.
+Environment: DATA_DIR (default ./data) or DATABASE_URL choose the lead store;
+LEAD_RETENTION_DAYS (default 730) for purge.
 Tip: npm prints its own banner on stdout; use "npm run -s leads -- export ..." when redirecting.`;
 
 class UsageError extends Error {}
 
+type Selection = { by: 'email'; email: string } | { by: 'id'; id: string };
+
 type Command =
   | { name: 'help' }
   | { name: 'list'; limit: number }
-  | { name: 'export'; format: 'json' | 'csv'; output: string | undefined };
+  | {
+      name: 'export';
+      format: 'json' | 'csv';
+      output: string | undefined;
+      email: string | undefined;
+    }
+  | { name: 'delete'; selection: Selection; yes: boolean }
+  | { name: 'purge' };
+
+const OPTIONS_OF: Record<string, readonly string[]> = {
+  list: ['limit'],
+  export: ['format', 'output', 'email'],
+  delete: ['email', 'id', 'yes'],
+  purge: [],
+};
 
 export function parseCommand(argv: readonly string[]): Command {
   let parsed;
@@ -41,6 +71,9 @@ export function parseCommand(argv: readonly string[]): Command {
         format: { type: 'string', short: 'f' },
         limit: { type: 'string', short: 'n' },
         output: { type: 'string', short: 'o' },
+        email: { type: 'string' },
+        id: { type: 'string' },
+        yes: { type: 'boolean', short: 'y' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -52,26 +85,45 @@ export function parseCommand(argv: readonly string[]): Command {
   if (positionals.length !== 1) {
     throw new UsageError(positionals.length === 0 ? 'Missing command' : 'Too many arguments');
   }
-  const command = positionals[0];
-  if (command === 'list') {
-    if (values.format !== undefined || values.output !== undefined) {
-      throw new UsageError('list takes only --limit');
-    }
-    const limit = values.limit === undefined ? 50 : Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
-      throw new UsageError('--limit must be a whole number from 1 to 10000');
-    }
-    return { name: 'list', limit };
+  const command = positionals[0] ?? '';
+  const allowed = OPTIONS_OF[command];
+  if (!allowed) throw new UsageError(`Unknown command: ${command}`);
+  const extra = Object.keys(values).filter((name) => !allowed.includes(name));
+  if (extra.length > 0) {
+    const takes = allowed.length ? allowed.map((name) => `--${name}`).join(', ') : 'no options';
+    throw new UsageError(`${command} takes ${takes} (not --${extra.join(', --')})`);
   }
-  if (command === 'export') {
-    if (values.limit !== undefined) throw new UsageError('export takes no --limit');
-    const format = values.format ?? 'json';
-    if (format !== 'json' && format !== 'csv') {
-      throw new UsageError('--format must be json or csv');
+  const email = values.email?.trim().toLowerCase();
+  if (values.email !== undefined && !email) throw new UsageError('--email needs an address');
+
+  switch (command) {
+    case 'list': {
+      const limit = values.limit === undefined ? 50 : Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
+        throw new UsageError('--limit must be a whole number from 1 to 10000');
+      }
+      return { name: 'list', limit };
     }
-    return { name: 'export', format, output: values.output };
+    case 'export': {
+      const format = values.format ?? 'json';
+      if (format !== 'json' && format !== 'csv') {
+        throw new UsageError('--format must be json or csv');
+      }
+      return { name: 'export', format, output: values.output, email };
+    }
+    case 'delete': {
+      const id = values.id?.trim();
+      if ((email === undefined) === (id === undefined)) {
+        throw new UsageError('delete needs exactly one of --email ADDRESS or --id ID');
+      }
+      if (id === '') throw new UsageError('--id needs a lead id');
+      const selection: Selection =
+        email !== undefined ? { by: 'email', email } : { by: 'id', id: id ?? '' };
+      return { name: 'delete', selection, yes: values.yes === true };
+    }
+    default:
+      return { name: 'purge' };
   }
-  throw new UsageError(`Unknown command: ${command}`);
 }
 
 // ---------------------------------------------------------------------------
@@ -90,9 +142,10 @@ export function exportRecord(lead: LeadWithDeliveries) {
     source: lead.source,
     status: lead.status,
     deliveries: lead.deliveries.map((delivery) => ({
-      url: delivery.url,
+      target: delivery.label,
       state: delivery.state,
       attempts: delivery.attempts,
+      next_attempt_at: delivery.next_attempt_at,
       last_error: delivery.last_error,
       delivered_at: delivery.delivered_at,
     })),
@@ -105,21 +158,29 @@ export function toJson(leads: readonly LeadWithDeliveries[]): string {
 
 /**
  * "delivered 2/2", "pending 1/2", "failed 1/2", "not_sent 0/2": the count is
- * how many webhooks got the lead; the word is the state still open, worst first.
+ * how many targets got the lead; the word is the state still open, worst first.
  */
 export function deliverySummary(lead: LeadWithDeliveries): string {
   const total = lead.deliveries.length;
-  if (total === 0) return 'no webhooks';
+  if (total === 0) return 'no targets';
   const delivered = lead.deliveries.filter((d) => d.state === 'delivered').length;
   const states = new Set(lead.deliveries.map((d) => d.state));
-  const word = states.has('failed')
-    ? 'failed'
-    : states.has('pending')
-      ? 'pending'
-      : states.has('not_sent')
-        ? 'not_sent'
-        : 'delivered';
+  const word =
+    (['failed', 'pending', 'cancelled', 'not_sent'] as const).find((state) => states.has(state)) ??
+    'delivered';
   return `${word} ${delivered}/${total}`;
+}
+
+/** One line per delivery: 'webhook 1 (hooks.example.com) delivered attempts=1 …'. */
+function describeDelivery(delivery: DeliveryRecord): string {
+  return (
+    `${delivery.label} ${delivery.state} attempts=${delivery.attempts}` +
+    (delivery.delivered_at ? ` delivered_at=${delivery.delivered_at}` : '') +
+    (delivery.state === 'pending' && delivery.next_attempt_at
+      ? ` next_attempt_at=${delivery.next_attempt_at}`
+      : '') +
+    (delivery.last_error ? ` last_error=${delivery.last_error}` : '')
+  );
 }
 
 /**
@@ -150,14 +211,7 @@ export const CSV_COLUMNS = [
 export function toCsv(leads: readonly LeadWithDeliveries[]): string {
   const rows = [CSV_COLUMNS.map(csvCell).join(',')];
   for (const lead of leads) {
-    const deliveries = lead.deliveries
-      .map(
-        (d) =>
-          `${d.url} ${d.state} attempts=${d.attempts}` +
-          (d.delivered_at ? ` delivered_at=${d.delivered_at}` : '') +
-          (d.last_error ? ` last_error=${d.last_error}` : ''),
-      )
-      .join('\n');
+    const deliveries = lead.deliveries.map(describeDelivery).join('\n');
     rows.push(
       [
         lead.id,
@@ -176,7 +230,9 @@ export function toCsv(leads: readonly LeadWithDeliveries[]): string {
         .join(','),
     );
   }
-  return `${rows.join('\r\n')}\r\n`;
+  // The byte order mark tells spreadsheet programs the file is UTF-8, so
+  // Pāpāmoa and Ōmokoroa keep their macrons.
+  return `\uFEFF${rows.join('\r\n')}\r\n`;
 }
 
 /**
@@ -213,16 +269,29 @@ const LIST_COLUMNS: ReadonlyArray<{
   { title: 'delivery', width: 14, value: deliverySummary },
 ];
 
-export function toTable(leads: readonly LeadWithDeliveries[]): string {
+/**
+ * The leads as a table, a row each; under a lead, a line for each delivery
+ * that did not simply arrive (failed with the receiver's answer, pending with
+ * its next attempt, cancelled), so a refused webhook is seen at once.
+ */
+export function toTable(
+  leads: readonly LeadWithDeliveries[],
+  footer = (count: number) => `${count} latest ${count === 1 ? 'lead' : 'leads'}, newest first.`,
+): string {
   if (leads.length === 0) return 'No leads yet.\n';
   const line = (cells: string[]) => cells.join('  ').trimEnd();
   const lines = [
     line(LIST_COLUMNS.map((c) => fit(c.title, c.width))),
     line(LIST_COLUMNS.map((c) => '-'.repeat(c.width))),
-    ...leads.map((lead) => line(LIST_COLUMNS.map((c) => fit(c.value(lead), c.width)))),
   ];
-  const noun = leads.length === 1 ? 'lead' : 'leads';
-  return `${lines.join('\n')}\n\n${leads.length} latest ${noun}, newest first.\n`;
+  for (const lead of leads) {
+    lines.push(line(LIST_COLUMNS.map((c) => fit(c.value(lead), c.width))));
+    for (const delivery of lead.deliveries) {
+      if (delivery.state === 'delivered' || delivery.state === 'not_sent') continue;
+      lines.push(`    ${terminalSafe(describeDelivery(delivery))}`);
+    }
+  }
+  return `${lines.join('\n')}\n\n${footer(leads.length)}\n`;
 }
 
 // ---------------------------------------------------------------------------
@@ -267,25 +336,71 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return 1;
   }
   try {
-    if (command.name === 'list') {
-      io.stdout(toTable(await store.listLeads({ limit: command.limit })));
-      return 0;
+    switch (command.name) {
+      case 'list':
+        io.stdout(toTable(await store.listLeads({ limit: command.limit })));
+        return 0;
+      case 'export': {
+        const leads =
+          command.email === undefined
+            ? await store.exportLeads()
+            : await store.findLeadsByEmail(command.email);
+        const text = command.format === 'json' ? toJson(leads) : toCsv(leads);
+        if (command.output) {
+          writeFileSync(command.output, text, { mode: 0o600 });
+          io.stderr(`Wrote ${leads.length} leads to ${command.output}\n`);
+        } else {
+          io.stdout(text);
+        }
+        return 0;
+      }
+      case 'delete':
+        return await deleteLeads(store, command.selection, command.yes, io);
+      case 'purge': {
+        const cutoff = retentionCutoff(env.LEAD_RETENTION_DAYS, Date.now());
+        const count = await store.purgeCreatedBefore(cutoff);
+        io.stdout(
+          `Deleted ${count} ${count === 1 ? 'lead' : 'leads'} created before ${cutoff} ` +
+            `(LEAD_RETENTION_DAYS=${env.LEAD_RETENTION_DAYS}).\n`,
+        );
+        return 0;
+      }
     }
-    const leads = await store.exportLeads();
-    const text = command.format === 'json' ? toJson(leads) : toCsv(leads);
-    if (command.output) {
-      writeFileSync(command.output, text, { mode: 0o600 });
-      io.stderr(`Wrote ${leads.length} leads to ${command.output}\n`);
-    } else {
-      io.stdout(text);
-    }
-    return 0;
   } catch (error) {
-    io.stderr(`Could not read the leads: ${(error as Error).message}\n`);
+    io.stderr(`Could not read or change the leads: ${(error as Error).message}\n`);
     return 1;
   } finally {
     await store.close();
   }
+}
+
+/** Privacy Act deletion: a dry run that lists what would go, unless --yes. */
+async function deleteLeads(
+  store: LeadStore,
+  selection: Selection,
+  yes: boolean,
+  io: CliIo,
+): Promise<number> {
+  const leads =
+    selection.by === 'email'
+      ? await store.findLeadsByEmail(selection.email)
+      : await store.getLead(selection.id).then((lead) => (lead ? [lead] : []));
+  const whose = selection.by === 'email' ? `of ${selection.email}` : `with id ${selection.id}`;
+  if (leads.length === 0) {
+    io.stdout(`No leads ${whose}. Deleted 0 leads.\n`);
+    return 0;
+  }
+  const noun = (count: number) => `${count} ${count === 1 ? 'lead' : 'leads'}`;
+  if (!yes) {
+    io.stdout(
+      toTable(leads, (count) => `Would delete ${noun(count)} ${whose}, with their deliveries.`),
+    );
+    io.stdout('Nothing deleted. Run the same command with --yes to delete them.\n');
+    return 0;
+  }
+  const count = await store.deleteLeads(leads.map((lead) => lead.id));
+  io.stdout(`Deleted ${noun(count)} ${whose}, with their deliveries.\n`);
+  return 0;
 }
 
 function defaultOpenStore(env: ReturnType<typeof parseEnv>): Promise<LeadStore> {

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { createLeadService } from '../app/leads/lead-service.server.ts';
 import { createOutbox } from '../app/leads/outbox.server.ts';
 import { openLeadStore } from '../app/leads/store.server.ts';
+import { webhookTargets } from '../app/leads/webhooks.server.ts';
 import type { LeadsIntegration } from './app.server.ts';
 import type { Env } from './env.server.ts';
 import {
@@ -29,14 +30,19 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
     databaseUrl: env.DATABASE_URL,
     logger: leadLogger,
   });
+  const targets = webhookTargets(env.LEAD_WEBHOOK_URLS, {
+    timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
+    secret: env.LEAD_WEBHOOK_SECRET,
+  });
   const outbox = createOutbox({
     store,
     logger: leadLogger,
+    targets,
     timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
   });
   const service = createLeadService({
     store,
-    webhookUrls: env.LEAD_WEBHOOK_URLS,
+    targets,
     acceptMode: env.LEAD_ACCEPT,
     timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
     logger: leadLogger,

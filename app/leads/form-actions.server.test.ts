@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { webhookTargets } from './webhooks.server.ts';
 import { RouterContextProvider, type ActionFunctionArgs } from 'react-router';
-import { API_ERROR_MESSAGES } from '../../server/lead-api.server.ts';
+import { API_ERROR_MESSAGES } from './lead-request.server.ts';
 import { leadsContext } from './context.ts';
 import { callbackAction, enquiryAction } from './form-actions.server.ts';
 import type { LeadFormResult } from './form-submission.ts';
@@ -33,7 +34,7 @@ function context(options: { rateLimited?: boolean; acceptMode?: 'webhook' | 'sto
   provider.set(leadsContext, {
     service: createLeadService({
       store,
-      webhookUrls: receivers.map((receiver) => receiver.url),
+      targets: webhookTargets(receivers.map((receiver) => receiver.url)),
       acceptMode: options.acceptMode ?? 'webhook',
       timeoutMs: 1000,
       logger: silentLogger(),

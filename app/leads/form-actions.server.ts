@@ -4,7 +4,7 @@ import {
   API_ERROR_MESSAGES,
   isAllowedRequestOrigin,
   readLeadRequest,
-} from '../../server/lead-api.server.ts';
+} from './lead-request.server.ts';
 import { leadsContext } from './context.ts';
 import {
   SCRIPTED_SUBMIT_FIELD,

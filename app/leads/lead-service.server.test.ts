@@ -8,6 +8,7 @@ import {
   UNEXPECTED_ERROR_MESSAGE,
 } from './schema.ts';
 import type { LeadStore } from './store.server.ts';
+import { webhookTargets } from './webhooks.server.ts';
 import {
   captureLogger,
   eventually,
@@ -76,6 +77,13 @@ class FailingStore implements LeadStore {
     this.#inner.expireReceived(...args);
   listLeads: LeadStore['listLeads'] = async (...args) => this.#inner.listLeads(...args);
   exportLeads: LeadStore['exportLeads'] = async () => this.#inner.exportLeads();
+  cancelDeliveriesExcept: LeadStore['cancelDeliveriesExcept'] = async (...args) =>
+    this.#inner.cancelDeliveriesExcept(...args);
+  findLeadsByEmail: LeadStore['findLeadsByEmail'] = async (...args) =>
+    this.#inner.findLeadsByEmail(...args);
+  deleteLeads: LeadStore['deleteLeads'] = async (...args) => this.#inner.deleteLeads(...args);
+  purgeCreatedBefore: LeadStore['purgeCreatedBefore'] = async (...args) =>
+    this.#inner.purgeCreatedBefore(...args);
   ping: LeadStore['ping'] = async () => this.#inner.ping();
   close: LeadStore['close'] = async () => this.#inner.close();
 }
@@ -104,6 +112,8 @@ for (const backend of STORE_BACKENDS)
       // CONTRACT: no personal data in logs, whatever happened in the test.
       const text = log.text();
       for (const value of PERSONAL) expect(text).not.toContain(value);
+      // Webhooks are named by label in the logs, never by their address (it may hold a token).
+      expect(text).not.toContain('/hook');
     });
 
     async function receiver(mode: 'ok' | 'fail' | 'hang' = 'ok', port?: number) {
@@ -113,11 +123,16 @@ for (const backend of STORE_BACKENDS)
     }
 
     /** An outbox with test-sized waits: first retry after 150 ms, polling every 25 ms. */
-    function outboxFor(target: LeadStore, options: { start?: boolean; timeoutMs?: number } = {}) {
+    function outboxFor(
+      target: LeadStore,
+      options: { start?: boolean; timeoutMs?: number; urls?: string[] } = {},
+    ) {
+      const timeoutMs = options.timeoutMs ?? 1000;
       const outbox = createOutbox({
         store: target,
         logger: log.logger,
-        timeoutMs: options.timeoutMs ?? 1000,
+        targets: webhookTargets(options.urls ?? [], { timeoutMs }),
+        timeoutMs,
         pollIntervalMs: 25,
         retry: { baseDelayMs: 150, maxDelayMs: 400 },
       });
@@ -126,15 +141,19 @@ for (const backend of STORE_BACKENDS)
       return outbox;
     }
 
+    /** A service delivering to these webhook addresses (the outbox, if any, must match). */
     function service(
-      overrides: Partial<LeadServiceOptions> & Pick<LeadServiceOptions, 'acceptMode'>,
+      overrides: Partial<LeadServiceOptions> &
+        Pick<LeadServiceOptions, 'acceptMode'> & { webhookUrls?: string[] },
     ) {
+      const { webhookUrls = [], ...rest } = overrides;
+      const timeoutMs = rest.timeoutMs ?? 1000;
       return createLeadService({
         store,
-        webhookUrls: [],
-        timeoutMs: 1000,
+        targets: webhookTargets(webhookUrls, { timeoutMs }),
+        timeoutMs,
         logger: log.logger,
-        ...overrides,
+        ...rest,
       });
     }
 
@@ -182,7 +201,7 @@ for (const backend of STORE_BACKENDS)
         const flaky = await receiver('ok');
         const flakyPort = flaky.port;
         await flaky.close();
-        const outbox = outboxFor(store);
+        const outbox = outboxFor(store, { urls: [up.url, flaky.url] });
         const result = await service({
           acceptMode: 'webhook',
           webhookUrls: [up.url, flaky.url],
@@ -215,7 +234,7 @@ for (const backend of STORE_BACKENDS)
         const b = await receiver('fail');
         b.failStatus = 404;
         b.failBody = 'no such hook';
-        const outbox = outboxFor(store);
+        const outbox = outboxFor(store, { urls: [a.url, b.url] });
         const result = await service({
           acceptMode: 'webhook',
           webhookUrls: [a.url, b.url],
@@ -226,11 +245,15 @@ for (const backend of STORE_BACKENDS)
         expect(lead?.status).toBe('not_accepted');
         expect(lead?.deliveries).toEqual([
           expect.objectContaining({ state: 'not_sent', attempts: 1, next_attempt_at: null }),
-          expect.objectContaining({ state: 'not_sent', last_error: 'HTTP 404 no such hook' }),
+          expect.objectContaining({
+            state: 'not_sent',
+            last_error: 'HTTP 404 Not Found: no such hook',
+          }),
         ]);
         const logged = log.entries().find((entry) => entry.msg === 'Lead not accepted');
         expect((logged?.err as { message: string }).message).toBe(
-          `All webhooks failed: ${a.url}: HTTP 500 receiver is down for maintenance; ${b.url}: HTTP 404 no such hook`,
+          `All webhooks failed: webhook 1 (127.0.0.1:${a.port}): HTTP 500 Internal Server Error: ` +
+            `receiver is down for maintenance; webhook 2 (127.0.0.1:${b.port}): HTTP 404 Not Found: no such hook`,
         );
         // Receivers recover; still nothing is retried.
         a.mode = 'ok';
@@ -274,7 +297,7 @@ for (const backend of STORE_BACKENDS)
       it('a restart (store closed and reopened, new outbox) still delivers the retry', async () => {
         const up = await receiver('ok');
         const down = await receiver('fail');
-        const first = outboxFor(store, { start: false });
+        const first = outboxFor(store, { start: false, urls: [up.url, down.url] });
         const result = await service({
           acceptMode: 'webhook',
           webhookUrls: [up.url, down.url],
@@ -286,7 +309,7 @@ for (const backend of STORE_BACKENDS)
         await store.close();
         down.mode = 'ok';
         store = await harness.open();
-        outboxFor(store);
+        outboxFor(store, { urls: [up.url, down.url] });
         await down.waitForRequests(2, 10_000);
         await eventually(async () => {
           const lead = await store.getLead(result.id);
@@ -295,12 +318,13 @@ for (const backend of STORE_BACKENDS)
         expect(up.requests).toHaveLength(1);
       });
 
-      it('answers a duplicate idempotency key with the first answer, sending once', async () => {
+      it('answers a repeat of the same enquiry and key with the first answer, sending once', async () => {
         const hook = await receiver('ok');
         const svc = service({ acceptMode: 'webhook', webhookUrls: [hook.url] });
         const keyed = { ...input, idempotency_key: 'visitor-attempt-0001' };
         const first = await svc.submit(keyed);
-        const second = await svc.submit({ ...keyed, message: 'changed on retry' });
+        // A network retry: the same body, trimmed and cased differently by nobody.
+        const second = await svc.submit({ ...keyed, email: 'AROHA@example.co.nz ' });
         expect(first.kind).toBe('accepted');
         if (first.kind !== 'accepted') return;
         expect(second).toEqual({
@@ -312,6 +336,55 @@ for (const backend of STORE_BACKENDS)
         expect(resultBody(second)).toEqual(resultBody(first));
         expect(hook.requests).toHaveLength(1);
         expect(await store.exportLeads()).toHaveLength(1);
+      });
+
+      it('a different enquiry sent with a key already used is a new lead, never the first answer', async () => {
+        const hook = await receiver('ok');
+        const svc = service({ acceptMode: 'webhook', webhookUrls: [hook.url] });
+        const keyed = { ...input, idempotency_key: 'restored-form-0001' };
+        const first = await svc.submit(keyed);
+        // The form came back from the back-forward cache with its old key.
+        const second = await svc.submit({ ...keyed, message: 'A second job: the shower door' });
+        const again = await svc.submit({ ...keyed, message: 'A second job: the shower door' });
+        expect([first.kind, second.kind, again.kind]).toEqual([
+          'accepted',
+          'accepted',
+          'duplicate',
+        ]);
+        if (first.kind !== 'accepted' || second.kind !== 'accepted') return;
+        expect(second.id).not.toBe(first.id);
+        expect('id' in again && again.id).toBe(second.id);
+        expect(hook.requests.map((r) => (r.json as { message: string }).message)).toEqual([
+          'Cracked pane in the lounge window',
+          'A second job: the shower door',
+        ]);
+        expect(await store.exportLeads()).toHaveLength(2);
+      });
+
+      it('a permanent refusal by one webhook of an accepted lead is failed at once', async () => {
+        const up = await receiver('ok');
+        const refusing = await receiver('fail');
+        refusing.failStatus = 401;
+        refusing.failBody = 'bad token';
+        const outbox = outboxFor(store, { urls: [up.url, refusing.url] });
+        const result = await service({
+          acceptMode: 'webhook',
+          webhookUrls: [up.url, refusing.url],
+          outbox,
+        }).submit(input);
+        expect(result.kind).toBe('accepted');
+        if (result.kind !== 'accepted') return;
+        const lead = await store.getLead(result.id);
+        expect(lead?.deliveries[1]).toEqual(
+          expect.objectContaining({
+            label: `webhook 2 (127.0.0.1:${refusing.port})`,
+            state: 'failed',
+            next_attempt_at: null,
+            last_error: 'refused: HTTP 401 Unauthorized: bad token',
+          }),
+        );
+        await outbox.runOnce();
+        expect(refusing.requests).toHaveLength(1);
       });
 
       it('two concurrent submissions with one key: one lead, one delivery, same answer', async () => {
@@ -353,7 +426,7 @@ for (const backend of STORE_BACKENDS)
         const leads = await store.exportLeads();
         expect(leads.map((l) => [l.status, l.idempotency_key])).toEqual([
           ['not_accepted', null],
-          ['accepted', 'try-again-0001'],
+          ['accepted', expect.stringMatching(/^try-again-0001\./)],
         ]);
         // And a third one is now a duplicate of the accepted retry.
         expect((await svc.submit(keyed)).kind).toBe('duplicate');
@@ -414,7 +487,7 @@ for (const backend of STORE_BACKENDS)
     describe('stored mode', () => {
       it('accepts once committed and delivers from the outbox', async () => {
         const hook = await receiver('ok');
-        const outbox = outboxFor(store);
+        const outbox = outboxFor(store, { urls: [hook.url] });
         const result = await service({
           acceptMode: 'stored',
           webhookUrls: [hook.url],
@@ -432,7 +505,7 @@ for (const backend of STORE_BACKENDS)
 
       it('accepts with every webhook down, retrying until they are back', async () => {
         const hook = await receiver('fail');
-        const outbox = outboxFor(store);
+        const outbox = outboxFor(store, { urls: [hook.url] });
         const result = await service({
           acceptMode: 'stored',
           webhookUrls: [hook.url],
@@ -461,7 +534,7 @@ for (const backend of STORE_BACKENDS)
           store: broken,
           acceptMode: 'stored',
           webhookUrls: [hook.url],
-          outbox: outboxFor(store),
+          outbox: outboxFor(store, { urls: [hook.url] }),
         }).submit(input);
         expect(result).toEqual({ kind: 'rejected', status: 502, error: SUBMIT_FAILED_MESSAGE });
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -482,6 +555,16 @@ for (const backend of STORE_BACKENDS)
         expect(results.map((r) => r.kind).sort()).toEqual(['accepted', 'duplicate']);
         expect(await store.exportLeads()).toHaveLength(1);
       });
+
+      it('a different enquiry with a used key is stored as a new lead', async () => {
+        const svc = service({ acceptMode: 'stored' });
+        const keyed = { ...input, idempotency_key: 'stored-reuse-0001' };
+        const first = await svc.submit(keyed);
+        const second = await svc.submit({ ...keyed, phone: '027 555 0202' });
+        expect([first.kind, second.kind]).toEqual(['accepted', 'accepted']);
+        const phones = (await store.exportLeads()).map((lead) => lead.phone);
+        expect(phones).toEqual(['021 555 0101', '027 555 0202']);
+      });
     });
 
     describe('both modes', () => {
@@ -489,7 +572,7 @@ for (const backend of STORE_BACKENDS)
         '%s: the honeypot stores spam, answers like success and never delivers',
         async (acceptMode) => {
           const hook = await receiver('ok');
-          const outbox = outboxFor(store);
+          const outbox = outboxFor(store, { urls: [hook.url] });
           const result = await service({ acceptMode, webhookUrls: [hook.url], outbox }).submit({
             ...input,
             website: 'http://buy-now.example',

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { nextRetryAt, type Outbox } from './outbox.server.ts';
+import { deliveryUpdateAfter, nextRetryAt, type Outbox } from './outbox.server.ts';
 import {
   HONEYPOT_FIELD,
   SUBMIT_FAILED_MESSAGE,
@@ -17,13 +17,13 @@ import {
   type NewDelivery,
 } from './store.server.ts';
 import {
-  AllWebhooksFailedError,
-  DEFAULT_WEBHOOK_TIMEOUT_MS,
-  postToWebhooks,
-  toWebhookPayload,
-  type WebhookAttempt,
-  type WebhookOptions,
-} from './webhooks.server.ts';
+  AllTargetsFailedError,
+  assertDistinctKeys,
+  deliverToTargets,
+  type DeliveryTarget,
+  type TargetAttempt,
+} from './targets.server.ts';
+import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhooks.server.ts';
 
 /**
  * One submission, end to end, as CONTRACT "Delivery" describes it. Used by
@@ -58,15 +58,14 @@ export function resultBody(
 
 export interface LeadServiceOptions {
   store: LeadStore;
-  webhookUrls: readonly string[];
+  /** Where every lead goes (each webhook of LEAD_WEBHOOK_URLS). */
+  targets: readonly DeliveryTarget[];
   acceptMode: AcceptMode;
-  /** Per-webhook timeout (CONTRACT: default 8 s; env LEAD_WEBHOOK_TIMEOUT_MS). */
+  /** The longest a target takes (CONTRACT: default 8 s; env LEAD_WEBHOOK_TIMEOUT_MS). */
   timeoutMs?: number;
   logger: Logger;
   /** Retries failed deliveries of accepted leads; kicked after a new stored lead. */
   outbox?: Outbox | undefined;
-  userAgent?: string;
-  fetch?: WebhookOptions['fetch'];
   /** Milliseconds since the epoch; injectable for tests. */
   now?: () => number;
   /**
@@ -87,6 +86,12 @@ export interface SubmitContext {
 export interface LeadService {
   submit(input: unknown, context?: SubmitContext): Promise<SubmitResult>;
 }
+
+/** 'webhook 2 (hooks.example.com): HTTP 503 …' for each failed target. */
+const failedLabels = (attempts: readonly TargetAttempt[]) =>
+  attempts.flatMap(({ target, outcome }) =>
+    outcome.ok ? [] : [`${target.label}: ${outcome.error}`],
+  );
 
 const rejected = (error = SUBMIT_FAILED_MESSAGE): SubmitResult => ({
   kind: 'rejected',
@@ -109,26 +114,44 @@ const duplicate = (lead: LeadRecord): SubmitResult => ({
   created_at: lead.created_at,
 });
 
+/**
+ * The stored idempotency key: the form's key and a digest of what was sent.
+ * A double click or a network retry sends the same enquiry with the same key
+ * and is stored once; a different enquiry sent with a key already used (a
+ * form restored from the back-forward cache after a success) is a new lead,
+ * never answered with the first one's result.
+ */
+export function idempotencyIdentity(
+  key: string,
+  lead: Pick<LeadRecord, 'name' | 'email' | 'phone' | 'service' | 'message' | 'source'>,
+): string {
+  const body = JSON.stringify([
+    lead.name,
+    lead.email,
+    lead.phone,
+    lead.service,
+    lead.message,
+    lead.source,
+  ]);
+  return `${key}.${createHash('sha256').update(body, 'utf8').digest('base64url').slice(0, 22)}`;
+}
+
 export function createLeadService(options: LeadServiceOptions): LeadService {
   const { store, acceptMode, outbox } = options;
-  const urls = [...new Set(options.webhookUrls)];
-  if (acceptMode === 'webhook' && urls.length === 0) {
+  const targets = [...options.targets];
+  assertDistinctKeys(targets);
+  if (acceptMode === 'webhook' && targets.length === 0) {
     throw new Error('LEAD_ACCEPT=webhook needs at least one webhook address');
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   const now = options.now ?? Date.now;
   const duplicateWaitMs = options.duplicateWaitMs ?? timeoutMs + 5000;
   const log = options.logger.child({ component: 'lead-service' });
-  const webhookOptions: WebhookOptions = {
-    timeoutMs,
-    userAgent: options.userAgent,
-    fetch: options.fetch,
-  };
 
-  const scheduleRetry = (createdAt: string, failedAttempts: number) =>
+  const scheduleRetry: Outbox['scheduleRetry'] = (createdAt, failedAttempts, retry) =>
     outbox
-      ? outbox.scheduleRetry(createdAt, failedAttempts)
-      : nextRetryAt(createdAt, failedAttempts, now());
+      ? outbox.scheduleRetry(createdAt, failedAttempts, retry)
+      : nextRetryAt(createdAt, failedAttempts, now(), undefined, retry);
 
   /**
    * The answer for a request whose idempotency key is held by `existing`,
@@ -180,30 +203,21 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   }
 
   function deliveryUpdates(
-    attempts: readonly WebhookAttempt[],
+    attempts: readonly TargetAttempt[],
     leadAccepted: boolean,
     lead: LeadRecord,
   ): DeliveryUpdate[] {
-    const at = new Date(now()).toISOString();
-    return attempts.map((attempt): DeliveryUpdate => {
-      if (attempt.ok) {
-        return {
-          url: attempt.url,
-          state: 'delivered',
-          attempts: 1,
-          next_attempt_at: null,
-          last_error: null,
-          delivered_at: at,
-        };
-      }
+    return attempts.map(({ target, outcome }): DeliveryUpdate => {
       // CONTRACT "Delivery" 3 and 4: retried only for an accepted lead.
-      const retryAt = leadAccepted ? scheduleRetry(lead.created_at, 1) : null;
+      if (outcome.ok || leadAccepted) {
+        return deliveryUpdateAfter(target.key, outcome, 1, lead.created_at, now(), scheduleRetry);
+      }
       return {
-        url: attempt.url,
-        state: leadAccepted ? (retryAt === null ? 'failed' : 'pending') : 'not_sent',
+        target: target.key,
+        state: 'not_sent',
         attempts: 1,
-        next_attempt_at: retryAt,
-        last_error: attempt.error,
+        next_attempt_at: null,
+        last_error: outcome.error,
         delivered_at: null,
       };
     });
@@ -227,12 +241,16 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       created_at: new Date(now()).toISOString(),
       source: value.source,
       status,
-      idempotency_key: value.idempotency_key ?? null,
+      idempotency_key: null,
     };
+    if (value.idempotency_key) {
+      lead.idempotency_key = idempotencyIdentity(value.idempotency_key, lead);
+    }
     const context = { leadId: lead.id, source: lead.source };
     // In webhook mode the rows wait, unclaimable, while the lead is `received`.
-    const deliveries: NewDelivery[] = urls.map((url) => ({
-      url,
+    const deliveries: NewDelivery[] = targets.map((target) => ({
+      target: target.key,
+      label: target.label,
       state: spam ? 'not_sent' : 'pending',
       next_attempt_at: spam ? null : lead.created_at,
     }));
@@ -270,14 +288,14 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     }
 
     if (acceptMode === 'stored') {
-      log.info({ ...context, webhooks: urls.length }, 'Lead accepted (stored)');
-      if (urls.length > 0) outbox?.kick();
+      log.info({ ...context, targets: targets.length }, 'Lead accepted (stored)');
+      if (targets.length > 0) outbox?.kick();
       return accepted(lead);
     }
 
     // webhook mode: accepted only if a webhook answers 2xx now (CONTRACT "Delivery" 2-3).
-    const attempts = await postToWebhooks(urls, toWebhookPayload(lead), webhookOptions);
-    const delivered = attempts.filter((attempt) => attempt.ok).length;
+    const attempts = await deliverToTargets(targets, lead);
+    const delivered = attempts.filter((attempt) => attempt.outcome.ok).length;
     const leadAccepted = delivered > 0;
 
     if (stored) {
@@ -295,19 +313,25 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
           'Could not record the lead decision',
         );
       }
-    } else if (leadAccepted && delivered < urls.length) {
+    } else if (leadAccepted && delivered < targets.length) {
       log.warn(
-        { ...context, failed: urls.length - delivered },
-        'Failed webhooks cannot be retried: the lead store was unavailable',
+        { ...context, failed: failedLabels(attempts) },
+        'Failed deliveries cannot be retried: the lead store was unavailable',
       );
     }
 
     if (leadAccepted) {
-      log.info({ ...context, webhooks: urls.length, delivered }, 'Lead accepted');
+      if (delivered < targets.length) {
+        log.warn(
+          { ...context, failed: failedLabels(attempts) },
+          'Some targets failed; the outbox retries them',
+        );
+      }
+      log.info({ ...context, targets: targets.length, delivered }, 'Lead accepted');
       return accepted(lead);
     }
     log.error(
-      { err: new AllWebhooksFailedError(attempts), ...context, webhooks: urls.length },
+      { err: new AllTargetsFailedError(attempts), ...context, targets: targets.length },
       'Lead not accepted',
     );
     return rejected();

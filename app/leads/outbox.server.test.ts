@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createOutbox, DEFAULT_RETRY_POLICY, nextRetryAt, retryDelayMs } from './outbox.server.ts';
+import { Webhook } from 'standardwebhooks';
+import {
+  createOutbox,
+  DEFAULT_RETRY_POLICY,
+  nextRetryAt,
+  retryDelayMs,
+  type OutboxOptions,
+} from './outbox.server.ts';
 import { openSqliteLeadStore } from './store-sqlite.server.ts';
 import type { LeadRecord, LeadStore } from './store.server.ts';
+import type { DeliveryTarget } from './targets.server.ts';
+import { webhookTargets } from './webhooks.server.ts';
 import {
   captureLogger,
   eventually,
@@ -12,8 +21,11 @@ import {
   type Receiver,
 } from './test-support.server.ts';
 
+/** The top of each jittered wait: the schedule itself. */
+const noJitter = { random: () => 1 };
+
 describe('retry schedule (pure)', () => {
-  it('waits about 5 s first, then doubles', () => {
+  it('waits up to 5 s first, then up to twice as long each time', () => {
     expect([1, 2, 3, 4, 5].map((n) => retryDelayMs(n))).toEqual([
       5000, 10_000, 20_000, 40_000, 80_000,
     ]);
@@ -39,10 +51,45 @@ describe('retry schedule (pure)', () => {
   it('retries for up to 24 hours after the lead was created, then gives up', () => {
     const created = '2025-03-01T00:00:00.000Z';
     const start = Date.parse(created);
-    expect(nextRetryAt(created, 1, start)).toBe('2025-03-01T00:00:05.000Z');
+    const policy = DEFAULT_RETRY_POLICY;
+    expect(nextRetryAt(created, 1, start, policy, noJitter)).toBe('2025-03-01T00:00:05.000Z');
     const nearEnd = start + DEFAULT_RETRY_POLICY.maxAgeMs - 15 * 60_000;
-    expect(nextRetryAt(created, 20, nearEnd)).toBe('2025-03-02T00:00:00.000Z');
-    expect(nextRetryAt(created, 20, nearEnd + 1)).toBeNull();
+    expect(nextRetryAt(created, 20, nearEnd, policy, noJitter)).toBe('2025-03-02T00:00:00.000Z');
+    expect(nextRetryAt(created, 20, nearEnd + 1, policy, noJitter)).toBeNull();
+  });
+
+  it('draws each wait at random between 0 and the schedule (full jitter)', () => {
+    const created = '2025-03-01T00:00:00.000Z';
+    const start = Date.parse(created);
+    const policy = DEFAULT_RETRY_POLICY;
+    const at = (attempts: number, random: number) =>
+      Date.parse(nextRetryAt(created, attempts, start, policy, { random: () => random }) ?? '') -
+      start;
+    expect(at(1, 0)).toBe(0);
+    expect(at(1, 0.5)).toBe(2500);
+    expect(at(3, 0.25)).toBe(5000);
+    expect(at(12, 0.5)).toBe(450_000);
+    // Many leads failing at once come back spread over the whole wait, not in one second.
+    const waits = Array.from(
+      { length: 200 },
+      () => Date.parse(nextRetryAt(created, 6, start) ?? '') - start,
+    );
+    expect(Math.min(...waits)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(160_000);
+    expect(new Set(waits.map((wait) => Math.floor(wait / 1000))).size).toBeGreaterThan(50);
+  });
+
+  it('never retries sooner than the receiver asked (Retry-After)', () => {
+    const created = '2025-03-01T00:00:00.000Z';
+    const start = Date.parse(created);
+    const policy = DEFAULT_RETRY_POLICY;
+    const retryAt = (retryAfterMs: number) =>
+      nextRetryAt(created, 1, start, policy, { random: () => 0.5, retryAfterMs });
+    expect(retryAt(120_000)).toBe('2025-03-01T00:02:00.000Z');
+    // A shorter Retry-After than the jittered wait changes nothing.
+    expect(retryAt(1000)).toBe('2025-03-01T00:00:02.500Z');
+    // Asked to wait past the 24 hours: given up.
+    expect(retryAt(25 * 3600_000)).toBeNull();
   });
 
   it('about 100 attempts fit in the 24-hour window with the defaults', () => {
@@ -50,12 +97,12 @@ describe('retry schedule (pure)', () => {
     let now = Date.parse(created);
     let attempts = 1;
     for (;;) {
-      const next = nextRetryAt(created, attempts, now);
+      const next = nextRetryAt(created, attempts, now, DEFAULT_RETRY_POLICY, noJitter);
       if (next === null) break;
       now = Date.parse(next);
       attempts++;
     }
-    // 5+10+…+640 s ≈ 21 min, then every 15 min for the rest of the day.
+    // At the top of every wait: 5+10+…+640 s ≈ 21 min, then every 15 min for the rest of the day.
     expect(attempts).toBeGreaterThan(95);
     expect(attempts).toBeLessThan(105);
   });
@@ -84,7 +131,10 @@ describe('outbox worker', () => {
     return r;
   }
 
-  async function acceptedLead(urls: string[], createdAt = new Date().toISOString()) {
+  async function acceptedLead(
+    targets: readonly DeliveryTarget[],
+    createdAt = new Date().toISOString(),
+  ) {
     const lead: LeadRecord = {
       id: randomUUID(),
       name: 'Aroha Ngata',
@@ -99,15 +149,40 @@ describe('outbox worker', () => {
     };
     await store.insertLead(
       lead,
-      urls.map((url) => ({ url, state: 'pending', next_attempt_at: createdAt })),
+      targets.map((target) => ({
+        target: target.key,
+        label: target.label,
+        state: 'pending',
+        next_attempt_at: createdAt,
+      })),
     );
     return lead;
   }
 
+  /** An outbox delivering to these receivers' webhooks, waits at the top of the schedule. */
+  function outboxFor(
+    hooks: readonly Receiver[],
+    options: Partial<OutboxOptions> & { secret?: string } = {},
+  ) {
+    const { secret, ...rest } = options;
+    const targets = webhookTargets(
+      hooks.map((hook) => hook.url),
+      { timeoutMs: rest.timeoutMs ?? 2000, secret },
+    );
+    const outbox = createOutbox({
+      store,
+      logger: silentLogger(),
+      targets,
+      random: () => 1,
+      ...rest,
+    });
+    return { outbox, targets };
+  }
+
   it('delivers due deliveries and records them', async () => {
     const hook = await receiver('ok');
-    const lead = await acceptedLead([hook.url]);
-    const outbox = createOutbox({ store, logger: silentLogger() });
+    const { outbox, targets } = outboxFor([hook]);
+    const lead = await acceptedLead(targets);
     expect(await outbox.runOnce()).toBe(1);
     expect(hook.requests[0]?.json).toEqual(expect.objectContaining({ id: lead.id }));
     expect(hook.requests[0]?.headers['idempotency-key']).toBe(lead.id);
@@ -121,8 +196,8 @@ describe('outbox worker', () => {
   it('reschedules a failure with backoff, on the injected clock', async () => {
     const hook = await receiver('fail');
     let clock = Date.now();
-    const lead = await acceptedLead([hook.url], new Date(clock).toISOString());
-    const outbox = createOutbox({ store, logger: silentLogger(), now: () => clock });
+    const { outbox, targets } = outboxFor([hook], { now: () => clock });
+    const lead = await acceptedLead(targets, new Date(clock).toISOString());
     await outbox.runOnce();
     let delivery = (await store.getLead(lead.id))?.deliveries[0];
     expect(delivery).toEqual(
@@ -130,7 +205,7 @@ describe('outbox worker', () => {
         state: 'pending',
         attempts: 1,
         next_attempt_at: new Date(clock + 5000).toISOString(),
-        last_error: 'HTTP 500 receiver is down for maintenance',
+        last_error: 'HTTP 500 Internal Server Error: receiver is down for maintenance',
       }),
     );
     clock += 4999;
@@ -153,9 +228,9 @@ describe('outbox worker', () => {
     const hook = await receiver('fail');
     const created = Date.parse('2025-03-01T00:00:00.000Z');
     let clock = created + 24 * 3600_000 - 1000;
-    const lead = await acceptedLead([hook.url], new Date(created).toISOString());
     const log = captureLogger();
-    const outbox = createOutbox({ store, logger: log.logger, now: () => clock });
+    const { outbox, targets } = outboxFor([hook], { logger: log.logger, now: () => clock });
+    const lead = await acceptedLead(targets, new Date(created).toISOString());
     await outbox.runOnce();
     const delivery = (await store.getLead(lead.id))?.deliveries[0];
     expect(delivery).toEqual(
@@ -167,8 +242,167 @@ describe('outbox worker', () => {
     expect(await outbox.runOnce()).toBe(0);
   });
 
+  for (const status of [400, 401, 403, 404, 410, 422]) {
+    it(`a permanent refusal (${status}) is marked failed with its status, not retried`, async () => {
+      const hook = await receiver('fail');
+      hook.failStatus = status;
+      hook.failBody = 'no such hook';
+      let clock = Date.now();
+      const log = captureLogger();
+      const { outbox, targets } = outboxFor([hook], { logger: log.logger, now: () => clock });
+      const lead = await acceptedLead(targets, new Date(clock).toISOString());
+      expect(await outbox.runOnce()).toBe(1);
+      const delivery = (await store.getLead(lead.id))?.deliveries[0];
+      expect(delivery).toEqual(
+        expect.objectContaining({ state: 'failed', attempts: 1, next_attempt_at: null }),
+      );
+      expect(delivery?.last_error).toMatch(new RegExp(`^refused: HTTP ${status} .*no such hook$`));
+      const errors = log.entries().filter((entry) => entry.level === 50);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toEqual(
+        expect.objectContaining({
+          target: targets[0]?.label,
+          status,
+          msg: expect.stringMatching(/refused/),
+        }),
+      );
+      clock += 24 * 3600_000;
+      expect(await outbox.runOnce()).toBe(0);
+      expect(hook.requests).toHaveLength(1);
+    });
+  }
+
+  for (const status of [408, 429, 500, 502, 503, 504]) {
+    it(`${status} is retried`, async () => {
+      const hook = await receiver('fail');
+      hook.failStatus = status;
+      const clock = Date.now();
+      const { outbox, targets } = outboxFor([hook], { now: () => clock });
+      const lead = await acceptedLead(targets, new Date(clock).toISOString());
+      await outbox.runOnce();
+      expect((await store.getLead(lead.id))?.deliveries[0]).toEqual(
+        expect.objectContaining({ state: 'pending', attempts: 1 }),
+      );
+    });
+  }
+
+  it('honours Retry-After on a 429', async () => {
+    const hook = await receiver('fail');
+    hook.failStatus = 429;
+    hook.headers = { 'retry-after': '120' };
+    const clock = Date.now();
+    const { outbox, targets } = outboxFor([hook], { now: () => clock });
+    const lead = await acceptedLead(targets, new Date(clock).toISOString());
+    await outbox.runOnce();
+    expect((await store.getLead(lead.id))?.deliveries[0]?.next_attempt_at).toBe(
+      new Date(clock + 120_000).toISOString(),
+    );
+  });
+
+  it('spreads the retries of many failed leads over the wait (full jitter)', async () => {
+    const hook = await receiver('fail');
+    const clock = Date.now();
+    const targets = webhookTargets([hook.url]);
+    const outbox = createOutbox({ store, logger: silentLogger(), targets, now: () => clock });
+    const leads = [];
+    for (let index = 0; index < 20; index++) {
+      leads.push(await acceptedLead(targets, new Date(clock).toISOString()));
+    }
+    await outbox.runOnce();
+    const waits = await Promise.all(
+      leads.map(async (lead) => {
+        const at = (await store.getLead(lead.id))?.deliveries[0]?.next_attempt_at;
+        return Date.parse(at ?? '') - clock;
+      }),
+    );
+    for (const wait of waits) {
+      expect(wait).toBeGreaterThanOrEqual(0);
+      expect(wait).toBeLessThanOrEqual(5000);
+    }
+    expect(new Set(waits).size).toBeGreaterThan(10);
+  });
+
+  it('signs every attempt the Standard Webhooks way, with the same id on each retry', async () => {
+    const hook = await receiver('fail');
+    const secret = `whsec_${Buffer.from('a'.repeat(32)).toString('base64')}`;
+    let clock = Date.now();
+    const { outbox, targets } = outboxFor([hook], { now: () => clock, secret });
+    const lead = await acceptedLead(targets, new Date(clock).toISOString());
+    await outbox.runOnce();
+    hook.mode = 'ok';
+    clock += 5000;
+    await outbox.runOnce();
+    expect(hook.requests).toHaveLength(2);
+    const verifier = new Webhook(secret);
+    for (const request of hook.requests) {
+      const headers = request.headers as Record<string, string>;
+      expect(headers['webhook-id']).toBe(`msg_${lead.id}`);
+      // Throws unless the signature matches the body, id and (recent) timestamp.
+      expect(verifier.verify(request.body, headers)).toEqual(
+        expect.objectContaining({ id: lead.id }),
+      );
+    }
+    // A tampered body is refused by the receiver's check.
+    const first = hook.requests[0];
+    expect(() =>
+      verifier.verify(
+        (first?.body ?? '').replace('Aroha', 'Mallory'),
+        first?.headers as Record<string, string>,
+      ),
+    ).toThrow();
+  });
+
+  it('delivers only to the targets configured now: a removed one is cancelled, logged once', async () => {
+    const kept = await receiver('fail');
+    const removed = await receiver('fail');
+    const before = webhookTargets([kept.url, `${removed.url}/s3cr3t-token?key=abc`]);
+    const lead = await acceptedLead(before);
+    // The next start has only the first address.
+    const log = captureLogger();
+    const outbox = createOutbox({
+      store,
+      logger: log.logger,
+      targets: webhookTargets([kept.url]),
+      random: () => 1,
+    });
+    kept.mode = 'ok';
+    expect(await outbox.runOnce()).toBe(1);
+    expect(await outbox.runOnce()).toBe(0);
+    expect(removed.requests).toHaveLength(0);
+    const states = (await store.getLead(lead.id))?.deliveries.map((d) => [d.label, d.state]);
+    expect(states).toEqual([
+      [before[0]?.label, 'delivered'],
+      [`webhook 2 (127.0.0.1:${removed.port})`, 'cancelled'],
+    ]);
+    const notes = log
+      .entries()
+      .filter((entry) => String(entry.msg).includes('no longer configured'));
+    expect(notes).toEqual([
+      expect.objectContaining({ target: `webhook 2 (127.0.0.1:${removed.port})`, count: 1 }),
+    ]);
+    expect(log.text()).not.toContain('s3cr3t');
+  });
+
+  it('never logs or stores a webhook address, only its label', async () => {
+    const hook = await receiver('fail');
+    hook.failBody = `cannot deliver to ${hook.url}/t0ken-123`;
+    const url = `${hook.url}/t0ken-123?auth=xyz`;
+    const log = captureLogger();
+    const targets = webhookTargets([url]);
+    const outbox = createOutbox({ store, logger: log.logger, targets, random: () => 1 });
+    const lead = await acceptedLead(targets);
+    await outbox.runOnce();
+    const stored = JSON.stringify(await store.getLead(lead.id));
+    for (const text of [stored, log.text()]) {
+      expect(text).not.toContain('t0ken-123');
+      expect(text).not.toContain('auth=xyz');
+    }
+    expect(stored).toContain(`webhook 1 (127.0.0.1:${hook.port})`);
+  });
+
   it('never touches leads that are not accepted', async () => {
     const hook = await receiver('ok');
+    const { outbox, targets } = outboxFor([hook]);
     for (const status of ['received', 'not_accepted', 'spam'] as const) {
       await store.insertLead(
         {
@@ -183,10 +417,16 @@ describe('outbox worker', () => {
           status,
           idempotency_key: null,
         },
-        [{ url: hook.url, state: 'pending', next_attempt_at: new Date(0).toISOString() }],
+        [
+          {
+            target: targets[0]?.key ?? '',
+            label: targets[0]?.label ?? '',
+            state: 'pending',
+            next_attempt_at: new Date(0).toISOString(),
+          },
+        ],
       );
     }
-    const outbox = createOutbox({ store, logger: silentLogger() });
     expect(await outbox.runOnce()).toBe(0);
     expect(hook.requests).toHaveLength(0);
   });
@@ -206,9 +446,9 @@ describe('outbox worker', () => {
         status: 'received',
         idempotency_key: null,
       },
-      [{ url: 'http://127.0.0.1:9/x', state: 'pending', next_attempt_at: null }],
+      [{ target: 'webhook:x', label: 'webhook 1 (x)', state: 'pending', next_attempt_at: null }],
     );
-    const outbox = createOutbox({ store, logger: silentLogger(), timeoutMs: 1000 });
+    const outbox = createOutbox({ store, logger: silentLogger(), targets: [], timeoutMs: 1000 });
     await outbox.runOnce();
     const lead = await store.getLead(id);
     expect(lead?.status).toBe('not_accepted');
@@ -217,10 +457,10 @@ describe('outbox worker', () => {
 
   it('polls in the background after start(), and kick() runs soon', async () => {
     const hook = await receiver('ok');
-    const outbox = createOutbox({ store, logger: silentLogger(), pollIntervalMs: 60_000 });
+    const { outbox, targets } = outboxFor([hook], { pollIntervalMs: 60_000 });
     outbox.start();
     await eventually(async () => expect(await outbox.runOnce()).toBe(0));
-    await acceptedLead([hook.url]);
+    await acceptedLead(targets);
     outbox.kick();
     await hook.waitForRequests(1, 5000);
     await outbox.stop();
@@ -228,13 +468,8 @@ describe('outbox worker', () => {
 
   it('stop() waits for in-flight deliveries to be recorded', async () => {
     const hook = await receiver('hang');
-    const lead = await acceptedLead([hook.url]);
-    const outbox = createOutbox({
-      store,
-      logger: silentLogger(),
-      timeoutMs: 400,
-      pollIntervalMs: 10,
-    });
+    const { outbox, targets } = outboxFor([hook], { timeoutMs: 400, pollIntervalMs: 10 });
+    const lead = await acceptedLead(targets);
     outbox.start();
     await hook.waitForRequests(1, 5000);
     await outbox.stop();
@@ -253,15 +488,16 @@ describe('outbox worker', () => {
   it('a crashed worker’s claims are picked up once the lease expires', async () => {
     const hook = await receiver('ok');
     let clock = Date.now();
-    const lead = await acceptedLead([hook.url], new Date(clock).toISOString());
+    const { outbox, targets } = outboxFor([hook], { now: () => clock });
+    const lead = await acceptedLead(targets, new Date(clock).toISOString());
     // A worker that claimed and died: its lease is in the store, no result.
     await store.claimDueDeliveries({
       owner: 'dead-worker',
       now: new Date(clock).toISOString(),
       leaseUntil: new Date(clock + 38_000).toISOString(),
       limit: 10,
+      targets: targets.map((target) => target.key),
     });
-    const outbox = createOutbox({ store, logger: silentLogger(), now: () => clock });
     expect(await outbox.runOnce()).toBe(0);
     clock += 38_000;
     expect(await outbox.runOnce()).toBe(1);
@@ -270,9 +506,43 @@ describe('outbox worker', () => {
 
   it('works through more due deliveries than one batch', async () => {
     const hook = await receiver('ok');
-    for (let index = 0; index < 7; index++) await acceptedLead([hook.url]);
-    const outbox = createOutbox({ store, logger: silentLogger(), batchSize: 3 });
+    const { outbox, targets } = outboxFor([hook], { batchSize: 3 });
+    for (let index = 0; index < 7; index++) await acceptedLead(targets);
     expect(await outbox.runOnce()).toBe(7);
     expect(hook.requests).toHaveLength(7);
+  });
+
+  it('a store that fails is logged once, not every round, and once when it is back', async () => {
+    const log = captureLogger();
+    let failing = true;
+    let failedRounds = 0;
+    const flaky = new Proxy(store, {
+      get(target, property, receiverObject) {
+        const value = Reflect.get(target, property, receiverObject) as unknown;
+        if (property === 'expireReceived' && failing) {
+          return () => {
+            failedRounds += 1;
+            return Promise.reject(new Error('connection refused'));
+          };
+        }
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const outbox = createOutbox({
+      store: flaky,
+      logger: log.logger,
+      targets: [],
+      pollIntervalMs: 5,
+    });
+    outbox.start();
+    const rounds = () =>
+      log.entries().filter((entry) => String(entry.msg).includes('cannot reach the lead store'));
+    await eventually(() => expect(rounds()).toHaveLength(1));
+    // Several more failing rounds, still one line.
+    await eventually(() => expect(failedRounds).toBeGreaterThan(5));
+    expect(rounds()).toHaveLength(1);
+    failing = false;
+    await eventually(() => expect(log.text()).toContain('Outbox reaches the lead store again'));
+    await outbox.stop();
   });
 });

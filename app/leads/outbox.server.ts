@@ -7,20 +7,19 @@ import {
   type DeliveryUpdate,
   type LeadStore,
 } from './store.server.ts';
-import {
-  DEFAULT_WEBHOOK_TIMEOUT_MS,
-  postWebhook,
-  toWebhookPayload,
-  type WebhookOptions,
-} from './webhooks.server.ts';
+import type { DeliveryOutcome, DeliveryTarget } from './targets.server.ts';
+import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhooks.server.ts';
 
 /**
- * The durable outbox (CONTRACT "Delivery" 3): failed webhook deliveries of
- * ACCEPTED leads are retried first after about 5 s, then with doubling
- * waits capped at 15 minutes, for up to 24 hours after the lead was created;
- * then the delivery is marked failed. Every retry's schedule lives in the
- * store, and claims are leases that expire, so a restart (even after a
- * SIGKILL mid-delivery) picks up where the last process stopped.
+ * The durable outbox (CONTRACT "Delivery" 3): failed deliveries of
+ * ACCEPTED leads are retried on a schedule of 5 s, then doubling waits capped
+ * at 15 minutes (each wait drawn at random up to that: full jitter), for up
+ * to 24 hours after the lead was created; then the delivery is marked
+ * failed. A permanent refusal is marked failed at once. Every retry's
+ * schedule lives in the store, and claims are leases that expire, so a
+ * restart (even after a SIGKILL mid-delivery) picks up where the last process
+ * stopped, and several processes on one PostgreSQL deliver each lead once.
+ * Only the targets configured now are delivered to.
  */
 
 export interface RetryPolicy {
@@ -39,8 +38,9 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 };
 
 /**
- * Wait after the `failedAttempts`-th failed attempt: base, 2×base, 4×base…,
- * never more than the cap. With the defaults: 5 s, 10 s, 20 s, … 15 min.
+ * The longest wait after the `failedAttempts`-th failed attempt: base,
+ * 2×base, 4×base…, never more than the cap. With the defaults: 5 s, 10 s,
+ * 20 s, … 15 min.
  */
 export function retryDelayMs(
   failedAttempts: number,
@@ -51,25 +51,46 @@ export function retryDelayMs(
   return Math.min(policy.baseDelayMs * 2 ** exponent, policy.maxDelayMs);
 }
 
+export interface RetryOptions {
+  /** The receiver's Retry-After: never retry sooner than this. */
+  retryAfterMs?: number | undefined;
+  /** A number in [0, 1); Math.random by default, fixed in tests. */
+  random?: () => number;
+}
+
 /**
  * What to do after a failed attempt: retry at the returned time, or give up
  * (null) when that time would fall beyond created_at + maxAge.
+ *
+ * Full jitter (a uniform wait between 0 and the schedule's wait): after an
+ * outage, every waiting lead would otherwise come back to the receiver in
+ * the same second. A receiver's Retry-After (429, 503) is honoured as the
+ * earliest time.
  */
 export function nextRetryAt(
   createdAt: string,
   failedAttempts: number,
   nowMs: number,
   policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+  options: RetryOptions = {},
 ): string | null {
   const deadline = Date.parse(createdAt) + policy.maxAgeMs;
-  const at = nowMs + retryDelayMs(failedAttempts, policy);
+  const random = options.random ?? Math.random;
+  const jittered = Math.floor(random() * retryDelayMs(failedAttempts, policy));
+  const wait = Math.max(jittered, options.retryAfterMs ?? 0);
+  const at = nowMs + wait;
   return Number.isFinite(deadline) && at <= deadline ? new Date(at).toISOString() : null;
 }
 
 export interface OutboxOptions {
   store: LeadStore;
   logger: Logger;
-  /** Per-attempt webhook timeout (CONTRACT LEAD_WEBHOOK_TIMEOUT_MS). */
+  /** The targets configured now; deliveries to any other target are cancelled. */
+  targets: readonly DeliveryTarget[];
+  /**
+   * The longest a target may take (CONTRACT LEAD_WEBHOOK_TIMEOUT_MS); leases
+   * and the wait for undecided leads are derived from it.
+   */
   timeoutMs?: number;
   /** How often to look for due deliveries (default 1 s). */
   pollIntervalMs?: number;
@@ -77,7 +98,7 @@ export interface OutboxOptions {
   /** Deliveries claimed per round. */
   batchSize?: number;
   /**
-   * How long a claim stays leased. Must exceed the webhook timeout, so a
+   * How long a claim stays leased. Must exceed the target's timeout, so a
    * live worker never loses its lease mid-attempt; default timeout + 30 s.
    */
   leaseMs?: number;
@@ -88,8 +109,8 @@ export interface OutboxOptions {
   receivedTimeoutMs?: number;
   /** Milliseconds since the epoch; injectable for tests. */
   now?: () => number;
-  userAgent?: string;
-  fetch?: WebhookOptions['fetch'];
+  /** The jitter's random source; injectable for tests. */
+  random?: () => number;
   /** Identifies this worker's leases; defaults to host, pid and a random part. */
   owner?: string;
 }
@@ -104,11 +125,47 @@ export interface Outbox {
   /** Runs rounds until nothing is due; returns how many deliveries were attempted. */
   runOnce(): Promise<number>;
   /**
-   * The schedule after a failed immediate attempt, used by the lead service
-   * so the first retry follows the same policy as the outbox's own.
+   * The schedule after a failed attempt, used by the lead service so the
+   * first retry follows the same policy as the outbox's own.
    */
-  scheduleRetry(createdAt: string, failedAttempts: number): string | null;
+  scheduleRetry(createdAt: string, failedAttempts: number, options?: RetryOptions): string | null;
   readonly policy: RetryPolicy;
+}
+
+/**
+ * The row update after an attempt of `attempts` (absolute count) on a lead
+ * created at `createdAt`: delivered; failed for good (a permanent refusal, or
+ * no retry left within the window); or pending again at the next time.
+ */
+export function deliveryUpdateAfter(
+  target: string,
+  outcome: DeliveryOutcome,
+  attempts: number,
+  createdAt: string,
+  nowMs: number,
+  schedule: (createdAt: string, failedAttempts: number, options?: RetryOptions) => string | null,
+): DeliveryUpdate {
+  if (outcome.ok) {
+    return {
+      target,
+      state: 'delivered',
+      attempts,
+      next_attempt_at: null,
+      last_error: null,
+      delivered_at: new Date(nowMs).toISOString(),
+    };
+  }
+  const retryAt = outcome.permanent
+    ? null
+    : schedule(createdAt, attempts, { retryAfterMs: outcome.retryAfterMs });
+  return {
+    target,
+    state: retryAt === null ? 'failed' : 'pending',
+    attempts,
+    next_attempt_at: retryAt,
+    last_error: outcome.permanent ? `refused: ${outcome.error}` : outcome.error,
+    delivered_at: null,
+  };
 }
 
 export function createOutbox(options: OutboxOptions): Outbox {
@@ -122,54 +179,48 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const now = options.now ?? Date.now;
   const owner = options.owner ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const log = logger.child({ component: 'lead-outbox' });
+  const targets = new Map(options.targets.map((target) => [target.key, target]));
+  const targetKeys = [...targets.keys()];
 
   let running = false;
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<number> | undefined;
   let kicked = false;
+  let cancelledChecked = false;
+  /** The store failing every round is one outage, logged when it starts and when it ends. */
+  let storeDown = false;
 
-  async function deliver(claim: ClaimedDelivery): Promise<void> {
+  const scheduleRetry = (createdAt: string, failedAttempts: number, retry: RetryOptions = {}) =>
+    nextRetryAt(createdAt, failedAttempts, now(), policy, { random: options.random, ...retry });
+
+  async function deliver(claim: ClaimedDelivery, target: DeliveryTarget): Promise<void> {
     const attempts = claim.attempts + 1;
-    const result = await postWebhook(claim.url, toWebhookPayload(claim.lead), {
-      timeoutMs,
-      userAgent: options.userAgent,
-      fetch: options.fetch,
-    });
-    const at = now();
-    let update: DeliveryUpdate;
-    if (result.ok) {
-      update = {
-        url: claim.url,
-        state: 'delivered',
-        attempts,
-        next_attempt_at: null,
-        last_error: null,
-        delivered_at: new Date(at).toISOString(),
-      };
-      log.info({ leadId: claim.lead_id, attempts }, 'Lead webhook delivered by the outbox');
+    const outcome = await target.deliver(claim.lead);
+    const update = deliveryUpdateAfter(
+      claim.target,
+      outcome,
+      attempts,
+      claim.lead.created_at,
+      now(),
+      scheduleRetry,
+    );
+    const context = { leadId: claim.lead_id, target: target.label, attempts };
+    if (outcome.ok) {
+      log.info(context, 'Lead delivered by the outbox');
+    } else if (update.state === 'failed') {
+      // Given up for good: a permanent refusal, or 24 hours of retries (CONTRACT "Delivery" 3).
+      log.error(
+        { ...context, status: outcome.status, error: outcome.error },
+        outcome.permanent
+          ? 'Lead delivery refused for good; not retried'
+          : 'Lead delivery failed for good; retries exhausted',
+      );
     } else {
-      const retryAt = nextRetryAt(claim.lead.created_at, attempts, at, policy);
-      update = {
-        url: claim.url,
-        state: retryAt === null ? 'failed' : 'pending',
-        attempts,
-        next_attempt_at: retryAt,
-        last_error: result.error,
-        delivered_at: null,
-      };
-      if (retryAt === null) {
-        // CONTRACT "Delivery" 3: retries end 24 hours after the lead.
-        log.error(
-          { leadId: claim.lead_id, attempts, err: new Error(`${claim.url}: ${result.error}`) },
-          'Lead webhook delivery failed for good; retries exhausted',
-        );
-      } else {
-        log.warn(
-          { leadId: claim.lead_id, attempts, retryAt, error: `${claim.url}: ${result.error}` },
-          'Lead webhook delivery failed; will retry',
-        );
-      }
+      log.warn(
+        { ...context, retryAt: update.next_attempt_at, error: outcome.error },
+        'Lead delivery failed; will retry',
+      );
     }
     const recorded = await store.recordDelivery(claim.lead_id, owner, update);
     if (!recorded) {
@@ -177,28 +228,48 @@ export function createOutbox(options: OutboxOptions): Outbox {
     }
   }
 
+  /** Pending deliveries to a target no longer configured get no more retries. */
+  async function cancelRemovedTargets(): Promise<void> {
+    const cancelled = await store.cancelDeliveriesExcept(targetKeys);
+    for (const { label, count } of cancelled) {
+      log.warn(
+        { target: label, count },
+        'Delivery target no longer configured: its pending deliveries are cancelled',
+      );
+    }
+  }
+
   async function round(): Promise<number> {
+    if (!cancelledChecked) {
+      await cancelRemovedTargets();
+      cancelledChecked = true;
+    }
     const at = now();
     const expired = await store.expireReceived(new Date(at - receivedTimeoutMs).toISOString());
     if (expired > 0) {
       log.warn({ count: expired }, 'Leads left undecided by a stopped process marked not accepted');
     }
+    if (targetKeys.length === 0) return 0;
     const claims = await store.claimDueDeliveries({
       owner,
       now: new Date(at).toISOString(),
       leaseUntil: new Date(at + leaseMs).toISOString(),
       limit: batchSize,
+      targets: targetKeys,
     });
     await Promise.all(
-      claims.map((claim) =>
-        deliver(claim).catch((error: unknown) => {
+      claims.map((claim) => {
+        const target = targets.get(claim.target);
+        // Claims are limited to configured targets; a lease simply expires otherwise.
+        if (!target) return Promise.resolve();
+        return deliver(claim, target).catch((error: unknown) => {
           // The lease expires and the row is claimed again; nothing is lost.
           log.error(
             { err: storeErrorForLog(error), leadId: claim.lead_id },
             'Outbox could not record a delivery',
           );
-        }),
-      ),
+        });
+      }),
     );
     return claims.length;
   }
@@ -241,8 +312,20 @@ export function createOutbox(options: OutboxOptions): Outbox {
     timer = setTimeout(() => {
       timer = undefined;
       exclusive()
-        .catch((error: unknown) =>
-          log.error({ err: storeErrorForLog(error) }, 'Outbox round failed'),
+        .then(
+          () => {
+            if (storeDown) log.info('Outbox reaches the lead store again');
+            storeDown = false;
+          },
+          (error: unknown) => {
+            if (!storeDown) {
+              log.error(
+                { err: storeErrorForLog(error) },
+                'Outbox cannot reach the lead store; retrying every round',
+              );
+            }
+            storeDown = true;
+          },
         )
         .finally(() => schedule(pollIntervalMs));
     }, delayMs);
@@ -271,7 +354,6 @@ export function createOutbox(options: OutboxOptions): Outbox {
       else schedule(0);
     },
     runOnce,
-    scheduleRetry: (createdAt, failedAttempts) =>
-      nextRetryAt(createdAt, failedAttempts, now(), policy),
+    scheduleRetry,
   };
 }

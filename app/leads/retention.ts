@@ -4,3 +4,10 @@
  * privacy page and the server read the same default.
  */
 export const DEFAULT_LEAD_RETENTION_DAYS = 730;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Leads created before this instant are past their retention (ISO 8601). */
+export function retentionCutoff(days: number, nowMs: number): string {
+  return new Date(nowMs - days * DAY_MS).toISOString();
+}

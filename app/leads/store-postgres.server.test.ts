@@ -51,10 +51,10 @@ describe.skipIf(!databaseUrl)('PostgreSQL store specifics', () => {
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
       const { rows } = await client.query(
-        `SELECT version FROM ${harness.schema}.lead_schema_migrations`,
+        `SELECT version FROM ${harness.schema}.lead_schema_migrations ORDER BY version`,
       );
       await client.end();
-      expect(rows).toEqual([{ version: 1 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
     } finally {
       await harness.cleanup();
     }

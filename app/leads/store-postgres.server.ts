@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import {
   attachDeliveries,
   clipError,
+  countByLabel,
   type ClaimedDelivery,
   type DeliveryRecord,
   type DeliveryUpdate,
@@ -27,7 +28,8 @@ interface Migration {
   sql: string;
 }
 
-const MIGRATIONS: readonly Migration[] = [
+/** Exported for the schema tests (store-schema.server.test.ts). */
+export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'leads and deliveries',
@@ -63,12 +65,39 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX lead_deliveries_due ON lead_deliveries (next_attempt_at) WHERE state = 'pending';
     `,
   },
+  {
+    // Delivery rows name their target by key and label, never by a webhook's
+    // address (it may hold a token); 'cancelled' for removed targets; leads
+    // found by e-mail for Privacy Act requests. The key and label are those
+    // of webhooks.server.ts (webhookTargetKey: sha256 of the address, 16 hex;
+    // webhookLabel: position from 1 and host).
+    version: 2,
+    name: 'delivery targets by key and label',
+    sql: `
+      ALTER TABLE lead_deliveries ADD COLUMN target text, ADD COLUMN label text;
+      UPDATE lead_deliveries SET
+        target = 'webhook:' || left(encode(sha256(convert_to(url, 'UTF8')), 'hex'), 16),
+        label = 'webhook ' || (position + 1) || ' ('
+          || coalesce(substring(url from '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^@/?#]*@)?([^/?#]*)'), '?')
+          || ')';
+      ALTER TABLE lead_deliveries
+        DROP CONSTRAINT lead_deliveries_pkey,
+        DROP CONSTRAINT lead_deliveries_state_check,
+        DROP COLUMN url,
+        ALTER COLUMN target SET NOT NULL,
+        ALTER COLUMN label SET NOT NULL,
+        ADD PRIMARY KEY (lead_id, target),
+        ADD CONSTRAINT lead_deliveries_state_check
+          CHECK (state IN ('pending', 'delivered', 'failed', 'not_sent', 'cancelled'));
+      CREATE INDEX leads_email ON leads (email);
+    `,
+  },
 ];
 
 const LEAD_COLUMNS =
   'id, name, email, phone, service, message, created_at, source, status, idempotency_key';
 const DELIVERY_COLUMNS =
-  'lead_id, url, state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_expires_at';
+  'lead_id, target, label, state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_expires_at';
 
 type Row = Record<string, unknown>;
 
@@ -98,7 +127,8 @@ function toLead(row: Row, prefix = ''): LeadRecord {
 function toDelivery(row: Row): DeliveryRecord {
   return {
     lead_id: String(row.lead_id),
-    url: String(row.url),
+    target: String(row.target),
+    label: String(row.label),
     state: String(row.state) as DeliveryRecord['state'],
     attempts: Number(row.attempts),
     next_attempt_at: iso(row.next_attempt_at),
@@ -238,13 +268,15 @@ export class PostgresLeadStore implements LeadStore {
         inserted = result.rowCount === 1;
         if (inserted && deliveries.length > 0) {
           await client.query(
-            `INSERT INTO lead_deliveries (lead_id, url, state, attempts, next_attempt_at, position)
-             SELECT $1, u.url, u.state, 0, u.next_attempt_at, u.position
-             FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::int[])
-               AS u (url, state, next_attempt_at, position)`,
+            `INSERT INTO lead_deliveries
+               (lead_id, target, label, state, attempts, next_attempt_at, position)
+             SELECT $1, u.target, u.label, u.state, 0, u.next_attempt_at, u.position
+             FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::int[])
+               AS u (target, label, state, next_attempt_at, position)`,
             [
               lead.id,
-              deliveries.map((d) => d.url),
+              deliveries.map((d) => d.target),
+              deliveries.map((d) => d.label),
               deliveries.map((d) => d.state),
               deliveries.map((d) => d.next_attempt_at),
               deliveries.map((_, position) => position),
@@ -298,12 +330,12 @@ export class PostgresLeadStore implements LeadStore {
            last_error = u.last_error, delivered_at = u.delivered_at,
            lease_owner = NULL, lease_expires_at = NULL
        FROM unnest($3::text[], $4::text[], $5::int[], $6::timestamptz[], $7::text[], $8::timestamptz[])
-         AS u (url, state, attempts, next_attempt_at, last_error, delivered_at)
-       WHERE d.lead_id = $1 AND d.url = u.url`,
+         AS u (target, state, attempts, next_attempt_at, last_error, delivered_at)
+       WHERE d.lead_id = $1 AND d.target = u.target`,
       [
         id,
         status,
-        updates.map((u) => u.url),
+        updates.map((u) => u.target),
         updates.map((u) => u.state),
         updates.map((u) => u.attempts),
         updates.map((u) => u.next_attempt_at),
@@ -326,17 +358,19 @@ export class PostgresLeadStore implements LeadStore {
     now: string;
     leaseUntil: string;
     limit: number;
+    targets: readonly string[];
   }): Promise<ClaimedDelivery[]> {
     // One statement: choose due rows, skipping rows another worker has
     // locked, and lease them. A row leased by a committed claim fails the
     // lease condition on re-check, so it is never handed out twice.
     const result = await this.#pool.query(
       `WITH due AS (
-         SELECT d.lead_id, d.url
+         SELECT d.lead_id, d.target
          FROM lead_deliveries d JOIN leads l ON l.id = d.lead_id
          WHERE d.state = 'pending' AND l.status = 'accepted'
            AND d.next_attempt_at <= $3::timestamptz
            AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $3::timestamptz)
+           AND d.target = ANY($5::text[])
          ORDER BY d.next_attempt_at
          LIMIT $4
          FOR UPDATE OF d SKIP LOCKED
@@ -344,17 +378,17 @@ export class PostgresLeadStore implements LeadStore {
          UPDATE lead_deliveries d
          SET lease_owner = $1, lease_expires_at = $2::timestamptz
          FROM due
-         WHERE d.lead_id = due.lead_id AND d.url = due.url
+         WHERE d.lead_id = due.lead_id AND d.target = due.target
          RETURNING d.*
        )
-       SELECT c.lead_id, c.url, c.state, c.attempts, c.next_attempt_at, c.last_error,
+       SELECT c.lead_id, c.target, c.label, c.state, c.attempts, c.next_attempt_at, c.last_error,
               c.delivered_at, c.lease_owner, c.lease_expires_at,
               l.id AS l_id, l.name AS l_name, l.email AS l_email, l.phone AS l_phone,
               l.service AS l_service, l.message AS l_message, l.created_at AS l_created_at,
               l.source AS l_source, l.status AS l_status, l.idempotency_key AS l_idempotency_key
        FROM claimed c JOIN leads l ON l.id = c.lead_id
        ORDER BY c.next_attempt_at`,
-      [options.owner, options.leaseUntil, options.now, options.limit],
+      [options.owner, options.leaseUntil, options.now, options.limit, options.targets],
     );
     return (result.rows as Row[]).map((row) => ({
       ...toDelivery(row),
@@ -369,10 +403,10 @@ export class PostgresLeadStore implements LeadStore {
       `UPDATE lead_deliveries
        SET state = $4, attempts = $5, next_attempt_at = $6::timestamptz, last_error = $7,
            delivered_at = $8::timestamptz, lease_owner = NULL, lease_expires_at = NULL
-       WHERE lead_id = $1 AND url = $2 AND lease_owner = $3`,
+       WHERE lead_id = $1 AND target = $2 AND lease_owner = $3`,
       [
         leadId,
-        update.url,
+        update.target,
         owner,
         update.state,
         update.attempts,
@@ -382,6 +416,20 @@ export class PostgresLeadStore implements LeadStore {
       ],
     );
     return result.rowCount === 1;
+  }
+
+  async cancelDeliveriesExcept(
+    targets: readonly string[],
+  ): Promise<Array<{ label: string; count: number }>> {
+    const result = await this.#pool.query<{ label: string }>(
+      `UPDATE lead_deliveries
+       SET state = 'cancelled', next_attempt_at = NULL, lease_owner = NULL, lease_expires_at = NULL
+       WHERE state = 'pending' AND NOT (target = ANY($1::text[]))
+         AND lead_id IN (SELECT id FROM leads WHERE status = 'accepted')
+       RETURNING label`,
+      [targets],
+    );
+    return countByLabel(result.rows.map((row) => row.label));
   }
 
   async expireReceived(olderThan: string): Promise<number> {
@@ -417,6 +465,30 @@ export class PostgresLeadStore implements LeadStore {
     );
     const leads = (result.rows as Row[]).map((row) => toLead(row));
     return attachDeliveries(leads, await this.#deliveriesOf(leads.map((lead) => lead.id)));
+  }
+
+  async findLeadsByEmail(email: string): Promise<LeadWithDeliveries[]> {
+    const result = await this.#pool.query(
+      `SELECT ${LEAD_COLUMNS} FROM leads WHERE email = $1 ORDER BY created_at, id`,
+      [email.trim().toLowerCase()],
+    );
+    const leads = (result.rows as Row[]).map((row) => toLead(row));
+    return attachDeliveries(leads, await this.#deliveriesOf(leads.map((lead) => lead.id)));
+  }
+
+  async deleteLeads(ids: readonly string[]): Promise<number> {
+    const valid = ids.filter((id) => UUID.test(id));
+    if (valid.length === 0) return 0;
+    // One statement: the leads and (ON DELETE CASCADE) their deliveries together.
+    const result = await this.#pool.query('DELETE FROM leads WHERE id = ANY($1::uuid[])', [valid]);
+    return result.rowCount ?? 0;
+  }
+
+  async purgeCreatedBefore(cutoff: string): Promise<number> {
+    const result = await this.#pool.query('DELETE FROM leads WHERE created_at < $1::timestamptz', [
+      cutoff,
+    ]);
+    return result.rowCount ?? 0;
   }
 
   async ping(): Promise<void> {

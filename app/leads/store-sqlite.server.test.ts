@@ -55,7 +55,7 @@ describe('SQLite store specifics', () => {
           id: '00000000-0000-4000-8000-000000000001', name: 'Killed Process', email: 'k@example.com',
           phone: '021 000 0000', service: 'Windows', message: 'm', created_at: new Date().toISOString(),
           source: 'quote_form', status: 'accepted', idempotency_key: null,
-        }, [{ url: 'http://127.0.0.1:9/h', state: 'pending', next_attempt_at: new Date().toISOString() }]);
+        }, [{ target: 'webhook:0123456789abcdef', label: 'webhook 1 (127.0.0.1:9)', state: 'pending', next_attempt_at: new Date().toISOString() }]);
         process.kill(process.pid, 'SIGKILL');
       `;
       const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {

@@ -4,6 +4,7 @@ import { DatabaseSync, type SQLOutputValue } from 'node:sqlite';
 import {
   attachDeliveries,
   clipError,
+  countByLabel,
   type ClaimedDelivery,
   type DeliveryRecord,
   type DeliveryUpdate,
@@ -14,6 +15,7 @@ import {
   type LeadWithDeliveries,
   type NewDelivery,
 } from './store.server.ts';
+import { webhookLabel, webhookTargetKey } from './webhooks.server.ts';
 
 /**
  * The embedded lead store (CONTRACT: `npm start` needs no database server):
@@ -37,7 +39,8 @@ interface Migration {
 }
 
 /** Versioned, applied in order at open, each inside the migration transaction. */
-const MIGRATIONS: readonly Migration[] = [
+/** Exported for the schema tests (store-schema.server.test.ts). */
+export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'leads and deliveries',
@@ -73,6 +76,40 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX lead_deliveries_due ON lead_deliveries (state, next_attempt_at);
     `,
   },
+  {
+    // Delivery rows name their target by key and label, never by a webhook's
+    // address (it may hold a token); 'cancelled' for removed targets; leads
+    // found by e-mail for Privacy Act requests. lead_webhook_key/label are
+    // registered by the store (the same functions the running code uses).
+    version: 2,
+    name: 'delivery targets by key and label',
+    sql: `
+      CREATE TABLE lead_deliveries_v2 (
+        lead_id TEXT NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        target TEXT NOT NULL,
+        label TEXT NOT NULL,
+        state TEXT NOT NULL
+          CHECK (state IN ('pending', 'delivered', 'failed', 'not_sent', 'cancelled')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT,
+        last_error TEXT,
+        delivered_at TEXT,
+        lease_owner TEXT,
+        lease_expires_at TEXT,
+        position INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (lead_id, target)
+      ) STRICT;
+      INSERT INTO lead_deliveries_v2
+        SELECT lead_id, lead_webhook_key(url), lead_webhook_label(url, position), state,
+               attempts, next_attempt_at, last_error, delivered_at, lease_owner,
+               lease_expires_at, position
+        FROM lead_deliveries;
+      DROP TABLE lead_deliveries;
+      ALTER TABLE lead_deliveries_v2 RENAME TO lead_deliveries;
+      CREATE INDEX lead_deliveries_due ON lead_deliveries (state, next_attempt_at);
+      CREATE INDEX leads_email ON leads (email);
+    `,
+  },
 ];
 
 type Row = Record<string, SQLOutputValue>;
@@ -80,7 +117,7 @@ type Row = Record<string, SQLOutputValue>;
 const LEAD_COLUMNS =
   'id, name, email, phone, service, message, created_at, source, status, idempotency_key';
 const DELIVERY_COLUMNS =
-  'lead_id, url, state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_expires_at';
+  'lead_id, target, label, state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_expires_at';
 
 function toLead(row: Row): LeadRecord {
   return {
@@ -103,7 +140,8 @@ const textOrNull = (value: SQLOutputValue | undefined) =>
 function toDelivery(row: Row): DeliveryRecord {
   return {
     lead_id: String(row.lead_id),
-    url: String(row.url),
+    target: String(row.target),
+    label: String(row.label),
     state: String(row.state) as DeliveryRecord['state'],
     attempts: Number(row.attempts),
     next_attempt_at: textOrNull(row.next_attempt_at),
@@ -128,6 +166,12 @@ export class SqliteLeadStore implements LeadStore {
       this.#db.exec('PRAGMA journal_mode = WAL');
       this.#db.exec('PRAGMA synchronous = FULL');
       this.#db.exec('PRAGMA foreign_keys = ON');
+      this.#db.function('lead_webhook_key', { deterministic: true }, (url) =>
+        webhookTargetKey(String(url)),
+      );
+      this.#db.function('lead_webhook_label', { deterministic: true }, (url, position) =>
+        webhookLabel(String(url), Number(position)),
+      );
       this.#migrate();
     } catch (error) {
       this.#db.close();
@@ -223,13 +267,14 @@ export class SqliteLeadStore implements LeadStore {
         return { inserted: false as const, existing: toLead(existing) };
       }
       const insertDelivery = this.#db.prepare(
-        `INSERT INTO lead_deliveries (lead_id, url, state, attempts, next_attempt_at, position)
-         VALUES (?, ?, ?, 0, ?, ?)`,
+        `INSERT INTO lead_deliveries (lead_id, target, label, state, attempts, next_attempt_at, position)
+         VALUES (?, ?, ?, ?, 0, ?, ?)`,
       );
       deliveries.forEach((delivery, position) => {
         insertDelivery.run(
           lead.id,
-          delivery.url,
+          delivery.target,
+          delivery.label,
           delivery.state,
           delivery.next_attempt_at,
           position,
@@ -264,7 +309,7 @@ export class SqliteLeadStore implements LeadStore {
         `UPDATE lead_deliveries
          SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?, delivered_at = ?,
              lease_owner = NULL, lease_expires_at = NULL
-         WHERE lead_id = ? AND url = ?`,
+         WHERE lead_id = ? AND target = ?`,
       );
       for (const u of updates) {
         update.run(
@@ -274,7 +319,7 @@ export class SqliteLeadStore implements LeadStore {
           clipError(u.last_error),
           u.delivered_at,
           id,
-          u.url,
+          u.target,
         );
       }
     });
@@ -292,6 +337,7 @@ export class SqliteLeadStore implements LeadStore {
     now: string;
     leaseUntil: string;
     limit: number;
+    targets: readonly string[];
   }): Promise<ClaimedDelivery[]> {
     return this.#transaction(() => {
       // One UPDATE ... RETURNING inside an immediate transaction: no other
@@ -305,12 +351,20 @@ export class SqliteLeadStore implements LeadStore {
              WHERE d.state = 'pending' AND l.status = 'accepted'
                AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ?
                AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= ?)
+               AND d.target IN (SELECT value FROM json_each(?))
              ORDER BY d.next_attempt_at
              LIMIT ?
            )
            RETURNING ${DELIVERY_COLUMNS}`,
         )
-        .all(options.owner, options.leaseUntil, options.now, options.now, options.limit)
+        .all(
+          options.owner,
+          options.leaseUntil,
+          options.now,
+          options.now,
+          JSON.stringify(options.targets),
+          options.limit,
+        )
         .map(toDelivery);
       if (claimed.length === 0) return [];
       const ids = [...new Set(claimed.map((d) => d.lead_id))];
@@ -343,7 +397,7 @@ export class SqliteLeadStore implements LeadStore {
         `UPDATE lead_deliveries
          SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?, delivered_at = ?,
              lease_owner = NULL, lease_expires_at = NULL
-         WHERE lead_id = ? AND url = ? AND lease_owner = ?`,
+         WHERE lead_id = ? AND target = ? AND lease_owner = ?`,
       )
       .run(
         update.state,
@@ -352,10 +406,28 @@ export class SqliteLeadStore implements LeadStore {
         clipError(update.last_error),
         update.delivered_at,
         leadId,
-        update.url,
+        update.target,
         owner,
       );
     return result.changes > 0;
+  }
+
+  async cancelDeliveriesExcept(
+    targets: readonly string[],
+  ): Promise<Array<{ label: string; count: number }>> {
+    return this.#transaction(() => {
+      const cancelled = this.#db
+        .prepare(
+          `UPDATE lead_deliveries
+           SET state = 'cancelled', next_attempt_at = NULL, lease_owner = NULL, lease_expires_at = NULL
+           WHERE state = 'pending' AND target NOT IN (SELECT value FROM json_each(?))
+             AND lead_id IN (SELECT id FROM leads WHERE status = 'accepted')
+           RETURNING label`,
+        )
+        .all(JSON.stringify(targets))
+        .map((row) => String(row.label));
+      return countByLabel(cancelled);
+    });
   }
 
   async expireReceived(olderThan: string): Promise<number> {
@@ -395,6 +467,30 @@ export class SqliteLeadStore implements LeadStore {
       .all()
       .map(toLead);
     return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
+  }
+
+  async findLeadsByEmail(email: string): Promise<LeadWithDeliveries[]> {
+    const leads = this.#db
+      .prepare(`SELECT ${LEAD_COLUMNS} FROM leads WHERE email = ? ORDER BY created_at, rowid`)
+      .all(email.trim().toLowerCase())
+      .map(toLead);
+    return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
+  }
+
+  async deleteLeads(ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    return this.#transaction(() => {
+      const remove = this.#db.prepare('DELETE FROM leads WHERE id = ?');
+      let count = 0;
+      for (const id of new Set(ids)) count += Number(remove.run(id).changes);
+      return count;
+    });
+  }
+
+  async purgeCreatedBefore(cutoff: string): Promise<number> {
+    // Deliveries go with their lead (ON DELETE CASCADE).
+    const result = this.#db.prepare('DELETE FROM leads WHERE created_at < ?').run(cutoff);
+    return Number(result.changes);
   }
 
   async ping(): Promise<void> {

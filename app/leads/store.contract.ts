@@ -10,8 +10,14 @@ export type { StoreHarness };
  * (store-sqlite.server.test.ts) and PostgreSQL (store-postgres.server.test.ts).
  */
 
-const HOOK_A = 'http://127.0.0.1:9/hook-a';
-const HOOK_B = 'http://127.0.0.1:9/hook-b';
+/** Target keys as the targets module makes them; their labels name the host only. */
+const HOOK_A = 'webhook:aaaaaaaaaaaaaaaa';
+const HOOK_B = 'webhook:bbbbbbbbbbbbbbbb';
+const LABELS: Record<string, string> = {
+  [HOOK_A]: 'webhook 1 (a.example.com)',
+  [HOOK_B]: 'webhook 2 (b.example.com)',
+};
+const TARGETS = [HOOK_A, HOOK_B];
 
 let clock = Date.parse('2025-03-01T00:00:00.000Z');
 /** Distinct, increasing creation times, so ordering assertions are exact. */
@@ -36,8 +42,9 @@ export function makeLead(overrides: Partial<LeadRecord> = {}): LeadRecord {
   };
 }
 
-const pending = (url: string, at: string | null): NewDelivery => ({
-  url,
+const pending = (target: string, at: string | null): NewDelivery => ({
+  target,
+  label: LABELS[target] ?? target,
   state: 'pending',
   next_attempt_at: at,
 });
@@ -98,7 +105,8 @@ export function runLeadStoreContract(
         deliveries: [
           {
             lead_id: lead.id,
-            url: HOOK_B,
+            target: HOOK_B,
+            label: 'webhook 2 (b.example.com)',
             state: 'pending',
             attempts: 0,
             next_attempt_at: due,
@@ -107,7 +115,7 @@ export function runLeadStoreContract(
             lease_owner: null,
             lease_expires_at: null,
           },
-          expect.objectContaining({ url: HOOK_A, state: 'pending', attempts: 0 }),
+          expect.objectContaining({ target: HOOK_A, state: 'pending', attempts: 0 }),
         ],
       });
       expect(await store.findByIdempotencyKey('key-0001')).toEqual(lead);
@@ -151,7 +159,7 @@ export function runLeadStoreContract(
       const retryAt = nextTime();
       await store.settleLead(lead.id, 'accepted', [
         {
-          url: HOOK_A,
+          target: HOOK_A,
           state: 'delivered',
           attempts: 1,
           next_attempt_at: null,
@@ -159,7 +167,7 @@ export function runLeadStoreContract(
           delivered_at: at,
         },
         {
-          url: HOOK_B,
+          target: HOOK_B,
           state: 'pending',
           attempts: 1,
           next_attempt_at: retryAt,
@@ -170,9 +178,14 @@ export function runLeadStoreContract(
       const found = await store.getLead(lead.id);
       expect(found?.status).toBe('accepted');
       expect(found?.deliveries).toEqual([
-        expect.objectContaining({ url: HOOK_A, state: 'delivered', attempts: 1, delivered_at: at }),
         expect.objectContaining({
-          url: HOOK_B,
+          target: HOOK_A,
+          state: 'delivered',
+          attempts: 1,
+          delivered_at: at,
+        }),
+        expect.objectContaining({
+          target: HOOK_B,
           state: 'pending',
           attempts: 1,
           next_attempt_at: retryAt,
@@ -186,7 +199,7 @@ export function runLeadStoreContract(
       await store.insertLead(lead, [pending(HOOK_A, null)]);
       await store.settleLead(lead.id, 'not_accepted', [
         {
-          url: HOOK_A,
+          target: HOOK_A,
           state: 'not_sent',
           attempts: 1,
           next_attempt_at: null,
@@ -223,7 +236,7 @@ export function runLeadStoreContract(
       ]);
       await store.insertLead(received, [pending(HOOK_A, iso(now - 1))]);
       await store.insertLead(refused, [pending(HOOK_A, iso(now - 1))]);
-      await store.insertLead(spam, [{ url: HOOK_A, state: 'not_sent', next_attempt_at: null }]);
+      await store.insertLead(spam, [{ ...pending(HOOK_A, null), state: 'not_sent' }]);
 
       const leaseUntil = iso(now + 30_000);
       const claimed = await store.claimDueDeliveries({
@@ -231,11 +244,12 @@ export function runLeadStoreContract(
         now: iso(now),
         leaseUntil,
         limit: 10,
+        targets: TARGETS,
       });
       expect(claimed).toEqual([
         expect.objectContaining({
           lead_id: accepted.id,
-          url: HOOK_A,
+          target: HOOK_A,
           lease_owner: 'worker-1',
           lease_expires_at: leaseUntil,
           lead: accepted,
@@ -248,6 +262,7 @@ export function runLeadStoreContract(
           now: iso(now + 1000),
           leaseUntil: iso(now + 31_000),
           limit: 10,
+          targets: TARGETS,
         }),
       ).toEqual([]);
       // A crashed worker's lease runs out and the row is claimed again.
@@ -256,12 +271,13 @@ export function runLeadStoreContract(
         now: iso(now + 30_000),
         leaseUntil: iso(now + 60_000),
         limit: 10,
+        targets: TARGETS,
       });
       // HOOK_B is not due until now + 60 s.
-      expect(reclaimed.map((d) => [d.url, d.lease_owner])).toEqual([[HOOK_A, 'worker-2']]);
+      expect(reclaimed.map((d) => [d.target, d.lease_owner])).toEqual([[HOOK_A, 'worker-2']]);
       // The expired owner can no longer write a result.
       const result = {
-        url: HOOK_A,
+        target: HOOK_A,
         state: 'delivered' as const,
         attempts: 1,
         next_attempt_at: null,
@@ -292,6 +308,7 @@ export function runLeadStoreContract(
         now: iso(now),
         leaseUntil: iso(now + 1000),
         limit: 2,
+        targets: TARGETS,
       });
       expect(claimed.map((d) => d.lead_id)).toEqual([leads[0]?.id, leads[1]?.id]);
     });
@@ -305,19 +322,32 @@ export function runLeadStoreContract(
         now: iso(now),
         leaseUntil: iso(now + 60_000),
         limit: 1,
+        targets: TARGETS,
       });
       expect(claim).toBeDefined();
       await store.recordDelivery(lead.id, 'w', {
-        url: HOOK_A,
+        target: HOOK_A,
         state: 'pending',
         attempts: 1,
         next_attempt_at: iso(now + 5000),
         last_error: 'HTTP 500',
         delivered_at: null,
       });
-      const tooSoon = { owner: 'w', now: iso(now + 4999), leaseUntil: iso(now + 9999), limit: 1 };
+      const tooSoon = {
+        owner: 'w',
+        now: iso(now + 4999),
+        leaseUntil: iso(now + 9999),
+        limit: 1,
+        targets: TARGETS,
+      };
       expect(await store.claimDueDeliveries(tooSoon)).toEqual([]);
-      const due = { owner: 'w', now: iso(now + 5000), leaseUntil: iso(now + 9999), limit: 1 };
+      const due = {
+        owner: 'w',
+        now: iso(now + 5000),
+        leaseUntil: iso(now + 9999),
+        limit: 1,
+        targets: TARGETS,
+      };
       const [again] = await store.claimDueDeliveries(due);
       expect(again).toEqual(expect.objectContaining({ attempts: 1, last_error: 'HTTP 500' }));
     });
@@ -340,7 +370,7 @@ export function runLeadStoreContract(
       for (const lead of leads) await store.insertLead(lead, [pending(HOOK_A, null)]);
       const latest = await store.listLeads({ limit: 2 });
       expect(latest.map((lead) => lead.id)).toEqual([leads[2]?.id, leads[1]?.id]);
-      expect(latest[0]?.deliveries.map((d) => d.url)).toEqual([HOOK_A]);
+      expect(latest[0]?.deliveries.map((d) => d.target)).toEqual([HOOK_A]);
       const all = await store.exportLeads();
       expect(all.map((lead) => lead.id)).toEqual(leads.map((lead) => lead.id));
     });
@@ -385,9 +415,10 @@ export function runLeadStoreContract(
             now: iso(now),
             leaseUntil: iso(now + 60_000),
             limit: 3,
+            targets: TARGETS,
           });
           if (batch.length === 0) return got;
-          got.push(...batch.map((d) => `${d.lead_id} ${d.url}`));
+          got.push(...batch.map((d) => `${d.lead_id} ${d.target}`));
         }
       };
       // Two claimers per instance (on PostgreSQL: several pooled connections each).
@@ -417,6 +448,108 @@ export function runLeadStoreContract(
       for (const r of results) {
         if (!r.inserted) expect(r.existing.id).toBe(all[0]?.id);
       }
+    });
+
+    it('claims only deliveries to the targets configured now, and cancels the others', async () => {
+      const now = Date.parse(nextTime());
+      const lead = makeLead();
+      const delivered = makeLead();
+      await store.insertLead(lead, [pending(HOOK_A, iso(now - 1)), pending(HOOK_B, iso(now - 1))]);
+      await store.insertLead(delivered, [pending(HOOK_B, iso(now - 1))]);
+      await store.settleLead(delivered.id, 'accepted', [
+        {
+          target: HOOK_B,
+          state: 'delivered',
+          attempts: 1,
+          next_attempt_at: null,
+          last_error: null,
+          delivered_at: iso(now),
+        },
+      ]);
+      const claim = (targets: string[]) =>
+        store.claimDueDeliveries({
+          owner: 'w',
+          now: iso(now),
+          leaseUntil: iso(now + 1000),
+          limit: 10,
+          targets,
+        });
+      expect((await claim([HOOK_A])).map((d) => d.target)).toEqual([HOOK_A]);
+      // HOOK_B was removed from the configuration: its pending row is cancelled
+      // (once), its delivered row left as it was.
+      expect(await store.cancelDeliveriesExcept([HOOK_A])).toEqual([
+        { label: 'webhook 2 (b.example.com)', count: 1 },
+      ]);
+      expect(await store.cancelDeliveriesExcept([HOOK_A])).toEqual([]);
+      const states = (await store.getLead(lead.id))?.deliveries.map((d) => [d.target, d.state]);
+      expect(states).toEqual([
+        [HOOK_A, 'pending'],
+        [HOOK_B, 'cancelled'],
+      ]);
+      expect((await store.getLead(delivered.id))?.deliveries[0]?.state).toBe('delivered');
+      expect(await claim(TARGETS)).toEqual([]);
+    });
+
+    it("finds a person's leads by e-mail, whatever its case, oldest first", async () => {
+      const first = makeLead({ email: 'mere@example.co.nz' });
+      const other = makeLead({ email: 'someone@example.co.nz' });
+      const second = makeLead({ email: 'mere@example.co.nz', source: 'quote_form' });
+      for (const lead of [first, other, second]) {
+        await store.insertLead(lead, [pending(HOOK_A, null)]);
+      }
+      const found = await store.findLeadsByEmail('  Mere@Example.co.NZ ');
+      expect(found.map((lead) => lead.id)).toEqual([first.id, second.id]);
+      expect(found[0]?.deliveries.map((d) => d.label)).toEqual(['webhook 1 (a.example.com)']);
+      expect(await store.findLeadsByEmail('nobody@example.co.nz')).toEqual([]);
+    });
+
+    it('deletes leads with all their deliveries, and only those', async () => {
+      const gone = makeLead();
+      const alsoGone = makeLead();
+      const kept = makeLead();
+      for (const lead of [gone, alsoGone, kept]) {
+        await store.insertLead(lead, [pending(HOOK_A, lead.created_at), pending(HOOK_B, null)]);
+      }
+      expect(await store.deleteLeads([gone.id, alsoGone.id, gone.id, randomUUID()])).toBe(2);
+      expect(await store.deleteLeads(['not-a-uuid'])).toBe(0);
+      expect(await store.deleteLeads([])).toBe(0);
+      expect(await store.getLead(gone.id)).toBeNull();
+      expect((await store.exportLeads()).map((lead) => lead.id)).toEqual([kept.id]);
+      // The deliveries went with them: nothing is left for the outbox to claim.
+      const claimed = await store.claimDueDeliveries({
+        owner: 'w',
+        now: iso(Date.parse(kept.created_at) + 1),
+        leaseUntil: iso(Date.parse(kept.created_at) + 1000),
+        limit: 10,
+        targets: TARGETS,
+      });
+      expect(claimed.map((d) => d.lead_id)).toEqual([kept.id]);
+    });
+
+    it('purges leads created before the cutoff, with their deliveries', async () => {
+      const old = makeLead();
+      const older = makeLead({ created_at: '2020-01-01T00:00:00.000Z' });
+      const recent = makeLead();
+      for (const lead of [old, older, recent]) {
+        await store.insertLead(lead, [pending(HOOK_A, null)]);
+      }
+      expect(await store.purgeCreatedBefore(recent.created_at)).toBe(2);
+      expect((await store.exportLeads()).map((lead) => lead.id)).toEqual([recent.id]);
+      expect(await store.purgeCreatedBefore(recent.created_at)).toBe(0);
+    });
+
+    it('two instances purging at once delete each lead once', async () => {
+      const b = await open();
+      for (let index = 0; index < 20; index++) {
+        await store.insertLead(makeLead(), [pending(HOOK_A, null)]);
+      }
+      const cutoff = nextTime();
+      const counts = await Promise.all([
+        store.purgeCreatedBefore(cutoff),
+        b.purgeCreatedBefore(cutoff),
+      ]);
+      expect(counts[0] + counts[1]).toBe(20);
+      expect(await store.exportLeads()).toEqual([]);
     });
   });
 }

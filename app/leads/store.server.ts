@@ -24,11 +24,14 @@ export type LeadStatus = 'received' | 'accepted' | 'not_accepted' | 'spam';
 
 /**
  * - `pending`: still to be delivered (by the outbox once the lead is accepted).
- * - `delivered`: a 2xx answer was received.
- * - `failed`: retries gave up after the 24-hour window (CONTRACT "Delivery" 3).
+ * - `delivered`: the target took the lead (a 2xx answer, the mail server's acceptance).
+ * - `failed`: given up for good: the target refused it permanently (a 401, a
+ *   550…), or retries ran out after the 24-hour window (CONTRACT "Delivery" 3).
  * - `not_sent`: the lead was not accepted or is spam; it will never be sent.
+ * - `cancelled`: the target was removed from the configuration before the
+ *   lead reached it (CONTRACT: the outbox delivers to the targets configured now).
  */
-export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'not_sent';
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'not_sent' | 'cancelled';
 
 export const LEAD_STATUSES: readonly LeadStatus[] = [
   'received',
@@ -41,6 +44,7 @@ export const DELIVERY_STATES: readonly DeliveryState[] = [
   'delivered',
   'failed',
   'not_sent',
+  'cancelled',
 ];
 
 export interface LeadRecord {
@@ -58,7 +62,10 @@ export interface LeadRecord {
 
 export interface DeliveryRecord {
   lead_id: string;
-  url: string;
+  /** The target's key (targets.server.ts): stable, and never a secret such as a webhook's address. */
+  target: string;
+  /** How people see the target: 'webhook 1 (hooks.example.com)', 'email'. */
+  label: string;
   state: DeliveryState;
   attempts: number;
   next_attempt_at: string | null;
@@ -74,7 +81,8 @@ export interface LeadWithDeliveries extends LeadRecord {
 
 /** A delivery row as created together with its lead. */
 export interface NewDelivery {
-  url: string;
+  target: string;
+  label: string;
   state: DeliveryState;
   /** When the outbox may first try it (pending rows); null otherwise. */
   next_attempt_at: string | null;
@@ -82,7 +90,7 @@ export interface NewDelivery {
 
 /** The outcome of one delivery attempt, written back to the row. */
 export interface DeliveryUpdate {
-  url: string;
+  target: string;
   state: DeliveryState;
   /** Total attempts so far (absolute, not an increment). */
   attempts: number;
@@ -138,7 +146,18 @@ export interface LeadStore {
     now: string;
     leaseUntil: string;
     limit: number;
+    /** Only deliveries to these targets (the ones configured now). */
+    targets: readonly string[];
   }): Promise<ClaimedDelivery[]>;
+
+  /**
+   * Pending deliveries of accepted leads to any target not in `targets`
+   * become `cancelled` (the target was removed from the configuration).
+   * Returns how many, per label.
+   */
+  cancelDeliveriesExcept(
+    targets: readonly string[],
+  ): Promise<Array<{ label: string; count: number }>>;
 
   /**
    * Writes the result of a claimed delivery and drops the lease. Only
@@ -158,6 +177,22 @@ export interface LeadStore {
 
   /** Every lead, oldest first, with its deliveries. */
   exportLeads(): Promise<LeadWithDeliveries[]>;
+
+  /**
+   * Every lead with this e-mail address (stored trimmed and lower-cased,
+   * SPEC §3), oldest first, with its deliveries: a Privacy Act request.
+   */
+  findLeadsByEmail(email: string): Promise<LeadWithDeliveries[]>;
+
+  /** Deletes these leads with all their deliveries in one transaction; returns how many leads. */
+  deleteLeads(ids: readonly string[]): Promise<number>;
+
+  /**
+   * Deletes every lead created before `cutoff`, with its deliveries
+   * (CONTRACT LEAD_RETENTION_DAYS); returns how many. Safe to run in several
+   * processes at once.
+   */
+  purgeCreatedBefore(cutoff: string): Promise<number>;
 
   /** Resolves while the store answers (GET /healthz); rejects otherwise. */
   ping(): Promise<void>;
@@ -205,6 +240,13 @@ export function attachDeliveries(
     else byLead.set(delivery.lead_id, [delivery]);
   }
   return leads.map((lead) => ({ ...lead, deliveries: byLead.get(lead.id) ?? [] }));
+}
+
+/** [{ label, count }] of a list of labels, in first-seen order. */
+export function countByLabel(labels: readonly string[]): Array<{ label: string; count: number }> {
+  const counts = new Map<string, number>();
+  for (const label of labels) counts.set(label, (counts.get(label) ?? 0) + 1);
+  return [...counts].map(([label, count]) => ({ label, count }));
 }
 
 /** Cap on the stored last_error text, so one noisy receiver cannot bloat the store. */

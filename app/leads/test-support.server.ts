@@ -39,6 +39,8 @@ export interface Receiver {
   mode: ReceiverMode;
   /** HTTP status for mode 'fail' (default 500). */
   failStatus: number;
+  /** Extra response headers for mode 'fail' (e.g. Retry-After). */
+  headers: Record<string, string>;
   failBody: string;
   /** Delay before answering in modes 'ok' and 'fail' (default 0). */
   delayMs: number;
@@ -86,7 +88,10 @@ export async function startReceiver(
       }
       const answer = () => {
         if (receiver.mode === 'fail') {
-          res.writeHead(receiver.failStatus, { 'content-type': 'text/plain' });
+          res.writeHead(receiver.failStatus, {
+            'content-type': 'text/plain',
+            ...receiver.headers,
+          });
           res.end(receiver.failBody);
           return;
         }
@@ -108,6 +113,7 @@ export async function startReceiver(
     requests,
     mode,
     failStatus: 500,
+    headers: {},
     failBody: 'receiver is down for maintenance',
     delayMs: 0,
     waitForRequests(count, timeoutMs = 10_000) {

@@ -1,10 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import type { LeadRecord } from './store.server.ts';
+import { AllTargetsFailedError, deliverToTargets } from './targets.server.ts';
 import { startReceiver, type Receiver } from './test-support.server.ts';
 import {
-  AllWebhooksFailedError,
-  postToWebhooks,
+  isLoopbackHost,
+  parseRetryAfter,
   postWebhook,
-  sendLeadToWebhooks,
+  webhookLabel,
+  webhookTargetKey,
+  webhookTargets,
   type WebhookPayload,
 } from './webhooks.server.ts';
 
@@ -35,9 +40,8 @@ describe('postWebhook', () => {
   it('POSTs the lead as JSON with identifying headers', async () => {
     const hook = await receiver('ok');
     expect(await postWebhook(hook.url, payload, { userAgent: 'Test-Agent/1' })).toEqual({
-      url: hook.url,
       ok: true,
-      status: 200,
+      detail: 'HTTP 200',
     });
     const [request] = hook.requests;
     expect(request?.method).toBe('POST');
@@ -61,9 +65,12 @@ describe('postWebhook', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.status).toBe(503);
-    expect(result.error.startsWith('HTTP 503 Service Unavailable zzz')).toBe(true);
-    // 'HTTP 503 ' + 200 characters + ellipsis
-    expect(result.error.length).toBeLessThanOrEqual('HTTP 503 '.length + 201);
+    expect(result.permanent).toBe(false);
+    expect(result.error.startsWith('HTTP 503 Service Unavailable: Service Unavailable zzz')).toBe(
+      true,
+    );
+    // 'HTTP 503 Service Unavailable: ' + 200 characters + ellipsis
+    expect(result.error.length).toBeLessThanOrEqual('HTTP 503 Service Unavailable: '.length + 201);
   });
 
   it('times out a receiver that never answers', async () => {
@@ -71,7 +78,7 @@ describe('postWebhook', () => {
     const started = Date.now();
     const result = await postWebhook(hook.url, payload, { timeoutMs: 300 });
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(result).toEqual({ url: hook.url, ok: false, error: 'timed out after 300 ms' });
+    expect(result).toEqual({ ok: false, permanent: false, error: 'timed out after 300 ms' });
   });
 
   it('reports connection errors', async () => {
@@ -83,35 +90,142 @@ describe('postWebhook', () => {
   });
 });
 
-describe('sending to all webhooks', () => {
-  it('sends to every address concurrently', async () => {
+describe('webhook targets', () => {
+  const lead: LeadRecord = { ...payload, status: 'accepted', idempotency_key: null } as LeadRecord;
+
+  it('are named by position and host, keyed by a hash: never the address', () => {
+    const url = 'https://hooks.example.com/catch/123/s3cr3t?token=abc';
+    const [first, second] = webhookTargets(['https://a.example.com/x', url]);
+    expect(first?.label).toBe('webhook 1 (a.example.com)');
+    expect(second?.label).toBe('webhook 2 (hooks.example.com)');
+    expect(second?.key).toBe(webhookTargetKey(url));
+    expect(second?.key).toMatch(/^webhook:[0-9a-f]{16}$/);
+    expect(`${second?.key} ${second?.label}`).not.toMatch(/s3cr3t|token|catch/);
+    expect(webhookLabel('not a url', 0)).toBe('webhook 1 (?)');
+    // The same address twice is one target.
+    expect(webhookTargets([url, url])).toHaveLength(1);
+  });
+
+  it('keep the address out of the error text, even when the receiver echoes it', async () => {
+    const hook = await receiver('fail');
+    const url = `${hook.url}/t0ken-abcdef?key=s3cr3tvalue`;
+    hook.failBody = `No hook at ${url} (path /hook/t0ken-abcdef, key s3cr3tvalue)`;
+    const [target] = webhookTargets([url]);
+    const outcome = await target?.deliver(lead);
+    expect(outcome?.ok).toBe(false);
+    if (outcome?.ok !== false) return;
+    expect(outcome.error).not.toMatch(/t0ken|s3cr3t/);
+    expect(outcome.error).toContain('[webhook address]');
+  });
+
+  it('sign each request the Standard Webhooks way when a secret is set', async () => {
+    const hook = await receiver('ok');
+    const secret = `whsec_${Buffer.from('k'.repeat(32)).toString('base64')}`;
+    const [target] = webhookTargets([hook.url], { secret });
+    expect(await target?.deliver(lead)).toEqual({ ok: true, detail: 'HTTP 200' });
+    const request = hook.requests[0];
+    const headers = request?.headers as Record<string, string>;
+    expect(headers['webhook-id']).toBe(`msg_${payload.id}`);
+    expect(Number(headers['webhook-timestamp'])).toBeCloseTo(Date.now() / 1000, -2);
+    expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    expect(new Webhook(secret).verify(request?.body ?? '', headers)).toEqual(payload);
+    // Another secret does not verify it.
+    const other = `whsec_${Buffer.from('z'.repeat(32)).toString('base64')}`;
+    expect(() => new Webhook(other).verify(request?.body ?? '', headers)).toThrow();
+  });
+
+  it('send no signature headers without a secret', async () => {
+    const hook = await receiver('ok');
+    await webhookTargets([hook.url])[0]?.deliver(lead);
+    expect(hook.requests[0]?.headers['webhook-signature']).toBeUndefined();
+  });
+
+  it('mark a test lead as such in the payload', async () => {
+    const hook = await receiver('ok');
+    await webhookTargets([hook.url])[0]?.deliver(lead, { test: true });
+    expect(hook.requests[0]?.json).toEqual({ ...payload, test: true });
+  });
+
+  it('classify refusals: 400, 401, 403, 404, 410, 422 are permanent, others are not', async () => {
+    const hook = await receiver('fail');
+    const [target] = webhookTargets([hook.url]);
+    const permanence: Record<number, boolean> = {};
+    for (const status of [400, 401, 403, 404, 405, 408, 410, 422, 429, 500, 503]) {
+      hook.failStatus = status;
+      const outcome = await target?.deliver(lead);
+      if (outcome && !outcome.ok) permanence[status] = outcome.permanent;
+    }
+    expect(permanence).toEqual({
+      400: true,
+      401: true,
+      403: true,
+      404: true,
+      405: false,
+      408: false,
+      410: true,
+      422: true,
+      429: false,
+      500: false,
+      503: false,
+    });
+  });
+
+  it('read Retry-After in seconds or as a date', async () => {
+    const now = Date.parse('2025-03-01T00:00:00.000Z');
+    expect(parseRetryAfter('120', now)).toBe(120_000);
+    expect(parseRetryAfter('Sat, 01 Mar 2025 00:01:00 GMT', now)).toBe(60_000);
+    expect(parseRetryAfter('Fri, 28 Feb 2025 00:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+    const hook = await receiver('fail');
+    hook.failStatus = 429;
+    hook.headers = { 'retry-after': '30' };
+    const outcome = await webhookTargets([hook.url])[0]?.deliver(lead);
+    expect(outcome).toEqual(expect.objectContaining({ ok: false, retryAfterMs: 30_000 }));
+  });
+
+  it('loopback hosts are the only ones allowed plain http', () => {
+    for (const host of ['127.0.0.1', '127.3.4.5', 'localhost', 'api.localhost', '[::1]', '::1']) {
+      expect(isLoopbackHost(host)).toBe(true);
+    }
+    for (const host of ['10.0.0.1', 'example.com', '128.0.0.1', 'localhost.example.com']) {
+      expect(isLoopbackHost(host)).toBe(false);
+    }
+  });
+});
+
+describe('delivering to every target', () => {
+  const lead: LeadRecord = { ...payload, status: 'accepted', idempotency_key: null } as LeadRecord;
+
+  it('sends to every target concurrently', async () => {
     const first = await receiver('hang');
     const second = await receiver('hang');
-    const pending = postToWebhooks([first.url, second.url], payload, { timeoutMs: 1500 });
+    const targets = webhookTargets([first.url, second.url], { timeoutMs: 1500 });
+    const pending = deliverToTargets(targets, lead);
     // Both requests arrive while the first one is still hanging: not one after the other.
     await first.waitForRequests(1, 1000);
     await second.waitForRequests(1, 1000);
     const attempts = await pending;
-    expect(attempts.map((a) => a.ok)).toEqual([false, false]);
+    expect(attempts.map((a) => a.outcome.ok)).toEqual([false, false]);
   });
 
-  it('succeeds when at least one answers 2xx', async () => {
+  it('tolerates one failing target while another succeeds', async () => {
     const down = await receiver('fail');
     const up = await receiver('ok');
-    const attempts = await sendLeadToWebhooks([down.url, up.url], payload);
-    expect(attempts.filter((a) => a.ok)).toHaveLength(1);
+    const attempts = await deliverToTargets(webhookTargets([down.url, up.url]), lead);
+    expect(attempts.map((a) => a.outcome.ok)).toEqual([false, true]);
   });
 
-  it("throws 'All webhooks failed' with each failure when none does (SPEC §8)", async () => {
+  it("'All webhooks failed' names each failure by label (SPEC §8)", async () => {
     const a = await receiver('fail');
     const b = await receiver('hang');
     a.failBody = 'boom';
-    const error = await sendLeadToWebhooks([a.url, b.url], payload, { timeoutMs: 200 }).catch(
-      (e: unknown) => e,
+    const targets = webhookTargets([a.url, b.url], { timeoutMs: 200 });
+    const error = new AllTargetsFailedError(await deliverToTargets(targets, lead));
+    expect(error.message).toBe(
+      `All webhooks failed: webhook 1 (127.0.0.1:${a.port}): HTTP 500 Internal Server Error: boom; ` +
+        `webhook 2 (127.0.0.1:${b.port}): timed out after 200 ms`,
     );
-    expect(error).toBeInstanceOf(AllWebhooksFailedError);
-    expect((error as Error).message).toBe(
-      `All webhooks failed: ${a.url}: HTTP 500 boom; ${b.url}: timed out after 200 ms`,
-    );
+    expect(error.message).not.toContain('/hook');
   });
 });

@@ -1,10 +1,18 @@
+import { createHash } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import type { LeadRecord } from './store.server.ts';
+import type { DeliveryOutcome, DeliveryTarget } from './targets.server.ts';
 
 /**
  * Webhook delivery (SPEC §7 step 2, CONTRACT "Delivery" 2): one JSON POST
- * per configured address, all at once, each with its own timeout; a 2xx
- * answer is a success. Used for the immediate attempt by the lead service
- * and for retries by the outbox.
+ * to an address of LEAD_WEBHOOK_URLS, with its own timeout; a 2xx answer is
+ * a success. A webhook is a delivery target (targets.server.ts) used by the
+ * first attempt and by the outbox alike.
+ *
+ * With LEAD_WEBHOOK_SECRET every request is signed the Standard Webhooks way
+ * (webhook-id, webhook-timestamp, webhook-signature: HMAC-SHA256 over
+ * "id.timestamp.body"), with the `standardwebhooks` library receivers use to
+ * verify it. The id is the lead's, the same on every retry.
  */
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 8000;
@@ -13,6 +21,15 @@ export const DEFAULT_USER_AGENT = 'TaurangaGlassWebsite-Leads/1.0';
 export const BODY_EXCERPT_CHARS = 200;
 /** Never read more than this of a receiver's answer. */
 const BODY_READ_LIMIT_BYTES = 4096;
+
+/**
+ * CONTRACT "Webhooks": answers that no retry can change. Everything else that
+ * is not 2xx (408, 429, 5xx, a redirect, a dropped connection, a timeout) is
+ * retried: an unknown failure must not lose a lead.
+ */
+export const PERMANENT_REFUSAL_STATUSES: ReadonlySet<number> = new Set([
+  400, 401, 403, 404, 410, 422,
+]);
 
 /** The JSON object every webhook receives (CONTRACT "Lead record"). */
 export interface WebhookPayload {
@@ -24,9 +41,14 @@ export interface WebhookPayload {
   message: string;
   created_at: string;
   source: string;
+  /** Only on a lead sent by `leads test-delivery`. */
+  test?: true;
 }
 
-export function toWebhookPayload(lead: LeadRecord): WebhookPayload {
+export function toWebhookPayload(
+  lead: LeadRecord,
+  options: { test?: boolean } = {},
+): WebhookPayload {
   return {
     id: lead.id,
     name: lead.name,
@@ -36,19 +58,51 @@ export function toWebhookPayload(lead: LeadRecord): WebhookPayload {
     message: lead.message,
     created_at: lead.created_at,
     source: lead.source,
+    ...(options.test ? { test: true as const } : {}),
   };
+}
+
+/**
+ * The key a webhook's delivery rows are stored under: a short hash of its
+ * address, so a row names the webhook without holding its token, and the
+ * outbox can tell whether that address is still configured.
+ */
+export function webhookTargetKey(url: string): string {
+  return `webhook:${createHash('sha256').update(url, 'utf8').digest('hex').slice(0, 16)}`;
+}
+
+/** 'webhook 2 (hooks.example.com)': position in LEAD_WEBHOOK_URLS (from 0) and host only. */
+export function webhookLabel(url: string, position: number): string {
+  let host = '?';
+  try {
+    host = new URL(url).host;
+  } catch {
+    // Addresses are validated at start-up; a label must never throw.
+  }
+  return `webhook ${position + 1} (${host})`;
+}
+
+/** Loopback hosts may be plain http:// (a receiver on the same machine, tests). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '::1' ||
+    /^127(?:\.\d{1,3}){3}$/.test(host)
+  );
 }
 
 export interface WebhookOptions {
   timeoutMs?: number;
   userAgent?: string;
+  /** LEAD_WEBHOOK_SECRET (`whsec_…`): sign every request. */
+  secret?: string | undefined;
   /** Injectable for tests; defaults to the global fetch. */
   fetch?: typeof fetch;
+  /** Milliseconds since the epoch, for Retry-After dates and signatures. */
+  now?: () => number;
 }
-
-export type WebhookAttempt =
-  | { url: string; ok: true; status: number }
-  | { url: string; ok: false; status?: number; error: string };
 
 /** Reads at most a few KiB of a response as text, then lets the rest go. */
 async function readExcerpt(response: Response): Promise<string> {
@@ -80,14 +134,68 @@ function describeError(error: unknown, timedOut: boolean, timeoutMs: number): st
   return String(error);
 }
 
+/** Retry-After in seconds or as an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
+export function parseRetryAfter(header: string | null, nowMs: number): number | undefined {
+  if (!header) return undefined;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isFinite(at) ? Math.max(0, at - nowMs) : undefined;
+}
+
+/**
+ * The address itself, or any part of its path or query, must never reach a
+ * stored row or a log: a receiver may echo the address, or part of it, in
+ * an error page.
+ */
+function withoutAddress(text: string, url: string): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return text.split(url).join('[webhook address]');
+  }
+  const parts = [
+    url,
+    parsed.href,
+    `${parsed.pathname}${parsed.search}`,
+    parsed.search,
+    parsed.pathname,
+    // A token is a long path segment or query value.
+    ...parsed.pathname.split('/'),
+    ...[...parsed.searchParams.values()],
+  ]
+    .filter((part) => part.length >= 6)
+    .sort((a, b) => b.length - a.length);
+  let safe = text;
+  for (const part of parts) safe = safe.split(part).join('[webhook address]');
+  return safe;
+}
+
 /** POSTs the payload to one address. Never throws; the outcome says what happened. */
 export async function postWebhook(
   url: string,
   payload: WebhookPayload,
   options: WebhookOptions = {},
-): Promise<WebhookAttempt> {
+): Promise<DeliveryOutcome> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   const doFetch = options.fetch ?? fetch;
+  const now = options.now ?? Date.now;
+  const body = JSON.stringify(payload);
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/plain;q=0.9, */*;q=0.1',
+    'User-Agent': options.userAgent ?? DEFAULT_USER_AGENT,
+    // Outbox retries repeat the lead id, so receivers can de-duplicate.
+    'Idempotency-Key': payload.id,
+  };
+  if (options.secret) {
+    const id = `msg_${payload.id}`;
+    const timestamp = new Date(now());
+    headers['webhook-id'] = id;
+    headers['webhook-timestamp'] = String(Math.floor(timestamp.getTime() / 1000));
+    headers['webhook-signature'] = new Webhook(options.secret).sign(id, timestamp, body);
+  }
   const controller = new AbortController();
   let timedOut = false;
   // The timeout covers the whole exchange, reading the answer included.
@@ -98,65 +206,57 @@ export async function postWebhook(
   try {
     const response = await doFetch(url, {
       method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        Accept: 'application/json, text/plain;q=0.9, */*;q=0.1',
-        'User-Agent': options.userAgent ?? DEFAULT_USER_AGENT,
-        // Outbox retries repeat the lead id, so receivers can de-duplicate.
-        'Idempotency-Key': payload.id,
-      },
-      body: JSON.stringify(payload),
+      headers,
+      body,
       // A redirected POST would turn into a GET; count a 3xx as a failure instead.
       redirect: 'manual',
       signal: controller.signal,
     });
-    if (response.status >= 200 && response.status < 300) {
+    const status = response.status;
+    if (status >= 200 && status < 300) {
       await response.body?.cancel().catch(() => undefined);
-      return { url, ok: true, status: response.status };
+      return { ok: true, detail: `HTTP ${status}` };
     }
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), now());
     const excerpt = await readExcerpt(response);
-    const error = `HTTP ${response.status}${excerpt ? ` ${excerpt}` : ''}`;
-    return { url, ok: false, status: response.status, error };
+    const reason = response.statusText ? ` ${response.statusText}` : '';
+    const error = withoutAddress(`HTTP ${status}${reason}${excerpt ? `: ${excerpt}` : ''}`, url);
+    return {
+      ok: false,
+      permanent: PERMANENT_REFUSAL_STATUSES.has(status),
+      error,
+      status,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    };
   } catch (error) {
-    return { url, ok: false, error: describeError(error, timedOut, timeoutMs) };
+    return {
+      ok: false,
+      permanent: false,
+      error: withoutAddress(describeError(error, timedOut, timeoutMs), url),
+    };
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** POSTs to every address concurrently (CONTRACT "Delivery" 2). Never throws. */
-export function postToWebhooks(
-  urls: readonly string[],
-  payload: WebhookPayload,
+/** One address of LEAD_WEBHOOK_URLS as a delivery target; `position` counts from 0. */
+export function webhookTarget(
+  url: string,
+  position: number,
   options: WebhookOptions = {},
-): Promise<WebhookAttempt[]> {
-  return Promise.all(urls.map((url) => postWebhook(url, payload, options)));
+): DeliveryTarget {
+  return {
+    key: webhookTargetKey(url),
+    label: webhookLabel(url, position),
+    deliver: (lead, deliverOptions) =>
+      postWebhook(url, toWebhookPayload(lead, deliverOptions), options),
+  };
 }
 
-/** SPEC §8: 'All webhooks failed' followed by each failure. Logged, never shown. */
-export class AllWebhooksFailedError extends Error {
-  override name = 'AllWebhooksFailedError';
-  readonly attempts: readonly WebhookAttempt[];
-
-  constructor(attempts: readonly WebhookAttempt[]) {
-    const details = attempts
-      .map((attempt) => `${attempt.url}: ${attempt.ok ? `HTTP ${attempt.status}` : attempt.error}`)
-      .join('; ');
-    super(`All webhooks failed${details ? `: ${details}` : ''}`);
-    this.attempts = attempts;
-  }
-}
-
-/**
- * The SPEC §7 webhook helper: sends to all and resolves with the attempts
- * when at least one answered 2xx; rejects with AllWebhooksFailedError otherwise.
- */
-export async function sendLeadToWebhooks(
+/** Every address of LEAD_WEBHOOK_URLS, in order, duplicates dropped. */
+export function webhookTargets(
   urls: readonly string[],
-  payload: WebhookPayload,
   options: WebhookOptions = {},
-): Promise<WebhookAttempt[]> {
-  const attempts = await postToWebhooks(urls, payload, options);
-  if (!attempts.some((attempt) => attempt.ok)) throw new AllWebhooksFailedError(attempts);
-  return attempts;
+): DeliveryTarget[] {
+  return [...new Set(urls)].map((url, position) => webhookTarget(url, position, options));
 }

@@ -114,7 +114,13 @@ export interface ExportedLead {
   created_at: string;
   source: string;
   status: string;
-  deliveries: Array<{ url: string; state: string; attempts: number; delivered_at: string | null }>;
+  deliveries: Array<{
+    target: string;
+    state: string;
+    attempts: number;
+    last_error: string | null;
+    delivered_at: string | null;
+  }>;
 }
 
 /** CONTRACT "Commands": `leads export --format json`, against the store a server used. */

@@ -1,0 +1,95 @@
+import type { LeadRecord } from './store.server.ts';
+
+/**
+ * A delivery target (CONTRACT "Delivery"): somewhere every lead goes, such as
+ * each address of LEAD_WEBHOOK_URLS. The first attempt (lead-service), the
+ * outbox's retries, `leads list`, the exports and the privacy deletion all
+ * see a target through this one description.
+ *
+ * A target's `key` and `label` are stored with each delivery row and written
+ * to logs, so neither may carry a secret: a webhook address often holds a
+ * token in its path or query, so it appears only as its host and position.
+ */
+
+export type DeliveryOutcome =
+  | { ok: true; detail?: string }
+  | {
+      ok: false;
+      /**
+       * The target refused the lead for good (a 401, a 410…): retrying
+       * cannot help, so the delivery is marked failed at once.
+       */
+      permanent: boolean;
+      /** What went wrong, safe to store and log (no secret). */
+      error: string;
+      /** The receiver's HTTP status, when it answered. */
+      status?: number;
+      /** The receiver asked to wait this long before the next attempt (Retry-After). */
+      retryAfterMs?: number;
+    };
+
+export interface DeliverOptions {
+  /** A lead marked as a test (`leads test-delivery`): delivered, never stored. */
+  test?: boolean;
+}
+
+export interface DeliveryTarget {
+  /** Stable identity stored with every delivery row ('webhook:1a2b…', 'email'). */
+  readonly key: string;
+  /** How people see it in logs, `leads list` and exports: 'webhook 1 (hooks.example.com)'. */
+  readonly label: string;
+  /** Delivers one lead. Never throws: the outcome says what happened. */
+  deliver(lead: LeadRecord, options?: DeliverOptions): Promise<DeliveryOutcome>;
+}
+
+export interface TargetAttempt {
+  target: DeliveryTarget;
+  outcome: DeliveryOutcome;
+}
+
+/** Every target at once (CONTRACT "Delivery" 2); never throws. */
+export function deliverToTargets(
+  targets: readonly DeliveryTarget[],
+  lead: LeadRecord,
+  options?: DeliverOptions,
+): Promise<TargetAttempt[]> {
+  return Promise.all(
+    targets.map(async (target) => {
+      try {
+        return { target, outcome: await target.deliver(lead, options) };
+      } catch (error) {
+        // A target must not throw; if one does, it is a failure worth retrying.
+        const outcome: DeliveryOutcome = {
+          ok: false,
+          permanent: false,
+          error: error instanceof Error ? error.message : String(error),
+        };
+        return { target, outcome };
+      }
+    }),
+  );
+}
+
+/**
+ * SPEC §8: 'All webhooks failed' followed by each failure. Logged, never
+ * shown to the visitor; each target is named by its label, never its address.
+ */
+export class AllTargetsFailedError extends Error {
+  override name = 'AllTargetsFailedError';
+
+  constructor(attempts: readonly TargetAttempt[]) {
+    const details = attempts
+      .map(({ target, outcome }) => `${target.label}: ${outcome.ok ? 'ok' : outcome.error}`)
+      .join('; ');
+    super(`All webhooks failed${details ? `: ${details}` : ''}`);
+  }
+}
+
+/** Duplicate keys would make two targets share one delivery row. */
+export function assertDistinctKeys(targets: readonly DeliveryTarget[]): void {
+  const seen = new Set<string>();
+  for (const target of targets) {
+    if (seen.has(target.key)) throw new Error(`Two delivery targets share the key ${target.key}`);
+    seen.add(target.key);
+  }
+}
