@@ -121,10 +121,21 @@ test('responses are compressed with brotli or gzip', async ({ request }) => {
   expect(gzip.headers()['content-encoding']).toBe('gzip');
 });
 
-test('/healthz answers while the lead store answers', async ({ request }) => {
+test('/healthz says whether leads can be accepted, with the store state; /livez that it runs', async ({
+  request,
+}) => {
   const response = await request.get('/healthz');
   expect(response.status()).toBe(200);
-  expect(await response.json()).toEqual({ ok: true });
+  expect(response.headers()['cache-control']).toBe('no-store');
+  expect(await response.json()).toEqual({
+    ok: true,
+    mode: 'stored',
+    store: { kind: 'sqlite', state: 'up' },
+    targets: 0,
+  });
+  const live = await request.get('/livez');
+  expect(live.status()).toBe(200);
+  expect(await live.json()).toEqual({ ok: true });
 });
 
 test('sitemap.xml and robots.txt come from the route list', async ({ request }) => {

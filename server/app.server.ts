@@ -21,8 +21,8 @@ export interface LeadsIntegration {
   provideContext?: (context: RouterContextProvider, keys: AppContexts, res: Response) => void;
   /** Applied to every form post to a page (POST /quote …), as to the API. */
   formPostGuards?: readonly express.RequestHandler[];
-  /** true while the lead store answers. */
-  ping: () => Promise<boolean>;
+  /** Whether leads can be accepted now, and the store's state (GET /healthz). */
+  health: () => Promise<{ ok: boolean }>;
 }
 
 export interface AppOptions {
@@ -147,10 +147,17 @@ export async function createApp(options: AppOptions) {
     next();
   });
 
-  app.get('/healthz', async (_req, res) => {
-    const ok = await leads.ping().catch(() => false);
+  // The process runs (for a supervisor's restart decision): never the store.
+  app.get('/livez', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.status(ok ? 200 : 503).json({ ok });
+    res.json({ ok: true });
+  });
+  // Leads can be accepted in the current LEAD_ACCEPT mode (for a load
+  // balancer or a monitor); pages are served either way.
+  app.get('/healthz', async (_req, res) => {
+    const health = await leads.health().catch(() => ({ ok: false }));
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(health.ok ? 200 : 503).json(health);
   });
 
   if (leads.apiRouter) app.use('/api/leads', leads.apiRouter);

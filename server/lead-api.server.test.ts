@@ -17,6 +17,8 @@ import {
   startReceiver,
   tempDataDir,
   type Receiver,
+  sqliteHarness,
+  STORE_BACKENDS,
 } from '../app/leads/test-support.server.ts';
 import {
   API_ERROR_MESSAGES,
@@ -347,6 +349,70 @@ describe('rate limit and unexpected failures', () => {
       expect(await api429.json()).toEqual({ error: API_ERROR_MESSAGES.tooManyRequests });
     } finally {
       await api.close();
+    }
+  });
+
+  for (const backend of STORE_BACKENDS) {
+    it.skipIf(backend.skip)(
+      `two servers on one ${backend.label} store share one count per visitor`,
+      async () => {
+        const harness = await backend.harness();
+        const [storeA, storeB] = [await harness.open(), await harness.open()];
+        const appOn = (store: LeadStore) => {
+          const app = express();
+          app.use(
+            '/api/leads',
+            createLeadApiRouter({
+              service: okService,
+              rateLimit: 3,
+              siteUrl: SITE_URL,
+              logger: silentLogger(),
+              limiter: createLeadRateLimiter({ limit: 3, store }),
+            }),
+          );
+          return app;
+        };
+        const [a, b] = [await listen(appOn(storeA)), await listen(appOn(storeB))];
+        try {
+          const statuses = [];
+          for (const api of [a, b, a, b]) statuses.push((await postJson(api.url, lead)).status);
+          expect(statuses).toEqual([201, 201, 201, 429]);
+          const limited = await postJson(a.url, lead);
+          expect(limited.status).toBe(429);
+          expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(500);
+        } finally {
+          await a.close();
+          await b.close();
+          await storeA.close();
+          await storeB.close();
+          await harness.cleanup();
+        }
+      },
+    );
+  }
+
+  it('a store that cannot count falls back to counting in this process', async () => {
+    const harness = await sqliteHarness();
+    const store = await harness.open();
+    await store.close();
+    const app = express();
+    app.use(
+      '/api/leads',
+      createLeadApiRouter({
+        service: okService,
+        rateLimit: 1,
+        siteUrl: SITE_URL,
+        logger: silentLogger(),
+        limiter: createLeadRateLimiter({ limit: 1, store }),
+      }),
+    );
+    const api = await listen(app);
+    try {
+      expect((await postJson(api.url, lead)).status).toBe(201);
+      expect((await postJson(api.url, lead)).status).toBe(429);
+    } finally {
+      await api.close();
+      await harness.cleanup();
     }
   });
 

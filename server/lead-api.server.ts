@@ -5,9 +5,16 @@ import express, {
   type RequestHandler,
   type Response,
 } from 'express';
-import { rateLimit as expressRateLimit } from 'express-rate-limit';
+import { createHash } from 'node:crypto';
+import {
+  rateLimit as expressRateLimit,
+  MemoryStore,
+  type Options as RateLimitOptions,
+  type Store,
+} from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { resultBody, type LeadService } from '../app/leads/lead-service.server.ts';
+import type { LeadStore } from '../app/leads/store.server.ts';
 import {
   API_ERROR_MESSAGES,
   FORM_TYPE,
@@ -116,8 +123,11 @@ const RATE_LIMITED_LOCAL = 'leadRateLimited';
  * CONTRACT LEAD_RATE_LIMIT: `limit` requests per client IP per 10 minutes,
  * then 429 with Retry-After. Counts every request that reaches it, so a
  * flood of invalid bodies is limited too. The client IP is Express's req.ip:
- * behind a reverse proxy the app must set `trust proxy` accordingly. The
- * count lives in process memory (one count per server process).
+ * behind a reverse proxy the app must set `trust proxy` accordingly. With a
+ * lead store given (PostgreSQL), the count lives in it, so every server
+ * process on that database shares one count per visitor; otherwise in this
+ * process's memory. While the store cannot count (the database is down),
+ * this process counts in memory instead, so the limit still holds.
  *
  * The API gets a JSON 429. A page form post (marked by formPostRateLimit)
  * is only flagged and passed on: a visitor without JavaScript must get the
@@ -127,10 +137,17 @@ const RATE_LIMITED_LOCAL = 'leadRateLimited';
 export function createLeadRateLimiter(options: {
   limit: number;
   windowMs?: number;
+  store?: LeadStore | undefined;
+  logger?: Logger | undefined;
 }): RequestHandler {
+  const windowMs = options.windowMs ?? LEAD_RATE_LIMIT_WINDOW_MS;
+  const store = options.store
+    ? new LeadStoreRateLimit(options.store, windowMs, options.logger)
+    : undefined;
   return expressRateLimit({
-    windowMs: options.windowMs ?? LEAD_RATE_LIMIT_WINDOW_MS,
+    windowMs,
     limit: options.limit,
+    ...(store ? { store } : {}),
     standardHeaders: 'draft-7',
     legacyHeaders: false,
     handler: (_req, res, next) => {
@@ -142,6 +159,68 @@ export function createLeadRateLimiter(options: {
       res.status(429).json({ error: API_ERROR_MESSAGES.tooManyRequests });
     },
   });
+}
+
+/**
+ * express-rate-limit's store on the lead store's table. Keys are client
+ * addresses, hashed so the table holds no address. When the table cannot be
+ * reached, the count falls back to this process's memory (logged once per
+ * outage) rather than letting every request through or refusing them all.
+ */
+class LeadStoreRateLimit implements Store {
+  readonly localKeys = false;
+  readonly prefix = 'leads:';
+  readonly #store: LeadStore;
+  readonly #windowMs: number;
+  readonly #memory = new MemoryStore();
+  readonly #logger: Logger | undefined;
+  #failing = false;
+
+  constructor(store: LeadStore, windowMs: number, logger?: Logger) {
+    this.#store = store;
+    this.#windowMs = windowMs;
+    this.#logger = logger;
+    this.#memory.init({ windowMs } as RateLimitOptions);
+    // The memory fallback must not keep the process alive at shutdown.
+    this.#memory.interval?.unref();
+  }
+
+  #key(key: string): string {
+    return createHash('sha256').update(`${this.prefix}${key}`).digest('base64url');
+  }
+
+  #fellBack(error: unknown): void {
+    if (this.#failing) return;
+    this.#failing = true;
+    this.#logger?.warn(
+      { err: { message: (error as Error)?.message } },
+      'Rate limit counted in this process while the lead store is unavailable',
+    );
+  }
+
+  async increment(key: string) {
+    try {
+      const count = await this.#store.hitRateLimit(this.#key(key), this.#windowMs);
+      this.#failing = false;
+      return { totalHits: count.hits, resetTime: new Date(count.resetAt) };
+    } catch (error) {
+      this.#fellBack(error);
+      return this.#memory.increment(key);
+    }
+  }
+
+  async decrement(key: string) {
+    await this.#store.undoRateLimitHit(this.#key(key)).catch(() => this.#memory.decrement(key));
+  }
+
+  async resetKey(key: string) {
+    this.#memory.resetKey(key);
+    await this.#store.resetRateLimit(this.#key(key)).catch(() => undefined);
+  }
+
+  shutdown() {
+    this.#memory.shutdown();
+  }
 }
 
 /**

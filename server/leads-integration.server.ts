@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { createLeadService } from '../app/leads/lead-service.server.ts';
 import { createOutbox } from '../app/leads/outbox.server.ts';
-import { openLeadStore } from '../app/leads/store.server.ts';
+import { createRetentionPurge } from '../app/leads/retention.server.ts';
+import { reconnectingLeadStore } from '../app/leads/store.server.ts';
 import { webhookTargets } from '../app/leads/webhooks.server.ts';
 import type { LeadsIntegration } from './app.server.ts';
 import type { Env } from './env.server.ts';
@@ -18,6 +19,14 @@ export interface LeadsRuntime extends LeadsIntegration {
   close: () => Promise<void>;
 }
 
+/** GET /healthz (CONTRACT "HTTP API"): can the site accept leads in its current mode? */
+export interface LeadsHealth {
+  ok: boolean;
+  mode: 'webhook' | 'stored';
+  store: { kind: 'sqlite' | 'postgres'; state: 'up' | 'down' };
+  targets: number;
+}
+
 /**
  * The lead pipeline of CONTRACT "Delivery" for one server process: the store
  * (embedded or PostgreSQL), the webhook outbox, the lead service, the HTTP API
@@ -25,11 +34,13 @@ export interface LeadsRuntime extends LeadsIntegration {
  */
 export async function createLeadsIntegration(env: Env, logger: Logger): Promise<LeadsRuntime> {
   const leadLogger = logger.child({ component: 'leads' });
-  const store = await openLeadStore({
+  // Never fails: a database that is down is an outage the site rides out.
+  const store = await reconnectingLeadStore({
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
     logger: leadLogger,
   });
+  const storeKind = env.DATABASE_URL ? 'postgres' : 'sqlite';
   const targets = webhookTargets(env.LEAD_WEBHOOK_URLS, {
     timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
     secret: env.LEAD_WEBHOOK_SECRET,
@@ -49,9 +60,20 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
     outbox,
   });
   outbox.start();
+  const retention = createRetentionPurge({
+    store,
+    days: env.LEAD_RETENTION_DAYS,
+    logger: leadLogger,
+  });
+  retention.start();
 
-  // One count per visitor for the API and the page forms together.
-  const limiter = createLeadRateLimiter({ limit: env.LEAD_RATE_LIMIT });
+  // One count per visitor for the API and the page forms together, and for
+  // every server process when they share PostgreSQL.
+  const limiter = createLeadRateLimiter({
+    limit: env.LEAD_RATE_LIMIT,
+    store: storeKind === 'postgres' ? store : undefined,
+    logger: leadLogger,
+  });
   const apiRouter = createLeadApiRouter({
     service,
     rateLimit: env.LEAD_RATE_LIMIT,
@@ -61,7 +83,7 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
   });
 
   return {
-    storeKind: env.DATABASE_URL ? 'postgres' : 'sqlite',
+    storeKind,
     apiRouter,
     // A cross-origin form post gets the API's 403 (only an attacking page
     // sends one); an over-limit one reaches the action, which answers 429
@@ -74,8 +96,21 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
         rateLimited: isFormPostRateLimited(res),
       });
     },
-    ping: () => store.ping().then(() => true),
+    async health(): Promise<LeadsHealth> {
+      const up = await store.ping().then(
+        () => true,
+        () => false,
+      );
+      return {
+        // `webhook` mode accepts a lead the targets take even without the store.
+        ok: env.LEAD_ACCEPT === 'webhook' ? targets.length > 0 : up,
+        mode: env.LEAD_ACCEPT,
+        store: { kind: storeKind, state: up ? 'up' : 'down' },
+        targets: targets.length,
+      };
+    },
     async close() {
+      retention.stop();
       await outbox.stop();
       await store.close();
     },

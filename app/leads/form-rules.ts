@@ -25,6 +25,10 @@ export const PHONE_LENGTH_MESSAGE = 'Please enter a phone number of 8 to 20 char
 export const EMAIL_LENGTH_MESSAGE = 'Please enter an email address of at most 254 characters';
 export const POSTCODE_LENGTH_MESSAGE = 'Please enter a postal code of at most 10 characters';
 export const MESSAGE_LENGTH_MESSAGE = 'Please keep your message under 1000 characters';
+export const NAME_CHARACTERS_MESSAGE = 'Please enter a valid name';
+export const PHONE_CHARACTERS_MESSAGE = 'Please enter a valid phone number';
+export const POSTCODE_CHARACTERS_MESSAGE = 'Please enter a valid postal code';
+export const MESSAGE_CHARACTERS_MESSAGE = 'Please remove unusual characters from your message';
 export const SERVICE_CHOICE_MESSAGE = 'Please choose a service from the list';
 export const SERVICE_TYPE_CHOICE_MESSAGE = 'Please choose Home Glass or Business Glass';
 export const SOURCE_MESSAGE = 'Unknown form source';
@@ -78,6 +82,18 @@ export type LeadSource = (typeof LEAD_SOURCES)[number];
 
 /** Name of the hidden honeypot input. Real people leave it empty. */
 export const HONEYPOT_FIELD = 'website';
+
+/**
+ * Control characters (C0, DEL, C1) and the bidirectional overrides that can
+ * rewrite how a line reads in a terminal, a spreadsheet or an e-mail: never
+ * in a single-line field (name, phone, e-mail, postal code).
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const SINGLE_LINE_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+/** The same in a message, where line breaks and tabs are fine. */
+export const MESSAGE_FORBIDDEN =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
 
 /**
  * SPEC §5: text, at sign, text, dot, text, no spaces. EMAIL_PATTERN_SOURCE is

@@ -84,6 +84,12 @@ class FailingStore implements LeadStore {
   deleteLeads: LeadStore['deleteLeads'] = async (...args) => this.#inner.deleteLeads(...args);
   purgeCreatedBefore: LeadStore['purgeCreatedBefore'] = async (...args) =>
     this.#inner.purgeCreatedBefore(...args);
+  hitRateLimit: LeadStore['hitRateLimit'] = async (...args) => this.#inner.hitRateLimit(...args);
+  undoRateLimitHit: LeadStore['undoRateLimitHit'] = async (...args) =>
+    this.#inner.undoRateLimitHit(...args);
+  resetRateLimit: LeadStore['resetRateLimit'] = async (...args) =>
+    this.#inner.resetRateLimit(...args);
+  purgeRateLimits: LeadStore['purgeRateLimits'] = async () => this.#inner.purgeRateLimits();
   ping: LeadStore['ping'] = async () => this.#inner.ping();
   close: LeadStore['close'] = async () => this.#inner.close();
 }

@@ -10,10 +10,14 @@ import {
   IDEMPOTENCY_KEY_MESSAGE,
   INVALID_EMAIL_MESSAGE,
   LIMITS,
+  MESSAGE_CHARACTERS_MESSAGE,
   MESSAGE_LENGTH_MESSAGE,
+  NAME_CHARACTERS_MESSAGE,
   NAME_LENGTH_MESSAGE,
   NAME_PART_LENGTH_MESSAGE,
+  PHONE_CHARACTERS_MESSAGE,
   PHONE_LENGTH_MESSAGE,
+  POSTCODE_CHARACTERS_MESSAGE,
   POSTCODE_LENGTH_MESSAGE,
   REQUIRED_FIELDS_MESSAGE,
   SERVICE_CHOICE_MESSAGE,
@@ -432,5 +436,74 @@ describe('validateLead (POST /api/leads)', () => {
       message: REQUIRED_FIELDS_MESSAGE,
       source: SOURCE_MESSAGE,
     });
+  });
+});
+
+describe('control characters (issue 10 item 10)', () => {
+  const controls = [
+    '\u0000',
+    '\u0007',
+    '\u001b[31m',
+    '\u007f',
+    '\u0085',
+    '\u202e',
+    '\u2066',
+    '\n',
+    '\t',
+  ];
+
+  it('a single-line field with a control character gets that field’s message', () => {
+    for (const control of controls) {
+      const cases: Array<[string, string, string]> = [
+        ['name', `Aroha${control}Ngata`, NAME_CHARACTERS_MESSAGE],
+        ['phone', `021 555${control}0101`, PHONE_CHARACTERS_MESSAGE],
+        ['email', `aroha${control}x@example.co.nz`, INVALID_EMAIL_MESSAGE],
+      ];
+      for (const [field, value, message] of cases) {
+        const result = validateLead({ ...lead, [field]: value });
+        expect(result, `${field} ${JSON.stringify(control)}`).toEqual({
+          ok: false,
+          error: message,
+          fields: { [field]: message },
+        });
+      }
+      for (const [field, message] of [
+        ['firstName', NAME_CHARACTERS_MESSAGE],
+        ['lastName', NAME_CHARACTERS_MESSAGE],
+        ['postcode', POSTCODE_CHARACTERS_MESSAGE],
+      ] as const) {
+        const result = validateCallbackForm({ ...callback, [field]: `31${control}10` });
+        expect(result, `${field} ${JSON.stringify(control)}`).toEqual({
+          ok: false,
+          error: message,
+          fields: { [field]: message },
+        });
+      }
+    }
+  });
+
+  it('whitespace at the ends is trimmed as before, not refused', () => {
+    const result = validateLead({ ...lead, name: '\tAroha Ngata\n', phone: ' 021 555 0101\r\n' });
+    expect(result.ok).toBe(true);
+  });
+
+  it('a message keeps its line breaks and tabs, but not other control characters', () => {
+    expect(validateLead({ ...lead, message: 'Line one\r\nLine two\n\tindented' }).ok).toBe(true);
+    for (const control of ['\u0000', '\u001b', '\u007f', '\u202e']) {
+      expect(validateLead({ ...lead, message: `Cracked${control}pane` })).toEqual({
+        ok: false,
+        error: MESSAGE_CHARACTERS_MESSAGE,
+        fields: { message: MESSAGE_CHARACTERS_MESSAGE },
+      });
+    }
+  });
+
+  it('letters of every language stay welcome', () => {
+    const result = validateLead({
+      ...lead,
+      name: 'Mārama Te Whare-Ōtaki 王 Zoë',
+      message: 'Kia ora — ranchslider in Pāpāmoa 😀',
+    });
+    expect(result.ok).toBe(true);
   });
 });

@@ -8,6 +8,12 @@ import {
   EMAIL_LENGTH_MESSAGE,
   POSTCODE_LENGTH_MESSAGE,
   MESSAGE_LENGTH_MESSAGE,
+  NAME_CHARACTERS_MESSAGE,
+  PHONE_CHARACTERS_MESSAGE,
+  POSTCODE_CHARACTERS_MESSAGE,
+  MESSAGE_CHARACTERS_MESSAGE,
+  SINGLE_LINE_FORBIDDEN,
+  MESSAGE_FORBIDDEN,
   SERVICE_CHOICE_MESSAGE,
   SERVICE_TYPE_CHOICE_MESSAGE,
   SOURCE_MESSAGE,
@@ -49,17 +55,53 @@ function text() {
   return z.string({ error: REQUIRED_FIELDS_MESSAGE }).trim();
 }
 
-function requiredText(max: number, lengthMessage: string, min = 1) {
+function requiredText(
+  max: number,
+  lengthMessage: string,
+  options: { min?: number; forbidden: RegExp; charactersMessage: string },
+) {
   let schema = text().min(1, { error: REQUIRED_FIELDS_MESSAGE });
+  const min = options.min ?? 1;
   if (min > 1) schema = schema.min(min, { error: lengthMessage });
-  return z.preprocess(blankIfMissing, schema.max(max, { error: lengthMessage }));
+  return z.preprocess(
+    blankIfMissing,
+    schema
+      .max(max, { error: lengthMessage })
+      .refine((value) => !options.forbidden.test(value), { error: options.charactersMessage }),
+  );
 }
 
-const nameField = () => requiredText(LIMITS.name.max, NAME_LENGTH_MESSAGE, LIMITS.name.min);
-const namePartField = () => requiredText(LIMITS.namePart.max, NAME_PART_LENGTH_MESSAGE);
-const phoneField = () => requiredText(LIMITS.phone.max, PHONE_LENGTH_MESSAGE, LIMITS.phone.min);
-const postcodeField = () => requiredText(LIMITS.postcode.max, POSTCODE_LENGTH_MESSAGE);
-const messageField = () => requiredText(LIMITS.message.max, MESSAGE_LENGTH_MESSAGE);
+const singleLine = (charactersMessage: string, min?: number) => ({
+  min,
+  forbidden: SINGLE_LINE_FORBIDDEN,
+  charactersMessage,
+});
+
+const nameField = () =>
+  requiredText(
+    LIMITS.name.max,
+    NAME_LENGTH_MESSAGE,
+    singleLine(NAME_CHARACTERS_MESSAGE, LIMITS.name.min),
+  );
+const namePartField = () =>
+  requiredText(LIMITS.namePart.max, NAME_PART_LENGTH_MESSAGE, singleLine(NAME_CHARACTERS_MESSAGE));
+const phoneField = () =>
+  requiredText(
+    LIMITS.phone.max,
+    PHONE_LENGTH_MESSAGE,
+    singleLine(PHONE_CHARACTERS_MESSAGE, LIMITS.phone.min),
+  );
+const postcodeField = () =>
+  requiredText(
+    LIMITS.postcode.max,
+    POSTCODE_LENGTH_MESSAGE,
+    singleLine(POSTCODE_CHARACTERS_MESSAGE),
+  );
+const messageField = () =>
+  requiredText(LIMITS.message.max, MESSAGE_LENGTH_MESSAGE, {
+    forbidden: MESSAGE_FORBIDDEN,
+    charactersMessage: MESSAGE_CHARACTERS_MESSAGE,
+  });
 
 /** SPEC §3: email trimmed and lowercased. The length cap is RFC 5321's 254. */
 const emailField = () =>
@@ -69,7 +111,8 @@ const emailField = () =>
       .toLowerCase()
       .min(1, { error: REQUIRED_FIELDS_MESSAGE })
       .max(LIMITS.email.max, { error: EMAIL_LENGTH_MESSAGE })
-      .regex(EMAIL_PATTERN, { error: INVALID_EMAIL_MESSAGE }),
+      .regex(EMAIL_PATTERN, { error: INVALID_EMAIL_MESSAGE })
+      .refine((value) => !SINGLE_LINE_FORBIDDEN.test(value), { error: INVALID_EMAIL_MESSAGE }),
   );
 
 function choiceField<T extends string>(options: readonly T[], message: string) {
@@ -204,9 +247,13 @@ const MESSAGE_PRIORITY: readonly string[] = [
   EMAIL_LENGTH_MESSAGE,
   PHONE_LENGTH_MESSAGE,
   POSTCODE_LENGTH_MESSAGE,
+  NAME_CHARACTERS_MESSAGE,
+  PHONE_CHARACTERS_MESSAGE,
+  POSTCODE_CHARACTERS_MESSAGE,
   SERVICE_TYPE_CHOICE_MESSAGE,
   SERVICE_CHOICE_MESSAGE,
   MESSAGE_LENGTH_MESSAGE,
+  MESSAGE_CHARACTERS_MESSAGE,
   SOURCE_MESSAGE,
   IDEMPOTENCY_KEY_MESSAGE,
   HONEYPOT_MESSAGE,

@@ -54,7 +54,7 @@ describe.skipIf(!databaseUrl)('PostgreSQL store specifics', () => {
         `SELECT version FROM ${harness.schema}.lead_schema_migrations ORDER BY version`,
       );
       await client.end();
-      expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
     } finally {
       await harness.cleanup();
     }

@@ -13,6 +13,7 @@ import {
   type LeadStore,
   type LeadWithDeliveries,
   type NewDelivery,
+  type RateLimitCount,
 } from './store.server.ts';
 
 /**
@@ -90,6 +91,19 @@ export const MIGRATIONS: readonly Migration[] = [
         ADD CONSTRAINT lead_deliveries_state_check
           CHECK (state IN ('pending', 'delivered', 'failed', 'not_sent', 'cancelled'));
       CREATE INDEX leads_email ON leads (email);
+    `,
+  },
+  {
+    // One count per visitor for every server process on this database.
+    // Keys are hashed client addresses.
+    version: 3,
+    name: 'rate limit counts',
+    sql: `
+      CREATE TABLE lead_rate_limits (
+        key text NOT NULL PRIMARY KEY,
+        hits integer NOT NULL,
+        reset_at timestamptz NOT NULL
+      );
     `,
   },
 ];
@@ -488,6 +502,37 @@ export class PostgresLeadStore implements LeadStore {
     const result = await this.#pool.query('DELETE FROM leads WHERE created_at < $1::timestamptz', [
       cutoff,
     ]);
+    return result.rowCount ?? 0;
+  }
+
+  async hitRateLimit(key: string, windowMs: number): Promise<RateLimitCount> {
+    // The database's clock, so processes on several machines agree on the window.
+    const result = await this.#pool.query<{ hits: number; reset_at: Date }>(
+      `INSERT INTO lead_rate_limits AS r (key, hits, reset_at)
+       VALUES ($1, 1, now() + $2 * interval '1 millisecond')
+       ON CONFLICT (key) DO UPDATE SET
+         hits = CASE WHEN r.reset_at <= now() THEN 1 ELSE r.hits + 1 END,
+         reset_at = CASE WHEN r.reset_at <= now() THEN excluded.reset_at ELSE r.reset_at END
+       RETURNING hits, reset_at`,
+      [key, windowMs],
+    );
+    const row = result.rows[0];
+    return { hits: Number(row?.hits), resetAt: iso(row?.reset_at) ?? '' };
+  }
+
+  async undoRateLimitHit(key: string): Promise<void> {
+    await this.#pool.query(
+      'UPDATE lead_rate_limits SET hits = hits - 1 WHERE key = $1 AND hits > 0',
+      [key],
+    );
+  }
+
+  async resetRateLimit(key: string): Promise<void> {
+    await this.#pool.query('DELETE FROM lead_rate_limits WHERE key = $1', [key]);
+  }
+
+  async purgeRateLimits(): Promise<number> {
+    const result = await this.#pool.query('DELETE FROM lead_rate_limits WHERE reset_at <= now()');
     return result.rowCount ?? 0;
   }
 

@@ -33,7 +33,7 @@ interface TableShape {
 }
 type SchemaShape = Record<string, TableShape>;
 
-const TABLES = ['leads', 'lead_deliveries'];
+const TABLES = ['leads', 'lead_deliveries', 'lead_rate_limits'];
 
 function sqliteShape(db: DatabaseSync): SchemaShape {
   const shape: SchemaShape = {};

@@ -14,6 +14,7 @@ import {
   type LeadStore,
   type LeadWithDeliveries,
   type NewDelivery,
+  type RateLimitCount,
 } from './store.server.ts';
 import { webhookLabel, webhookTargetKey } from './webhooks.server.ts';
 
@@ -108,6 +109,19 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE lead_deliveries_v2 RENAME TO lead_deliveries;
       CREATE INDEX lead_deliveries_due ON lead_deliveries (state, next_attempt_at);
       CREATE INDEX leads_email ON leads (email);
+    `,
+  },
+  {
+    // Shared by every process on the store (PostgreSQL; SQLite keeps the
+    // same table so the two schemas stay one). Keys are hashed client addresses.
+    version: 3,
+    name: 'rate limit counts',
+    sql: `
+      CREATE TABLE lead_rate_limits (
+        key TEXT NOT NULL PRIMARY KEY,
+        hits INTEGER NOT NULL,
+        reset_at TEXT NOT NULL
+      ) STRICT;
     `,
   },
 ];
@@ -490,6 +504,37 @@ export class SqliteLeadStore implements LeadStore {
   async purgeCreatedBefore(cutoff: string): Promise<number> {
     // Deliveries go with their lead (ON DELETE CASCADE).
     const result = this.#db.prepare('DELETE FROM leads WHERE created_at < ?').run(cutoff);
+    return Number(result.changes);
+  }
+
+  async hitRateLimit(key: string, windowMs: number): Promise<RateLimitCount> {
+    const now = new Date().toISOString();
+    const row = this.#db
+      .prepare(
+        `INSERT INTO lead_rate_limits (key, hits, reset_at) VALUES (?, 1, ?)
+         ON CONFLICT (key) DO UPDATE SET
+           hits = CASE WHEN reset_at <= ? THEN 1 ELSE hits + 1 END,
+           reset_at = CASE WHEN reset_at <= ? THEN excluded.reset_at ELSE reset_at END
+         RETURNING hits, reset_at`,
+      )
+      .get(key, new Date(Date.parse(now) + windowMs).toISOString(), now, now);
+    return { hits: Number(row?.hits), resetAt: String(row?.reset_at) };
+  }
+
+  async undoRateLimitHit(key: string): Promise<void> {
+    this.#db
+      .prepare('UPDATE lead_rate_limits SET hits = hits - 1 WHERE key = ? AND hits > 0')
+      .run(key);
+  }
+
+  async resetRateLimit(key: string): Promise<void> {
+    this.#db.prepare('DELETE FROM lead_rate_limits WHERE key = ?').run(key);
+  }
+
+  async purgeRateLimits(): Promise<number> {
+    const result = this.#db
+      .prepare('DELETE FROM lead_rate_limits WHERE reset_at <= ?')
+      .run(new Date().toISOString());
     return Number(result.changes);
   }
 

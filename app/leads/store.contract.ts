@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LeadRecord, LeadStore, NewDelivery } from './store.server.ts';
-import type { StoreHarness } from './test-support.server.ts';
+import { eventually, type StoreHarness } from './test-support.server.ts';
 
 export type { StoreHarness };
 
@@ -550,6 +550,39 @@ export function runLeadStoreContract(
       ]);
       expect(counts[0] + counts[1]).toBe(20);
       expect(await store.exportLeads()).toEqual([]);
+    });
+
+    it('counts requests per key in a window, and starts again after it', async () => {
+      const first = await store.hitRateLimit('client-a', 60_000);
+      expect(first.hits).toBe(1);
+      expect(Date.parse(first.resetAt)).toBeGreaterThan(Date.now() + 50_000);
+      expect((await store.hitRateLimit('client-a', 60_000)).hits).toBe(2);
+      const third = await store.hitRateLimit('client-a', 60_000);
+      expect(third).toEqual({ hits: 3, resetAt: first.resetAt });
+      expect((await store.hitRateLimit('client-b', 60_000)).hits).toBe(1);
+      await store.undoRateLimitHit('client-a');
+      expect((await store.hitRateLimit('client-a', 60_000)).hits).toBe(3);
+      await store.resetRateLimit('client-a');
+      expect((await store.hitRateLimit('client-a', 60_000)).hits).toBe(1);
+      // A short window ends; the next request opens a new one.
+      await store.hitRateLimit('client-c', 1);
+      await eventually(async () => {
+        expect(await store.purgeRateLimits()).toBeGreaterThanOrEqual(1);
+      });
+      expect((await store.hitRateLimit('client-c', 1)).hits).toBe(1);
+      expect((await store.hitRateLimit('client-b', 60_000)).hits).toBe(2);
+    });
+
+    it('two instances share one count per key', async () => {
+      const b = await open();
+      const hits = await Promise.all(
+        Array.from({ length: 12 }, (_, index) =>
+          (index % 2 === 0 ? store : b).hitRateLimit('shared-client', 60_000),
+        ),
+      );
+      expect(hits.map((hit) => hit.hits).sort((x, y) => x - y)).toEqual(
+        Array.from({ length: 12 }, (_, index) => index + 1),
+      );
     });
   });
 }

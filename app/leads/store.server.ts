@@ -106,6 +106,12 @@ export interface ClaimedDelivery extends DeliveryRecord {
   lead: LeadRecord;
 }
 
+export interface RateLimitCount {
+  hits: number;
+  /** When the window ends (ISO 8601). */
+  resetAt: string;
+}
+
 export type InsertResult =
   | { inserted: true }
   /** Another lead already holds the idempotency key; nothing was written. */
@@ -194,6 +200,22 @@ export interface LeadStore {
    */
   purgeCreatedBefore(cutoff: string): Promise<number>;
 
+  /**
+   * Counts one request of `key` in a fixed window of `windowMs` starting
+   * at its first request (CONTRACT LEAD_RATE_LIMIT), on the store's clock, so
+   * every server process on one database shares one count per visitor.
+   */
+  hitRateLimit(key: string, windowMs: number): Promise<RateLimitCount>;
+
+  /** Takes back one counted request of `key`. */
+  undoRateLimitHit(key: string): Promise<void>;
+
+  /** Forgets `key`'s count. */
+  resetRateLimit(key: string): Promise<void>;
+
+  /** Drops the counts whose window has ended; returns how many. */
+  purgeRateLimits(): Promise<number>;
+
   /** Resolves while the store answers (GET /healthz); rejects otherwise. */
   ping(): Promise<void>;
 
@@ -213,7 +235,8 @@ export interface OpenLeadStoreOptions {
 /**
  * Opens the store chosen by the environment and applies its migrations.
  * The implementations are imported lazily so the SQLite build never loads
- * `pg` and the other way round.
+ * `pg` and the other way round. Fails when the store cannot be opened now
+ * (the leads CLI); the server uses reconnectingLeadStore() instead.
  */
 export async function openLeadStore(options: OpenLeadStoreOptions): Promise<LeadStore> {
   if (options.databaseUrl) {
@@ -226,6 +249,19 @@ export async function openLeadStore(options: OpenLeadStoreOptions): Promise<Lead
   }
   const { openSqliteLeadStore } = await import('./store-sqlite.server.ts');
   return openSqliteLeadStore({ dataDir: options.dataDir });
+}
+
+/**
+ * The store as a long-running server holds it: opened on first use, opened
+ * again after a failure (store-reconnecting.server.ts). Never fails to start.
+ */
+export async function reconnectingLeadStore(options: OpenLeadStoreOptions): Promise<LeadStore> {
+  const { ReconnectingLeadStore } = await import('./store-reconnecting.server.ts');
+  return new ReconnectingLeadStore(
+    options.databaseUrl ? 'postgres' : 'sqlite',
+    () => openLeadStore(options),
+    options.logger,
+  );
 }
 
 /** Groups delivery rows under their leads, keeping the lead order. */

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRetentionPurge } from './retention.server.ts';
+import type { LeadRecord, LeadStore } from './store.server.ts';
+import {
+  captureLogger,
+  eventually,
+  POSTGRES_SKIP_MESSAGE,
+  STORE_BACKENDS,
+  TEST_DATABASE_URL,
+  type StoreHarness,
+} from './test-support.server.ts';
+
+if (!TEST_DATABASE_URL) console.warn(`Retention purge on ${POSTGRES_SKIP_MESSAGE}`);
+
+const DAY = 24 * 60 * 60 * 1000;
+
+function lead(daysAgo: number): LeadRecord {
+  return {
+    id: randomUUID(),
+    name: 'Aroha Ngata',
+    email: 'aroha@example.co.nz',
+    phone: '021 555 0101',
+    service: 'Windows',
+    message: 'Cracked pane',
+    created_at: new Date(Date.now() - daysAgo * DAY).toISOString(),
+    source: 'contact_form',
+    status: 'accepted',
+    idempotency_key: null,
+  };
+}
+
+for (const backend of STORE_BACKENDS) {
+  describe.skipIf(backend.skip)(`retention purge on ${backend.label}`, () => {
+    let harness: StoreHarness | undefined;
+    const stores: LeadStore[] = [];
+
+    afterEach(async () => {
+      for (const store of stores.splice(0)) await store.close();
+      await harness?.cleanup();
+    });
+
+    it('deletes leads older than LEAD_RETENTION_DAYS at start, and only those', async () => {
+      harness = await backend.harness();
+      const store = await harness.open();
+      stores.push(store);
+      const old = lead(731);
+      const kept = lead(729);
+      for (const row of [old, kept]) await store.insertLead(row, []);
+      const log = captureLogger();
+      const purge = createRetentionPurge({ store, days: 730, logger: log.logger });
+      purge.start();
+      await eventually(async () => {
+        expect((await store.exportLeads()).map((row) => row.id)).toEqual([kept.id]);
+      });
+      purge.stop();
+      expect(log.entries()).toEqual([
+        expect.objectContaining({
+          msg: 'Leads past their retention deleted',
+          deleted: 1,
+          days: 730,
+        }),
+      ]);
+      expect(log.text()).not.toContain('aroha');
+    });
+
+    it('runs safely in two processes at once', async () => {
+      harness = await backend.harness();
+      const [a, b] = [await harness.open(), await harness.open()];
+      stores.push(a, b);
+      for (let index = 0; index < 10; index++) await a.insertLead(lead(800 + index), []);
+      await a.insertLead(lead(1), []);
+      const log = captureLogger();
+      const [first, second] = [a, b].map((store) =>
+        createRetentionPurge({ store, days: 730, logger: log.logger }),
+      );
+      const counts = await Promise.all([first!.runOnce(), second!.runOnce()]);
+      expect(counts[0]! + counts[1]!).toBe(10);
+      expect(await a.exportLeads()).toHaveLength(1);
+    });
+  });
+}
+
+describe('retention purge with the store away', () => {
+  it('logs the failure and tries again later', async () => {
+    let calls = 0;
+    const store = {
+      purgeCreatedBefore: async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('connect ECONNREFUSED');
+        return 0;
+      },
+      purgeRateLimits: async () => 0,
+    } as unknown as LeadStore;
+    const log = captureLogger();
+    const purge = createRetentionPurge({ store, days: 730, logger: log.logger, retryMs: 10 });
+    purge.start();
+    await eventually(() => expect(calls).toBe(2));
+    purge.stop();
+    expect(log.text()).toContain('Retention purge failed; trying again later');
+  });
+});

@@ -1,0 +1,115 @@
+import type { Logger } from 'pino';
+import { storeErrorForLog, type LeadStore } from './store.server.ts';
+
+/**
+ * The store as the server holds it (issue 10 item 7): an outage, not a
+ * crash. The server starts whether or not the database answers; the store
+ * is opened (connected and migrated) on first use and opened again on the
+ * next use after a failure, so the site reconnects by itself when
+ * PostgreSQL comes back. The outbox polls every second, so that happens
+ * without visitors too. While the store is away every call fails fast and
+ * the callers follow CONTRACT "Delivery" 1 (`webhook` mode goes on without
+ * it, `stored` mode refuses the submission); pages never depend on it.
+ *
+ * Once open, PostgreSQL's pool replaces broken connections by itself; the
+ * SQLite file stays open.
+ */
+export class ReconnectingLeadStore implements LeadStore {
+  readonly kind: LeadStore['kind'];
+  readonly #open: () => Promise<LeadStore>;
+  readonly #log: Logger | undefined;
+  #inner: LeadStore | undefined;
+  #opening: Promise<LeadStore> | undefined;
+  #closed = false;
+  /** Last known state, so an outage is logged when it starts and when it ends. */
+  #up: boolean | undefined;
+
+  constructor(kind: LeadStore['kind'], open: () => Promise<LeadStore>, logger?: Logger) {
+    this.kind = kind;
+    this.#open = open;
+    this.#log = logger?.child({ component: 'lead-store', store: kind });
+  }
+
+  #mark(up: boolean, error?: unknown): void {
+    if (up === this.#up) return;
+    this.#up = up;
+    if (up) this.#log?.info('Lead store available');
+    else this.#log?.error({ err: storeErrorForLog(error) }, 'Lead store unavailable');
+  }
+
+  async #store(): Promise<LeadStore> {
+    if (this.#closed) throw new Error('Lead store is closed');
+    if (this.#inner) return this.#inner;
+    this.#opening ??= this.#open()
+      .then(async (store) => {
+        if (this.#closed) {
+          await store.close();
+          throw new Error('Lead store is closed');
+        }
+        this.#inner = store;
+        this.#mark(true);
+        return store;
+      })
+      .catch((error: unknown) => {
+        this.#mark(false, error);
+        throw error;
+      })
+      .finally(() => {
+        this.#opening = undefined;
+      });
+    return this.#opening;
+  }
+
+  /** Runs one call on the open store; a failure of the call itself marks the store down. */
+  async #call<T>(work: (store: LeadStore) => Promise<T>): Promise<T> {
+    const store = await this.#store();
+    return work(store);
+  }
+
+  insertLead: LeadStore['insertLead'] = (...args) => this.#call((s) => s.insertLead(...args));
+  findByIdempotencyKey: LeadStore['findByIdempotencyKey'] = (...args) =>
+    this.#call((s) => s.findByIdempotencyKey(...args));
+  getLead: LeadStore['getLead'] = (...args) => this.#call((s) => s.getLead(...args));
+  settleLead: LeadStore['settleLead'] = (...args) => this.#call((s) => s.settleLead(...args));
+  releaseIdempotencyKey: LeadStore['releaseIdempotencyKey'] = (...args) =>
+    this.#call((s) => s.releaseIdempotencyKey(...args));
+  claimDueDeliveries: LeadStore['claimDueDeliveries'] = (...args) =>
+    this.#call((s) => s.claimDueDeliveries(...args));
+  cancelDeliveriesExcept: LeadStore['cancelDeliveriesExcept'] = (...args) =>
+    this.#call((s) => s.cancelDeliveriesExcept(...args));
+  recordDelivery: LeadStore['recordDelivery'] = (...args) =>
+    this.#call((s) => s.recordDelivery(...args));
+  expireReceived: LeadStore['expireReceived'] = (...args) =>
+    this.#call((s) => s.expireReceived(...args));
+  listLeads: LeadStore['listLeads'] = (...args) => this.#call((s) => s.listLeads(...args));
+  exportLeads: LeadStore['exportLeads'] = () => this.#call((s) => s.exportLeads());
+  findLeadsByEmail: LeadStore['findLeadsByEmail'] = (...args) =>
+    this.#call((s) => s.findLeadsByEmail(...args));
+  deleteLeads: LeadStore['deleteLeads'] = (...args) => this.#call((s) => s.deleteLeads(...args));
+  purgeCreatedBefore: LeadStore['purgeCreatedBefore'] = (...args) =>
+    this.#call((s) => s.purgeCreatedBefore(...args));
+  hitRateLimit: LeadStore['hitRateLimit'] = (...args) => this.#call((s) => s.hitRateLimit(...args));
+  undoRateLimitHit: LeadStore['undoRateLimitHit'] = (...args) =>
+    this.#call((s) => s.undoRateLimitHit(...args));
+  resetRateLimit: LeadStore['resetRateLimit'] = (...args) =>
+    this.#call((s) => s.resetRateLimit(...args));
+  purgeRateLimits: LeadStore['purgeRateLimits'] = () => this.#call((s) => s.purgeRateLimits());
+
+  /** Also what GET /healthz asks: it records whether the store answers now. */
+  async ping(): Promise<void> {
+    try {
+      await this.#call((s) => s.ping());
+      this.#mark(true);
+    } catch (error) {
+      this.#mark(false, error);
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#opening?.catch(() => undefined);
+    await this.#inner?.close();
+  }
+}
