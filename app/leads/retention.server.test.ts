@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRetentionPurge } from './retention.server.ts';
-import type { LeadRecord, LeadStore } from './store.server.ts';
+import { makeLead } from './store.contract.ts';
+import type { LeadStore } from './store.server.ts';
 import {
   captureLogger,
   eventually,
@@ -15,20 +15,8 @@ if (!TEST_DATABASE_URL) console.warn(`Retention purge on ${POSTGRES_SKIP_MESSAGE
 
 const DAY = 24 * 60 * 60 * 1000;
 
-function lead(daysAgo: number): LeadRecord {
-  return {
-    id: randomUUID(),
-    name: 'Aroha Ngata',
-    email: 'aroha@example.co.nz',
-    phone: '021 555 0101',
-    service: 'Windows',
-    message: 'Cracked pane',
-    created_at: new Date(Date.now() - daysAgo * DAY).toISOString(),
-    source: 'contact_form',
-    status: 'accepted',
-    idempotency_key: null,
-  };
-}
+const lead = (daysAgo: number) =>
+  makeLead({ created_at: new Date(Date.now() - daysAgo * DAY).toISOString() });
 
 for (const backend of STORE_BACKENDS) {
   describe.skipIf(backend.skip)(`retention purge on ${backend.label}`, () => {
