@@ -85,7 +85,13 @@ test('PostgreSQL stopped and started under a running server: pages stay, leads r
 
   expect(await health(site.url)).toEqual({
     status: 200,
-    json: { ok: true, mode: 'stored', store: { kind: 'postgres', state: 'up' }, targets: 0 },
+    json: {
+      ok: true,
+      mode: 'stored',
+      store: { kind: 'postgres', state: 'up' },
+      targets: 0,
+      failedDeliveries: 0,
+    },
   });
   const before = await post(site.url, lead('before'));
   expect(before.status).toBe(201);
@@ -98,7 +104,13 @@ test('PostgreSQL stopped and started under a running server: pages stay, leads r
   await eventually(async () => {
     expect(await health(site.url)).toEqual({
       status: 503,
-      json: { ok: false, mode: 'stored', store: { kind: 'postgres', state: 'down' }, targets: 0 },
+      json: {
+        ok: false,
+        mode: 'stored',
+        store: { kind: 'postgres', state: 'down' },
+        targets: 0,
+        failedDeliveries: null,
+      },
     });
   }, 20_000);
   // CONTRACT "Delivery" 1, stored mode: the §8 message, and nothing half-written.
@@ -135,12 +147,13 @@ test('the server starts while PostgreSQL is down, and migrates and accepts once 
   ]);
 });
 
-test('webhook mode: with PostgreSQL down a lead still reaches the webhooks', async () => {
+test('delivered mode: with PostgreSQL down a lead still reaches the webhooks', async () => {
   const postgres = await database();
   await postgres.start();
   const hook = await receiver('ok');
   const site = await server({
     DATABASE_URL: postgres.url,
+    // The earlier name of `delivered`, still accepted.
     LEAD_ACCEPT: 'webhook',
     LEAD_WEBHOOK_URLS: hook.url,
   });
@@ -149,7 +162,7 @@ test('webhook mode: with PostgreSQL down a lead still reaches the webhooks', asy
     expect((await health(site.url)).json).toEqual(
       expect.objectContaining({
         ok: true,
-        mode: 'webhook',
+        mode: 'delivered',
         store: { kind: 'postgres', state: 'down' },
       }),
     );

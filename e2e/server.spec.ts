@@ -132,6 +132,7 @@ test('/healthz says whether leads can be accepted, with the store state; /livez 
     mode: 'stored',
     store: { kind: 'sqlite', state: 'up' },
     targets: 0,
+    failedDeliveries: 0,
   });
   const live = await request.get('/livez');
   expect(live.status()).toBe(200);

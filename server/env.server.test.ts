@@ -39,6 +39,37 @@ describe('parseEnv (CONTRACT.md environment)', () => {
     expect(attempt).not.toThrow(/s3cr3t/);
   });
 
+  it('reads the lead e-mail settings: STARTTLS required for smtp:// beyond this machine', () => {
+    const env = parseEnv({
+      LEAD_EMAIL_TO: 'Office@Glass.example.nz, owner@glass.example.nz',
+      SMTP_URL: 'smtp://leads%40glass.example.nz:p%40ss:w0rd@mail.example.nz:587',
+      LEAD_EMAIL_FROM: 'website@glass.example.nz',
+    });
+    expect(env.LEAD_EMAIL_TO).toEqual(['office@glass.example.nz', 'owner@glass.example.nz']);
+    expect(env.LEAD_EMAIL_FROM).toBe('website@glass.example.nz');
+    expect(env.SMTP_URL).toEqual({
+      host: 'mail.example.nz',
+      port: 587,
+      secure: false,
+      requireTLS: true,
+      user: 'leads@glass.example.nz',
+      pass: 'p@ss:w0rd',
+    });
+    expect(parseEnv({ SMTP_URL: 'smtps://u:p@mail.example.nz' }).SMTP_URL).toEqual(
+      expect.objectContaining({ port: 465, secure: true, requireTLS: false }),
+    );
+    expect(parseEnv({ SMTP_URL: 'smtp://127.0.0.1:2525' }).SMTP_URL).toEqual(
+      expect.objectContaining({ port: 2525, secure: false, requireTLS: false }),
+    );
+  });
+
+  it('never repeats SMTP_URL (it holds the password) in a message', () => {
+    const attempt = () =>
+      parseEnv({ SMTP_URL: 'smtp://user:hunter2@mail.example.nz?ignoreTLS=true' });
+    expect(attempt).toThrow(/SMTP_URL/);
+    expect(attempt).not.toThrow(/hunter2/);
+  });
+
   it('takes a Standard Webhooks secret and the retention in days', () => {
     const secret = `whsec_${Buffer.from('x'.repeat(32)).toString('base64')}`;
     const env = parseEnv({ LEAD_WEBHOOK_SECRET: secret, LEAD_RETENTION_DAYS: '365' });
@@ -46,10 +77,18 @@ describe('parseEnv (CONTRACT.md environment)', () => {
     expect(env.LEAD_RETENTION_DAYS).toBe(365);
   });
 
-  it('defaults LEAD_ACCEPT to webhook when webhooks are configured', () => {
+  it('defaults LEAD_ACCEPT to delivered when a target is configured; webhook is its old name', () => {
     const env = parseEnv({ LEAD_WEBHOOK_URLS: ' https://a.example/hook , https://b.example/x ' });
     expect(env.LEAD_WEBHOOK_URLS).toEqual(['https://a.example/hook', 'https://b.example/x']);
-    expect(env.LEAD_ACCEPT).toBe('webhook');
+    expect(env.LEAD_ACCEPT).toBe('delivered');
+    expect(
+      parseEnv({ LEAD_WEBHOOK_URLS: 'https://a.example/hook', LEAD_ACCEPT: 'webhook' }).LEAD_ACCEPT,
+    ).toBe('delivered');
+    const email = {
+      LEAD_EMAIL_TO: 'office@glass.example.nz',
+      SMTP_URL: 'smtps://u:p@mail.example.nz',
+    };
+    expect(parseEnv(email).LEAD_ACCEPT).toBe('delivered');
     expect(
       parseEnv({ LEAD_WEBHOOK_URLS: 'https://a.example/hook', LEAD_ACCEPT: 'stored' }).LEAD_ACCEPT,
     ).toBe('stored');
@@ -73,6 +112,13 @@ describe('parseEnv (CONTRACT.md environment)', () => {
     [{ LEAD_WEBHOOK_URLS: 'https://ok.example,not a url' }, 'LEAD_WEBHOOK_URLS'],
     [{ LEAD_ACCEPT: 'sometimes' }, 'LEAD_ACCEPT'],
     [{ LEAD_ACCEPT: 'webhook' }, 'LEAD_ACCEPT'],
+    [{ LEAD_ACCEPT: 'delivered' }, 'LEAD_ACCEPT'],
+    [{ LEAD_EMAIL_TO: 'office@glass.example.nz' }, 'SMTP_URL'],
+    [{ LEAD_EMAIL_TO: 'not an address', SMTP_URL: 'smtps://mail.example.nz' }, 'LEAD_EMAIL_TO'],
+    [{ LEAD_EMAIL_FROM: 'nobody' }, 'LEAD_EMAIL_FROM'],
+    [{ SMTP_URL: 'https://mail.example.nz' }, 'SMTP_URL'],
+    [{ SMTP_URL: 'smtp://u:p@mail.example.nz:587?ignoreTLS=true' }, 'SMTP_URL'],
+    [{ SMTP_URL: 'smtp://u:p@mail.example.nz:587?requireTLS=false' }, 'SMTP_URL'],
     [{ LEAD_RATE_LIMIT: '0' }, 'LEAD_RATE_LIMIT'],
     [{ GTAG_ID: 'my-tag' }, 'GTAG_ID'],
     [{ ADS_CONVERSION_SEND_TO: 'AW-123' }, 'ADS_CONVERSION_SEND_TO'],

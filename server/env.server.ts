@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_LEAD_RETENTION_DAYS } from '../app/leads/retention.ts';
+import { business } from '../app/content/business.ts';
+import { parseSmtpUrl } from '../app/leads/email.server.ts';
 import { isLoopbackHost } from '../app/leads/webhooks.server.ts';
 
 /**
@@ -72,7 +74,40 @@ const envSchema = z
         .refine(isWebhookSecret, 'must be whsec_ followed by 24 to 64 bytes in base64')
         .optional(),
     ),
-    LEAD_ACCEPT: optionalText.pipe(z.enum(['webhook', 'stored']).optional()),
+    LEAD_EMAIL_TO: optionalText.transform((value, ctx) => {
+      if (value === undefined) return [];
+      const list = value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+      for (const item of list) {
+        if (!z.email().safeParse(item).success) {
+          ctx.addIssue({ code: 'custom', message: `"${item}" is not an e-mail address` });
+        }
+      }
+      return [...new Set(list.map((item) => item.toLowerCase()))];
+    }),
+    LEAD_EMAIL_FROM: optionalText.pipe(
+      z.email({ error: 'must be an e-mail address' }).default(business.email),
+    ),
+    // Parsed here so a bad value stops the server; the message never repeats
+    // the value (it holds the password).
+    SMTP_URL: optionalText.transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const parsed = parseSmtpUrl(value);
+      if (!parsed.ok) {
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed.smtp;
+    }),
+    // `webhook` is the earlier name of `delivered`, still accepted.
+    LEAD_ACCEPT: optionalText.pipe(
+      z
+        .enum(['delivered', 'webhook', 'stored'])
+        .transform((value) => (value === 'webhook' ? 'delivered' : value))
+        .optional(),
+    ),
     LEAD_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
     LEAD_RETENTION_DAYS: z.coerce
       .number()
@@ -98,12 +133,21 @@ const envSchema = z
       .default('info'),
   })
   .transform((env, ctx) => {
-    const leadAccept = env.LEAD_ACCEPT ?? (env.LEAD_WEBHOOK_URLS.length > 0 ? 'webhook' : 'stored');
-    if (leadAccept === 'webhook' && env.LEAD_WEBHOOK_URLS.length === 0) {
+    if (env.LEAD_EMAIL_TO.length > 0 && !env.SMTP_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMTP_URL'],
+        message: 'must be set when LEAD_EMAIL_TO is: the mail server that sends the lead e-mails',
+      });
+    }
+    const targets = env.LEAD_WEBHOOK_URLS.length + (env.LEAD_EMAIL_TO.length > 0 ? 1 : 0);
+    const leadAccept = env.LEAD_ACCEPT ?? (targets > 0 ? 'delivered' : 'stored');
+    if (leadAccept === 'delivered' && targets === 0) {
       ctx.addIssue({
         code: 'custom',
         path: ['LEAD_ACCEPT'],
-        message: '"webhook" needs at least one address in LEAD_WEBHOOK_URLS',
+        message:
+          '"delivered" needs a delivery target: an address in LEAD_WEBHOOK_URLS, or LEAD_EMAIL_TO with SMTP_URL',
       });
     }
     return { ...env, LEAD_ACCEPT: leadAccept };

@@ -355,7 +355,7 @@ describe('POST /api/leads fuzz', () => {
     const service = createLeadService({
       store,
       targets: webhookTargets([hook.url]),
-      acceptMode: 'webhook',
+      acceptMode: 'delivered',
       timeoutMs: 1000,
       logger: log.logger,
     });

@@ -120,7 +120,7 @@ describe('POST /api/leads', () => {
     const service = createLeadService({
       store,
       targets: webhookTargets([hook.url]),
-      acceptMode: 'webhook',
+      acceptMode: 'delivered',
       timeoutMs: 1000,
       logger: silentLogger(),
     });

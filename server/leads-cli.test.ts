@@ -7,7 +7,8 @@ import pg from 'pg';
 import { openPostgresLeadStore } from '../app/leads/store-postgres.server.ts';
 import { openSqliteLeadStore } from '../app/leads/store-sqlite.server.ts';
 import type { LeadRecord } from '../app/leads/store.server.ts';
-import { tempDataDir } from '../app/leads/test-support.server.ts';
+import { startSmtpServer } from '../app/leads/smtp-test-support.server.ts';
+import { startReceiver, tempDataDir } from '../app/leads/test-support.server.ts';
 import { csvCell, deliverySummary, main } from './leads-cli.ts';
 
 const CLI = path.join(import.meta.dirname, 'leads-cli.ts');
@@ -562,6 +563,67 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe('test-delivery: one test enquiry to every target, nothing stored', () => {
+  it('says in plain words that each target took it, and exits 0', async () => {
+    const hook = await startReceiver('ok');
+    const smtp = await startSmtpServer();
+    const data = tempDataDir('leads-test-delivery-');
+    try {
+      const result = await cli(['test-delivery'], {
+        DATA_DIR: data.dir,
+        LEAD_WEBHOOK_URLS: `${hook.url}/t0ken-123`,
+        LEAD_EMAIL_TO: 'office@glass.example.nz',
+        SMTP_URL: smtp.url,
+        LEAD_EMAIL_FROM: 'website@glass.example.nz',
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe(
+        `webhook 1 (127.0.0.1:${hook.port}): delivered (HTTP 200)\nemail: delivered to 1 address\n`,
+      );
+      expect(hook.requests[0]?.json).toEqual(expect.objectContaining({ test: true }));
+      expect(smtp.messages[0]?.parsed.subject).toMatch(/^\[TEST\] New enquiry: /);
+      // Stored nothing.
+      expect(JSON.parse((await cli(['export'], { DATA_DIR: data.dir })).stdout)).toEqual([]);
+    } finally {
+      await hook.close();
+      await smtp.close();
+      data.remove();
+    }
+  });
+
+  it('names what went wrong and what to check, and exits 1', async () => {
+    const hook = await startReceiver('fail');
+    hook.failStatus = 401;
+    const smtp = await startSmtpServer();
+    try {
+      const url = new URL(smtp.url);
+      url.password = 'Wr0ng-pa55word';
+      const result = await cli(['test-delivery'], {
+        DATA_DIR: '/nonexistent/never-created',
+        LEAD_WEBHOOK_URLS: `${hook.url}/t0ken-123`,
+        LEAD_EMAIL_TO: 'office@glass.example.nz',
+        SMTP_URL: url.href,
+      });
+      expect(result.code).toBe(1);
+      expect(result.stdout.split('\n')).toEqual([
+        `webhook 1 (127.0.0.1:${hook.port}): refused, 401 Unauthorized: check the address's token`,
+        'email: failed, login refused (535): check the user name and password in SMTP_URL',
+        '',
+      ]);
+      expect(result.stdout + result.stderr).not.toMatch(/Wr0ng-pa55word|t0ken-123/);
+    } finally {
+      await hook.close();
+      await smtp.close();
+    }
+  });
+
+  it('with no target at all, says leads would only be kept on this server', async () => {
+    const result = await cli(['test-delivery'], { DATA_DIR: '/nonexistent/never-created' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('No delivery target is configured');
+  });
+});
 
 describe('CLI formatting helpers', () => {
   it('csvCell quotes, doubles quotes and defuses formulas', () => {

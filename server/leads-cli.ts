@@ -1,13 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { business } from '../app/content/business.ts';
 import { retentionCutoff } from '../app/leads/retention.ts';
+import { deliverToTargets, type DeliveryOutcome } from '../app/leads/targets.server.ts';
 import {
   openLeadStore,
   type DeliveryRecord,
+  type LeadRecord,
   type LeadStore,
   type LeadWithDeliveries,
 } from '../app/leads/store.server.ts';
-import { EnvError, parseEnv } from './env.server.ts';
+import { createDeliveryTargets } from './delivery-targets.server.ts';
+import { EnvError, parseEnv, type Env } from './env.server.ts';
 
 /**
  * The operator's view of the lead store (CONTRACT "Commands"):
@@ -32,9 +37,13 @@ export const USAGE = `Usage:
   leads delete --id ID [--yes]               what would go; deletes only with --yes
   leads purge                                deletes leads older than LEAD_RETENTION_DAYS now
                                              (the server also does it daily)
+  leads test-delivery                        sends one enquiry marked as a test to every
+                                             delivery target (each webhook, the e-mail),
+                                             stores nothing, and says how each went
 
 Environment: DATA_DIR (default ./data) or DATABASE_URL choose the lead store;
-LEAD_RETENTION_DAYS (default 730) for purge.
+LEAD_RETENTION_DAYS (default 730) for purge; LEAD_WEBHOOK_URLS, LEAD_EMAIL_TO,
+SMTP_URL and LEAD_EMAIL_FROM for test-delivery.
 Tip: npm prints its own banner on stdout; use "npm run -s leads -- export ..." when redirecting.`;
 
 class UsageError extends Error {}
@@ -51,13 +60,15 @@ type Command =
       email: string | undefined;
     }
   | { name: 'delete'; selection: Selection; yes: boolean }
-  | { name: 'purge' };
+  | { name: 'purge' }
+  | { name: 'test-delivery' };
 
 const OPTIONS_OF: Record<string, readonly string[]> = {
   list: ['limit'],
   export: ['format', 'output', 'email'],
   delete: ['email', 'id', 'yes'],
   purge: [],
+  'test-delivery': [],
 };
 
 export function parseCommand(argv: readonly string[]): Command {
@@ -121,6 +132,8 @@ export function parseCommand(argv: readonly string[]): Command {
         email !== undefined ? { by: 'email', email } : { by: 'id', id: id ?? '' };
       return { name: 'delete', selection, yes: values.yes === true };
     }
+    case 'test-delivery':
+      return { name: 'test-delivery' };
     default:
       return { name: 'purge' };
   }
@@ -328,6 +341,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return 2;
   }
 
+  // Needs no store: the test enquiry is never stored.
+  if (command.name === 'test-delivery') return testDelivery(env, io);
+
   let store: LeadStore;
   try {
     store = await (io.openStore ?? defaultOpenStore)(env);
@@ -371,6 +387,53 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return 1;
   } finally {
     await store.close();
+  }
+}
+
+/** One line for a target's result, in words an owner setting the site up understands. */
+export function describeTestResult(label: string, outcome: DeliveryOutcome): string {
+  if (outcome.ok) {
+    // 'email: delivered to 2 addresses'; 'webhook 1 (hooks.example.com): delivered (HTTP 200)'.
+    const detail = outcome.detail ?? '';
+    return `${label}: ${detail.startsWith('delivered') ? detail : `delivered (${detail || 'ok'})`}`;
+  }
+  const advice = outcome.advice ? `: ${outcome.advice}` : '';
+  return `${label}: ${outcome.permanent ? 'refused' : 'failed'}, ${outcome.summary ?? outcome.error}${advice}`;
+}
+
+/**
+ * `leads test-delivery` (issue 14 item 5): a lead marked as a test to every
+ * configured target, nothing stored; non-zero when any target failed.
+ */
+async function testDelivery(env: Env, io: CliIo): Promise<number> {
+  const delivery = createDeliveryTargets(env);
+  try {
+    if (delivery.targets.length === 0) {
+      io.stderr(
+        'No delivery target is configured: set LEAD_WEBHOOK_URLS, or LEAD_EMAIL_TO and SMTP_URL.\n' +
+          'Without one, enquiries are only kept on this server.\n',
+      );
+      return 1;
+    }
+    const lead: LeadRecord = {
+      id: randomUUID(),
+      name: 'Test enquiry (website set-up)',
+      email: env.LEAD_EMAIL_FROM,
+      phone: business.phone.display,
+      service: 'Windows',
+      message: 'A test enquiry from "npm run leads -- test-delivery". Nothing was stored.',
+      created_at: new Date().toISOString(),
+      source: 'quote_form',
+      status: 'accepted',
+      idempotency_key: null,
+    };
+    const attempts = await deliverToTargets(delivery.targets, lead, { test: true });
+    for (const { target, outcome } of attempts) {
+      io.stdout(`${describeTestResult(target.label, outcome)}\n`);
+    }
+    return attempts.every(({ outcome }) => outcome.ok) ? 0 : 1;
+  } finally {
+    delivery.close();
   }
 }
 

@@ -3,7 +3,8 @@ import { createLeadService } from '../app/leads/lead-service.server.ts';
 import { createOutbox } from '../app/leads/outbox.server.ts';
 import { createRetentionPurge } from '../app/leads/retention.server.ts';
 import { reconnectingLeadStore } from '../app/leads/store.server.ts';
-import { webhookTargets } from '../app/leads/webhooks.server.ts';
+import type { GivenUpHandler } from '../app/leads/outbox.server.ts';
+import { createDeliveryTargets } from './delivery-targets.server.ts';
 import type { LeadsIntegration } from './app.server.ts';
 import type { Env } from './env.server.ts';
 import {
@@ -22,9 +23,11 @@ export interface LeadsRuntime extends LeadsIntegration {
 /** GET /healthz (CONTRACT "HTTP API"): can the site accept leads in its current mode? */
 export interface LeadsHealth {
   ok: boolean;
-  mode: 'webhook' | 'stored';
+  mode: 'delivered' | 'stored';
   store: { kind: 'sqlite' | 'postgres'; state: 'up' | 'down' };
   targets: number;
+  /** Deliveries given up for good (null while the store is down). */
+  failedDeliveries: number | null;
 }
 
 /**
@@ -41,19 +44,32 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
     logger: leadLogger,
   });
   const storeKind = env.DATABASE_URL ? 'postgres' : 'sqlite';
-  const targets = webhookTargets(env.LEAD_WEBHOOK_URLS, {
-    timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
-    secret: env.LEAD_WEBHOOK_SECRET,
-  });
+  const delivery = createDeliveryTargets(env, leadLogger);
+  const { targets, email } = delivery;
+  // A lead a webhook never got reaches the owner's inbox, once (issue 14 item 6).
+  const onGivenUp: GivenUpHandler = (lead, target, outcome) => {
+    if (!email || target.key === email.key) return;
+    void email.sendGivenUpAlert(lead, target.label, outcome.error).then((result) => {
+      if (result.ok)
+        leadLogger.info({ leadId: lead.id, target: target.label }, 'Owner told by e-mail');
+      else
+        leadLogger.error(
+          { leadId: lead.id, target: target.label, error: result.error },
+          'Could not e-mail the owner about an undelivered lead',
+        );
+    });
+  };
   const outbox = createOutbox({
     store,
     logger: leadLogger,
     targets,
     timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
+    onGivenUp,
   });
   const service = createLeadService({
     store,
     targets,
+    onGivenUp,
     acceptMode: env.LEAD_ACCEPT,
     timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
     logger: leadLogger,
@@ -97,21 +113,21 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
       });
     },
     async health(): Promise<LeadsHealth> {
-      const up = await store.ping().then(
-        () => true,
-        () => false,
-      );
+      const failedDeliveries = await store.countFailedDeliveries().catch(() => null);
+      const up = failedDeliveries !== null;
       return {
-        // `webhook` mode accepts a lead the targets take even without the store.
-        ok: env.LEAD_ACCEPT === 'webhook' ? targets.length > 0 : up,
+        // `delivered` mode accepts a lead the targets take even without the store.
+        ok: env.LEAD_ACCEPT === 'delivered' ? targets.length > 0 : up,
         mode: env.LEAD_ACCEPT,
         store: { kind: storeKind, state: up ? 'up' : 'down' },
         targets: targets.length,
+        failedDeliveries,
       };
     },
     async close() {
       retention.stop();
       await outbox.stop();
+      delivery.close();
       await store.close();
     },
   };

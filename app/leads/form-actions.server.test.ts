@@ -29,13 +29,13 @@ afterEach(async () => {
   data.remove();
 });
 
-function context(options: { rateLimited?: boolean; acceptMode?: 'webhook' | 'stored' } = {}) {
+function context(options: { rateLimited?: boolean; acceptMode?: 'delivered' | 'stored' } = {}) {
   const provider = new RouterContextProvider();
   provider.set(leadsContext, {
     service: createLeadService({
       store,
       targets: webhookTargets(receivers.map((receiver) => receiver.url)),
-      acceptMode: options.acceptMode ?? 'webhook',
+      acceptMode: options.acceptMode ?? 'delivered',
       timeoutMs: 1000,
       logger: silentLogger(),
     }),

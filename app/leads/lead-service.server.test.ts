@@ -90,6 +90,8 @@ class FailingStore implements LeadStore {
   resetRateLimit: LeadStore['resetRateLimit'] = async (...args) =>
     this.#inner.resetRateLimit(...args);
   purgeRateLimits: LeadStore['purgeRateLimits'] = async () => this.#inner.purgeRateLimits();
+  countFailedDeliveries: LeadStore['countFailedDeliveries'] = async () =>
+    this.#inner.countFailedDeliveries();
   ping: LeadStore['ping'] = async () => this.#inner.ping();
   close: LeadStore['close'] = async () => this.#inner.close();
 }
@@ -163,13 +165,14 @@ for (const backend of STORE_BACKENDS)
       });
     }
 
-    describe('webhook mode', () => {
+    describe('delivered mode', () => {
       it('accepts when all webhooks answer 2xx, with the lead at each receiver', async () => {
         const a = await receiver('ok');
         const b = await receiver('ok');
-        const result = await service({ acceptMode: 'webhook', webhookUrls: [a.url, b.url] }).submit(
-          input,
-        );
+        const result = await service({
+          acceptMode: 'delivered',
+          webhookUrls: [a.url, b.url],
+        }).submit(input);
         expect(result).toEqual({
           kind: 'accepted',
           status: 201,
@@ -209,7 +212,7 @@ for (const backend of STORE_BACKENDS)
         await flaky.close();
         const outbox = outboxFor(store, { urls: [up.url, flaky.url] });
         const result = await service({
-          acceptMode: 'webhook',
+          acceptMode: 'delivered',
           webhookUrls: [up.url, flaky.url],
           outbox,
         }).submit(input);
@@ -242,7 +245,7 @@ for (const backend of STORE_BACKENDS)
         b.failBody = 'no such hook';
         const outbox = outboxFor(store, { urls: [a.url, b.url] });
         const result = await service({
-          acceptMode: 'webhook',
+          acceptMode: 'delivered',
           webhookUrls: [a.url, b.url],
           outbox,
         }).submit(input);
@@ -275,7 +278,7 @@ for (const backend of STORE_BACKENDS)
         const up = await receiver('ok');
         const started = Date.now();
         const result = await service({
-          acceptMode: 'webhook',
+          acceptMode: 'delivered',
           webhookUrls: [hang.url, up.url],
           timeoutMs: 300,
         }).submit(input);
@@ -292,7 +295,7 @@ for (const backend of STORE_BACKENDS)
         const hang = await receiver('hang');
         const started = Date.now();
         const result = await service({
-          acceptMode: 'webhook',
+          acceptMode: 'delivered',
           webhookUrls: [hang.url],
           timeoutMs: 300,
         }).submit(input);
@@ -305,7 +308,7 @@ for (const backend of STORE_BACKENDS)
         const down = await receiver('fail');
         const first = outboxFor(store, { start: false, urls: [up.url, down.url] });
         const result = await service({
-          acceptMode: 'webhook',
+          acceptMode: 'delivered',
           webhookUrls: [up.url, down.url],
           outbox: first,
         }).submit(input);
@@ -326,7 +329,7 @@ for (const backend of STORE_BACKENDS)
 
       it('answers a repeat of the same enquiry and key with the first answer, sending once', async () => {
         const hook = await receiver('ok');
-        const svc = service({ acceptMode: 'webhook', webhookUrls: [hook.url] });
+        const svc = service({ acceptMode: 'delivered', webhookUrls: [hook.url] });
         const keyed = { ...input, idempotency_key: 'visitor-attempt-0001' };
         const first = await svc.submit(keyed);
         // A network retry: the same body, trimmed and cased differently by nobody.
@@ -346,7 +349,7 @@ for (const backend of STORE_BACKENDS)
 
       it('a different enquiry sent with a key already used is a new lead, never the first answer', async () => {
         const hook = await receiver('ok');
-        const svc = service({ acceptMode: 'webhook', webhookUrls: [hook.url] });
+        const svc = service({ acceptMode: 'delivered', webhookUrls: [hook.url] });
         const keyed = { ...input, idempotency_key: 'restored-form-0001' };
         const first = await svc.submit(keyed);
         // The form came back from the back-forward cache with its old key.
@@ -374,7 +377,7 @@ for (const backend of STORE_BACKENDS)
         refusing.failBody = 'bad token';
         const outbox = outboxFor(store, { urls: [up.url, refusing.url] });
         const result = await service({
-          acceptMode: 'webhook',
+          acceptMode: 'delivered',
           webhookUrls: [up.url, refusing.url],
           outbox,
         }).submit(input);
@@ -396,7 +399,7 @@ for (const backend of STORE_BACKENDS)
       it('two concurrent submissions with one key: one lead, one delivery, same answer', async () => {
         const hook = await receiver('ok');
         hook.delayMs = 300;
-        const svc = service({ acceptMode: 'webhook', webhookUrls: [hook.url] });
+        const svc = service({ acceptMode: 'delivered', webhookUrls: [hook.url] });
         const keyed = { ...input, idempotency_key: 'double-click-0001' };
         const results = await Promise.all([
           svc.submit(keyed),
@@ -414,7 +417,7 @@ for (const backend of STORE_BACKENDS)
       it('concurrent duplicates of a refused submission get the same refusal', async () => {
         const hook = await receiver('fail');
         hook.delayMs = 300;
-        const svc = service({ acceptMode: 'webhook', webhookUrls: [hook.url] });
+        const svc = service({ acceptMode: 'delivered', webhookUrls: [hook.url] });
         const keyed = { ...input, idempotency_key: 'double-click-0002' };
         const results = await Promise.all([svc.submit(keyed), svc.submit(keyed)]);
         expect(results.map((r) => r.kind)).toEqual(['rejected', 'rejected']);
@@ -423,7 +426,7 @@ for (const backend of STORE_BACKENDS)
 
       it('after a refusal, a retry with the same key is a new attempt', async () => {
         const hook = await receiver('fail');
-        const svc = service({ acceptMode: 'webhook', webhookUrls: [hook.url] });
+        const svc = service({ acceptMode: 'delivered', webhookUrls: [hook.url] });
         const keyed = { ...input, idempotency_key: 'try-again-0001' };
         expect((await svc.submit(keyed)).kind).toBe('rejected');
         hook.mode = 'ok';
@@ -443,7 +446,7 @@ for (const backend of STORE_BACKENDS)
         const broken = new FailingStore(store, ['insertLead']);
         const result = await service({
           store: broken,
-          acceptMode: 'webhook',
+          acceptMode: 'delivered',
           webhookUrls: [hook.url],
         }).submit(input);
         expect(result.kind).toBe('accepted');
@@ -458,7 +461,7 @@ for (const backend of STORE_BACKENDS)
         const broken = new FailingStore(store, ['insertLead']);
         const result = await service({
           store: broken,
-          acceptMode: 'webhook',
+          acceptMode: 'delivered',
           webhookUrls: [hook.url],
         }).submit(input);
         expect(result).toEqual({ kind: 'rejected', status: 502, error: SUBMIT_FAILED_MESSAGE });
@@ -470,7 +473,7 @@ for (const backend of STORE_BACKENDS)
         await closed.close();
         const result = await service({
           store: closed,
-          acceptMode: 'webhook',
+          acceptMode: 'delivered',
           webhookUrls: [hook.url],
         }).submit(input);
         expect(result.kind).toBe('accepted');
@@ -482,7 +485,7 @@ for (const backend of STORE_BACKENDS)
         const broken = new FailingStore(store, ['settleLead']);
         const result = await service({
           store: broken,
-          acceptMode: 'webhook',
+          acceptMode: 'delivered',
           webhookUrls: [hook.url],
         }).submit(input);
         expect(result.kind).toBe('accepted');
@@ -574,7 +577,7 @@ for (const backend of STORE_BACKENDS)
     });
 
     describe('both modes', () => {
-      it.each(['webhook', 'stored'] as const)(
+      it.each(['delivered', 'stored'] as const)(
         '%s: the honeypot stores spam, answers like success and never delivers',
         async (acceptMode) => {
           const hook = await receiver('ok');
@@ -593,7 +596,7 @@ for (const backend of STORE_BACKENDS)
         },
       );
 
-      it.each(['webhook', 'stored'] as const)(
+      it.each(['delivered', 'stored'] as const)(
         '%s: invalid input is answered 400 and nothing is stored or sent',
         async (acceptMode) => {
           const hook = await receiver('ok');
@@ -631,7 +634,7 @@ for (const backend of STORE_BACKENDS)
       });
 
       it('refuses to build a webhook-mode service without webhooks', () => {
-        expect(() => service({ acceptMode: 'webhook', webhookUrls: [] })).toThrow(/webhook/);
+        expect(() => service({ acceptMode: 'delivered', webhookUrls: [] })).toThrow(/webhook/);
       });
     });
   });

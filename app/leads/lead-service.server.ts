@@ -1,7 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { deliveryUpdateAfter, nextRetryAt, type Outbox } from './outbox.server.ts';
+import {
+  deliveryUpdateAfter,
+  nextRetryAt,
+  type GivenUpHandler,
+  type Outbox,
+} from './outbox.server.ts';
 import {
   HONEYPOT_FIELD,
   SUBMIT_FAILED_MESSAGE,
@@ -33,7 +38,8 @@ import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhooks.server.ts';
  * email, phone or message.
  */
 
-export type AcceptMode = 'webhook' | 'stored';
+/** CONTRACT LEAD_ACCEPT (`webhook` is the earlier name of `delivered`, mapped by the environment). */
+export type AcceptMode = 'delivered' | 'stored';
 
 export type SubmitResult =
   | { kind: 'accepted'; status: 201; id: string; created_at: string; spam: boolean }
@@ -66,6 +72,8 @@ export interface LeadServiceOptions {
   logger: Logger;
   /** Retries failed deliveries of accepted leads; kicked after a new stored lead. */
   outbox?: Outbox | undefined;
+  /** Told when a first attempt is refused for good for an accepted lead. */
+  onGivenUp?: GivenUpHandler | undefined;
   /** Milliseconds since the epoch; injectable for tests. */
   now?: () => number;
   /**
@@ -140,8 +148,8 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   const { store, acceptMode, outbox } = options;
   const targets = [...options.targets];
   assertDistinctKeys(targets);
-  if (acceptMode === 'webhook' && targets.length === 0) {
-    throw new Error('LEAD_ACCEPT=webhook needs at least one webhook address');
+  if (acceptMode === 'delivered' && targets.length === 0) {
+    throw new Error('LEAD_ACCEPT=delivered needs at least one delivery target');
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   const now = options.now ?? Date.now;
@@ -247,7 +255,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       lead.idempotency_key = idempotencyIdentity(value.idempotency_key, lead);
     }
     const context = { leadId: lead.id, source: lead.source };
-    // In webhook mode the rows wait, unclaimable, while the lead is `received`.
+    // In delivered mode the rows wait, unclaimable, while the lead is `received`.
     const deliveries: NewDelivery[] = targets.map((target) => ({
       target: target.key,
       label: target.label,
@@ -277,7 +285,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       }
       log.error(
         { err: storeErrorForLog(error), ...context },
-        'Lead store failed; delivering by webhook only',
+        'Lead store failed; delivering to the targets only',
       );
     }
 
@@ -293,18 +301,24 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       return accepted(lead);
     }
 
-    // webhook mode: accepted only if a webhook answers 2xx now (CONTRACT "Delivery" 2-3).
+    // delivered mode: accepted only if a target takes it now (CONTRACT "Delivery" 2-3).
     const attempts = await deliverToTargets(targets, lead);
     const delivered = attempts.filter((attempt) => attempt.outcome.ok).length;
     const leadAccepted = delivered > 0;
 
     if (stored) {
       try {
-        await store.settleLead(
-          lead.id,
-          leadAccepted ? 'accepted' : 'not_accepted',
-          deliveryUpdates(attempts, leadAccepted, lead),
-        );
+        const updates = deliveryUpdates(attempts, leadAccepted, lead);
+        await store.settleLead(lead.id, leadAccepted ? 'accepted' : 'not_accepted', updates);
+        attempts.forEach(({ target, outcome }, index) => {
+          if (!outcome.ok && updates[index]?.state === 'failed') {
+            log.error(
+              { ...context, target: target.label, status: outcome.status, error: outcome.error },
+              'Lead delivery refused for good; not retried',
+            );
+            options.onGivenUp?.(lead, target, outcome);
+          }
+        });
       } catch (error) {
         // The visitor's answer follows the webhooks; an accepted lead left
         // `received` is later marked not_accepted, which the log explains.

@@ -5,6 +5,7 @@ import {
   storeErrorForLog,
   type ClaimedDelivery,
   type DeliveryUpdate,
+  type LeadRecord,
   type LeadStore,
 } from './store.server.ts';
 import type { DeliveryOutcome, DeliveryTarget } from './targets.server.ts';
@@ -113,7 +114,16 @@ export interface OutboxOptions {
   random?: () => number;
   /** Identifies this worker's leases; defaults to host, pid and a random part. */
   owner?: string;
+  /** Told once when a delivery is given up for good (the owner's alert e-mail). */
+  onGivenUp?: GivenUpHandler | undefined;
 }
+
+/** A delivery given up for good: a permanent refusal, or 24 hours of retries. */
+export type GivenUpHandler = (
+  lead: LeadRecord,
+  target: DeliveryTarget,
+  outcome: Extract<DeliveryOutcome, { ok: false }>,
+) => void;
 
 export interface Outbox {
   /** Starts polling. Idempotent. */
@@ -225,6 +235,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
     const recorded = await store.recordDelivery(claim.lead_id, owner, update);
     if (!recorded) {
       log.warn({ leadId: claim.lead_id }, 'Outbox lease lost before the result was recorded');
+    } else if (!outcome.ok && update.state === 'failed') {
+      // Only the worker that recorded it: the owner hears of it once.
+      options.onGivenUp?.(claim.lead, target, outcome);
     }
   }
 

@@ -538,6 +538,13 @@ export class PostgresLeadStore implements LeadStore {
     return result.rowCount ?? 0;
   }
 
+  async countFailedDeliveries(): Promise<number> {
+    const result = await this.#pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM lead_deliveries WHERE state = 'failed'`,
+    );
+    return result.rows[0]?.n ?? 0;
+  }
+
   async ping(): Promise<void> {
     if (this.#closed) throw new Error('Lead store is closed');
     await this.#pool.query('SELECT 1');

@@ -94,6 +94,8 @@ export class ReconnectingLeadStore implements LeadStore {
   resetRateLimit: LeadStore['resetRateLimit'] = (...args) =>
     this.#call((s) => s.resetRateLimit(...args));
   purgeRateLimits: LeadStore['purgeRateLimits'] = () => this.#call((s) => s.purgeRateLimits());
+  countFailedDeliveries: LeadStore['countFailedDeliveries'] = () =>
+    this.#call((s) => s.countFailedDeliveries());
 
   /** Also what GET /healthz asks: it records whether the store answers now. */
   async ping(): Promise<void> {

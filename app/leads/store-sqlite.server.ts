@@ -538,6 +538,13 @@ export class SqliteLeadStore implements LeadStore {
     return Number(result.changes);
   }
 
+  async countFailedDeliveries(): Promise<number> {
+    const row = this.#db
+      .prepare(`SELECT count(*) AS n FROM lead_deliveries WHERE state = 'failed'`)
+      .get();
+    return Number(row?.n ?? 0);
+  }
+
   async ping(): Promise<void> {
     if (this.#closed) throw new Error('Lead store is closed');
     this.#db.prepare('SELECT 1').get();

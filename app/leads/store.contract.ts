@@ -266,6 +266,7 @@ export function runLeadStoreContract(
         }),
       ).toEqual([]);
       // A crashed worker's lease runs out and the row is claimed again.
+      expect(await store.countFailedDeliveries()).toBe(0);
       const reclaimed = await store.claimDueDeliveries({
         owner: 'worker-2',
         now: iso(now + 30_000),
@@ -481,6 +482,7 @@ export function runLeadStoreContract(
         { label: 'webhook 2 (b.example.com)', count: 1 },
       ]);
       expect(await store.cancelDeliveriesExcept([HOOK_A])).toEqual([]);
+      expect(await store.countFailedDeliveries()).toBe(0);
       const states = (await store.getLead(lead.id))?.deliveries.map((d) => [d.target, d.state]);
       expect(states).toEqual([
         [HOOK_A, 'pending'],
@@ -583,6 +585,28 @@ export function runLeadStoreContract(
       expect(hits.map((hit) => hit.hits).sort((x, y) => x - y)).toEqual(
         Array.from({ length: 12 }, (_, index) => index + 1),
       );
+    });
+
+    it('counts the deliveries given up for good', async () => {
+      expect(await store.countFailedDeliveries()).toBe(0);
+      const failed = (target: string) => ({
+        target,
+        state: 'failed' as const,
+        attempts: 1,
+        next_attempt_at: null,
+        last_error: 'refused: HTTP 401 Unauthorized',
+        delivered_at: null,
+      });
+      for (const targets of [[HOOK_A, HOOK_B], [HOOK_A]]) {
+        const lead = makeLead();
+        await store.insertLead(
+          lead,
+          targets.map((target) => pending(target, null)),
+        );
+        await store.settleLead(lead.id, 'accepted', targets.map(failed));
+      }
+      await store.insertLead(makeLead(), [pending(HOOK_A, null)]);
+      expect(await store.countFailedDeliveries()).toBe(3);
     });
   });
 }

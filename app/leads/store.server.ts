@@ -216,6 +216,9 @@ export interface LeadStore {
   /** Drops the counts whose window has ended; returns how many. */
   purgeRateLimits(): Promise<number>;
 
+  /** How many deliveries were given up for good (GET /healthz). */
+  countFailedDeliveries(): Promise<number>;
+
   /** Resolves while the store answers (GET /healthz); rejects otherwise. */
   ping(): Promise<void>;
 

@@ -26,6 +26,10 @@ export type DeliveryOutcome =
       status?: number;
       /** The receiver asked to wait this long before the next attempt (Retry-After). */
       retryAfterMs?: number;
+      /** The answer in a few words, for people ('401 Unauthorized'). */
+      summary?: string;
+      /** What the owner can do about it ('check the address's token'). */
+      advice?: string;
     };
 
 export interface DeliverOptions {

@@ -134,6 +134,15 @@ function describeError(error: unknown, timedOut: boolean, timeoutMs: number): st
   return String(error);
 }
 
+/** What the owner can do about a webhook's answer, in plain words (`leads test-delivery`). */
+function adviceFor(status: number): string {
+  if (status === 401 || status === 403) return "check the address's token";
+  if (status === 404 || status === 410) return 'check the address: the service does not know it';
+  if (status === 400 || status === 422) return 'the service did not accept the enquiry it was sent';
+  if (status >= 300 && status < 400) return 'the address moved: use the address it points to';
+  return 'the service had a problem; real enquiries are retried for 24 hours';
+}
+
 /** Retry-After in seconds or as an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
 export function parseRetryAfter(header: string | null, nowMs: number): number | undefined {
   if (!header) return undefined;
@@ -226,13 +235,22 @@ export async function postWebhook(
       permanent: PERMANENT_REFUSAL_STATUSES.has(status),
       error,
       status,
+      summary: `${status}${reason}`,
+      advice: adviceFor(status),
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     };
   } catch (error) {
+    const message = withoutAddress(describeError(error, timedOut, timeoutMs), url);
     return {
       ok: false,
       permanent: false,
-      error: withoutAddress(describeError(error, timedOut, timeoutMs), url),
+      error: message,
+      summary: timedOut
+        ? `no answer within ${timeoutMs / 1000} s`
+        : `could not connect (${message})`,
+      advice: timedOut
+        ? 'check the address, and that the service answers quickly'
+        : 'check the address, and that the service is running',
     };
   } finally {
     clearTimeout(timer);

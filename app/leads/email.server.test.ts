@@ -1,0 +1,368 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  composeLeadEmail,
+  emailTarget,
+  leadMessageId,
+  nzDateTime,
+  parseSmtpUrl,
+  telLink,
+  type EmailTarget,
+  type SmtpSettings,
+} from './email.server.ts';
+import { createOutbox } from './outbox.server.ts';
+import {
+  makeTestCertificate,
+  startSmtpServer,
+  type TestCertificate,
+  type TestSmtpServer,
+} from './smtp-test-support.server.ts';
+import { openSqliteLeadStore } from './store-sqlite.server.ts';
+import type { LeadRecord, LeadStore } from './store.server.ts';
+import { captureLogger, startReceiver, tempDataDir } from './test-support.server.ts';
+import { webhookTargets } from './webhooks.server.ts';
+
+const lead: LeadRecord = {
+  id: '6f1c7f0e-8a51-4c1f-9a0e-2f3b0d9e1a11',
+  name: 'Mere Pōtae',
+  email: 'mere@example.co.nz',
+  phone: '021 555 0101',
+  service: 'Windows',
+  message: 'Cracked pane in the lounge\nSecond line',
+  created_at: '2025-03-04T01:05:00.000Z',
+  source: 'quote_form',
+  status: 'accepted',
+  idempotency_key: null,
+};
+
+const options = {
+  siteName: 'Harbourside Glass',
+  from: 'website@glass.example.nz',
+  to: ['office@glass.example.nz'],
+};
+
+describe('the lead e-mail (CONTRACT "Lead e-mail")', () => {
+  it('names the service and the visitor, answers to the visitor, and goes to the business only', () => {
+    const message = composeLeadEmail(lead, options);
+    expect(message.subject).toBe('New enquiry: Windows, from Mere Pōtae');
+    expect(message.replyTo).toEqual({ name: 'Mere Pōtae', address: 'mere@example.co.nz' });
+    expect(message.to).toEqual(['office@glass.example.nz']);
+    expect(message.from).toEqual({
+      name: 'Harbourside Glass website',
+      address: 'website@glass.example.nz',
+    });
+    expect(message.messageId).toBe(`<lead-${lead.id}@glass.example.nz>`);
+    expect(composeLeadEmail(lead, options).messageId).toBe(message.messageId);
+  });
+
+  it('has every field, the form and the time in New Zealand time, in both parts', () => {
+    const message = composeLeadEmail(lead, options);
+    const when = nzDateTime(lead.created_at);
+    // 01:05 UTC on 4 March is 2:05 pm in New Zealand (daylight time).
+    expect(when).toMatch(/2:05\s?pm/i);
+    expect(when).toContain('4 March 2025');
+    for (const part of [String(message.text), String(message.html)]) {
+      for (const value of [
+        'Mere Pōtae',
+        'mere@example.co.nz',
+        '021 555 0101',
+        'Windows',
+        'the quote page form',
+        lead.id,
+      ]) {
+        expect(part).toContain(value);
+      }
+      expect(part).toContain(when);
+    }
+    expect(String(message.text)).toContain('Cracked pane in the lounge\nSecond line');
+    expect(String(message.html)).toContain('Cracked pane in the lounge<br>Second line');
+    expect(String(message.html)).toContain('<a href="tel:0215550101">021 555 0101</a>');
+  });
+
+  it('escapes every visitor value in the HTML part; no remote images or scripts', () => {
+    const hostile = {
+      ...lead,
+      name: '<script>alert(1)</script>',
+      message: '<img src="https://tracker.example/p.gif" onerror="x()"> & "quotes"',
+      phone: '"><script>',
+    };
+    const html = String(composeLeadEmail(hostile, options).html);
+    expect(html).not.toMatch(/<script|<img/i);
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('&lt;img src=&quot;https://tracker.example/p.gif&quot;');
+    expect(html).not.toMatch(/src=["']?http/i);
+    // A visitor's name cannot add a header line to the subject.
+    const subject = composeLeadEmail(
+      { ...lead, name: 'A\r\nBcc: x@evil.example' },
+      options,
+    ).subject;
+    expect(subject).toBe('New enquiry: Windows, from A Bcc: x@evil.example');
+  });
+
+  it('marks a test lead as such', () => {
+    const message = composeLeadEmail(lead, { ...options, test: true });
+    expect(message.subject).toBe('[TEST] New enquiry: Windows, from Mere Pōtae');
+    expect(String(message.text)).toContain('This is a test enquiry');
+    expect(message.messageId).not.toBe(leadMessageId(lead.id, options.from));
+  });
+
+  it('makes call links only from phone numbers', () => {
+    expect(telLink('+64 21 555 0101')).toBe('tel:+64215550101');
+    expect(telLink('(07) 555-0123')).toBe('tel:075550123');
+    expect(telLink('call me')).toBeUndefined();
+  });
+
+  it('reads SMTP_URL without ever weakening encryption', () => {
+    expect(parseSmtpUrl('smtps://a:b@mail.example.nz')).toEqual({
+      ok: true,
+      smtp: expect.objectContaining({ secure: true, requireTLS: false, port: 465 }),
+    });
+    expect(parseSmtpUrl('smtp://a:b@mail.example.nz')).toEqual({
+      ok: true,
+      smtp: expect.objectContaining({ secure: false, requireTLS: true, port: 587 }),
+    });
+    expect(parseSmtpUrl('smtp://localhost:2525').ok).toBe(true);
+    for (const bad of [
+      'http://mail.example.nz',
+      'smtp://a:b@mail.example.nz?ignoreTLS=true',
+      'nonsense',
+    ]) {
+      const result = parseSmtpUrl(bad);
+      expect(result.ok, bad).toBe(false);
+      if (!result.ok) expect(result.error).not.toContain('b@');
+    }
+  });
+});
+
+describe('sending through a real SMTP server (STARTTLS, authentication)', () => {
+  let certificate: TestCertificate;
+  let smtp: TestSmtpServer;
+  let target: EmailTarget;
+  const targets: EmailTarget[] = [];
+
+  const settings = (server: TestSmtpServer, overrides: Partial<SmtpSettings> = {}) => ({
+    ...(parseSmtpUrl(server.url) as { ok: true; smtp: SmtpSettings }).smtp,
+    // The test's certificate is for 127.0.0.1: STARTTLS is offered and used.
+    requireTLS: true,
+    ...overrides,
+  });
+  const makeTarget = (
+    server: TestSmtpServer,
+    extra: Partial<Parameters<typeof emailTarget>[0]> = {},
+  ) => {
+    const made = emailTarget({
+      smtp: settings(server),
+      ...options,
+      to: ['office@glass.example.nz', 'owner@glass.example.nz'],
+      timeoutMs: 5000,
+      tls: { ca: certificate.cert },
+      ...extra,
+    });
+    targets.push(made);
+    return made;
+  };
+
+  beforeAll(async () => {
+    certificate = makeTestCertificate();
+    smtp = await startSmtpServer({ certificate });
+    target = makeTarget(smtp);
+  });
+  afterEach(() => {
+    smtp.mode = 'ok';
+    smtp.refusedRecipients.clear();
+  });
+  afterAll(async () => {
+    for (const made of targets) made.close();
+    await smtp.close();
+    certificate.remove();
+  });
+
+  it('delivers one message to the business addresses, over TLS, never to the visitor', async () => {
+    const before = smtp.messages.length;
+    expect(await target.deliver(lead)).toEqual({ ok: true, detail: 'delivered to 2 addresses' });
+    await smtp.waitForMessages(before + 1);
+    const mail = smtp.messages[before];
+    expect(mail?.envelope.to.sort()).toEqual(['office@glass.example.nz', 'owner@glass.example.nz']);
+    expect(mail?.envelope.to).not.toContain(lead.email);
+    expect(smtp.secureSessions[before]).toBe(true);
+    expect(mail?.parsed.subject).toBe('New enquiry: Windows, from Mere Pōtae');
+    expect(mail?.parsed.replyTo?.value).toEqual([
+      { name: 'Mere Pōtae', address: 'mere@example.co.nz' },
+    ]);
+    expect(mail?.parsed.messageId).toBe(`<lead-${lead.id}@glass.example.nz>`);
+    expect(mail?.parsed.text).toContain('021 555 0101');
+    expect(mail?.parsed.html).toContain('href="tel:0215550101"');
+    expect(mail?.raw).not.toContain(smtp.password);
+  });
+
+  it('a second send of the same lead carries the same Message-ID', async () => {
+    const before = smtp.messages.length;
+    await target.deliver(lead);
+    await target.deliver(lead);
+    await smtp.waitForMessages(before + 2);
+    const ids = smtp.messages.slice(before).map((mail) => mail.parsed.messageId);
+    expect(ids).toEqual([
+      `<lead-${lead.id}@glass.example.nz>`,
+      `<lead-${lead.id}@glass.example.nz>`,
+    ]);
+  });
+
+  it('550 to every recipient is a permanent refusal', async () => {
+    smtp.mode = 'reject';
+    const outcome = await target.deliver(lead);
+    expect(outcome).toEqual(expect.objectContaining({ ok: false, permanent: true }));
+  });
+
+  it('one refused address is logged; the lead is delivered to the other', async () => {
+    smtp.refusedRecipients.add('owner@glass.example.nz');
+    const log = captureLogger();
+    const logged = makeTarget(smtp, { logger: log.logger });
+    expect(await logged.deliver(lead)).toEqual({ ok: true, detail: 'delivered to 1 address' });
+    expect(log.entries()).toEqual([
+      expect.objectContaining({
+        refused: ['owner@glass.example.nz'],
+        msg: expect.stringContaining('refused'),
+      }),
+    ]);
+  });
+
+  it('451 is retried, not permanent', async () => {
+    smtp.mode = 'defer';
+    const outcome = await target.deliver(lead);
+    expect(outcome).toEqual(expect.objectContaining({ ok: false, permanent: false, status: 451 }));
+  });
+
+  it('a refused connection and a wrong password are retried; the password is never in the error', async () => {
+    const down = await startSmtpServer({ certificate });
+    const downTarget = makeTarget(down);
+    await down.stop();
+    const refused = await downTarget.deliver(lead);
+    expect(refused).toEqual(expect.objectContaining({ ok: false, permanent: false }));
+
+    const wrong = makeTarget(smtp, {
+      smtp: settings(smtp, { pass: 'Wr0ng-pa55word' }),
+    });
+    const outcome = await wrong.deliver(lead);
+    expect(outcome).toEqual(expect.objectContaining({ ok: false, permanent: false }));
+    expect(JSON.stringify(outcome)).not.toContain('Wr0ng-pa55word');
+    await down.close();
+  });
+
+  it('with STARTTLS required, a server that does not offer it gets nothing', async () => {
+    const plain = await startSmtpServer();
+    const strict = makeTarget(plain, { smtp: settings(plain, { requireTLS: true }) });
+    const outcome = await strict.deliver(lead);
+    expect(outcome.ok).toBe(false);
+    expect(plain.messages).toHaveLength(0);
+    await plain.close();
+  });
+
+  describe('through the outbox', () => {
+    let store: LeadStore;
+    let data: ReturnType<typeof tempDataDir>;
+    beforeAll(async () => {
+      data = tempDataDir('email-outbox-');
+      store = await openSqliteLeadStore({ dataDir: data.dir });
+    });
+    afterAll(async () => {
+      await store.close();
+      data.remove();
+    });
+
+    async function accepted(targetsOf: Array<{ key: string; label: string }>, clock: number) {
+      const row = { ...lead, id: randomUUID(), created_at: new Date(clock).toISOString() };
+      await store.insertLead(
+        row,
+        targetsOf.map((t) => ({
+          target: t.key,
+          label: t.label,
+          state: 'pending' as const,
+          next_attempt_at: row.created_at,
+        })),
+      );
+      return row;
+    }
+
+    it('451 is retried until the server takes it, then sent once', async () => {
+      let clock = Date.now();
+      const outbox = createOutbox({
+        store,
+        logger: captureLogger().logger,
+        targets: [target],
+        now: () => clock,
+        random: () => 1,
+      });
+      const row = await accepted([target], clock);
+      smtp.mode = 'defer';
+      await outbox.runOnce();
+      expect((await store.getLead(row.id))?.deliveries[0]).toEqual(
+        expect.objectContaining({ label: 'email', state: 'pending', attempts: 1 }),
+      );
+      smtp.mode = 'ok';
+      const before = smtp.messages.length;
+      clock += 5000;
+      await outbox.runOnce();
+      clock += 60_000;
+      await outbox.runOnce();
+      expect((await store.getLead(row.id))?.deliveries[0]?.state).toBe('delivered');
+      const sent = smtp.messages
+        .slice(before)
+        .filter((mail) => mail.parsed.headers.get('x-lead-id') === row.id);
+      expect(sent).toHaveLength(1);
+    });
+
+    it('550 is marked failed at once, not retried', async () => {
+      let clock = Date.now();
+      const outbox = createOutbox({
+        store,
+        logger: captureLogger().logger,
+        targets: [target],
+        now: () => clock,
+        random: () => 1,
+      });
+      const row = await accepted([target], clock);
+      smtp.mode = 'reject';
+      await outbox.runOnce();
+      expect((await store.getLead(row.id))?.deliveries[0]).toEqual(
+        expect.objectContaining({
+          state: 'failed',
+          last_error: expect.stringMatching(/^refused: /),
+        }),
+      );
+      clock += 24 * 3600_000;
+      expect(await outbox.runOnce()).toBe(0);
+    });
+
+    it('a webhook given up for good is told to the owner by one e-mail', async () => {
+      const hook = await startReceiver('fail');
+      hook.failStatus = 410;
+      const [webhook] = webhookTargets([hook.url]);
+      const clock = Date.now();
+      const alerts: string[] = [];
+      const outbox = createOutbox({
+        store,
+        logger: captureLogger().logger,
+        targets: [webhook!, target],
+        now: () => clock,
+        random: () => 1,
+        onGivenUp: (givenUp, failedTarget, outcome) => {
+          alerts.push(failedTarget.label);
+          void target.sendGivenUpAlert(givenUp, failedTarget.label, outcome.error);
+        },
+      });
+      const before = smtp.messages.length;
+      const row = await accepted([webhook!], clock);
+      await outbox.runOnce();
+      await outbox.runOnce();
+      expect(alerts).toEqual([webhook!.label]);
+      await smtp.waitForMessages(before + 1);
+      const alert = smtp.messages[before];
+      expect(alert?.parsed.subject).toBe(
+        `Not delivered to ${webhook!.label}: New enquiry: Windows, from Mere Pōtae`,
+      );
+      expect(alert?.parsed.text).toContain('HTTP 410');
+      expect(alert?.parsed.text).toContain(row.id);
+      await hook.close();
+    });
+  });
+});

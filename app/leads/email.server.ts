@@ -1,0 +1,369 @@
+import escapeHtml from 'escape-html';
+import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import type { Logger } from 'pino';
+import type { LeadRecord } from './store.server.ts';
+import type { DeliverOptions, DeliveryOutcome, DeliveryTarget } from './targets.server.ts';
+import { isLoopbackHost } from './webhooks.server.ts';
+
+/**
+ * The lead e-mail (CONTRACT "Lead e-mail"): every lead as one message to the
+ * business's inbox (LEAD_EMAIL_TO), sent through SMTP_URL with nodemailer.
+ * It is a delivery target like a webhook (targets.server.ts): the same first
+ * attempt, outbox, retries and guarantees, labelled `email`.
+ *
+ * Never sent to the address a visitor typed: the visitor is only the
+ * Reply-To, so the owner answers with one tap. The SMTP password appears in
+ * no log, row, export or error message.
+ */
+
+export const EMAIL_TARGET_KEY = 'email';
+export const EMAIL_TARGET_LABEL = 'email';
+
+/** SMTP_URL, parsed: where and how to send. */
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  /** smtps://: TLS from the first byte (port 465). */
+  secure: boolean;
+  /** smtp:// to another machine: STARTTLS required before anything is sent. */
+  requireTLS: boolean;
+  user?: string | undefined;
+  pass?: string | undefined;
+}
+
+/**
+ * `smtps://USER:PASSWORD@HOST:465` or `smtp://USER:PASSWORD@HOST:587`
+ * (STARTTLS required unless HOST is a loopback address). A value that would
+ * send a lead unencrypted across a network is refused. Errors never repeat
+ * the value.
+ */
+export function parseSmtpUrl(
+  value: string,
+): { ok: true; smtp: SmtpSettings } | { ok: false; error: string } {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { ok: false, error: 'is not a URL: use smtps://USER:PASSWORD@HOST:465 or smtp://…:587' };
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    return { ok: false, error: 'must start with smtps:// or smtp://' };
+  }
+  if (!url.hostname) return { ok: false, error: 'needs a host' };
+  const secure = url.protocol === 'smtps:';
+  const loopback = isLoopbackHost(url.hostname);
+  // nodemailer reads options from the query; none may turn encryption off.
+  const weakening = ['ignoreTLS', 'requireTLS', 'secure', 'tls'].filter((name) =>
+    url.searchParams.has(name),
+  );
+  if (weakening.length > 0) {
+    return {
+      ok: false,
+      error: `takes no ${weakening.join(', ')} option: smtps:// is encrypted, smtp:// uses STARTTLS`,
+    };
+  }
+  const decode = (part: string) => (part ? decodeURIComponent(part) : undefined);
+  return {
+    ok: true,
+    smtp: {
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port ? Number(url.port) : secure ? 465 : 587,
+      secure,
+      requireTLS: !secure && !loopback,
+      user: decode(url.username),
+      pass: decode(url.password),
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------
+// The message
+
+const SOURCE_NAMES: Record<LeadRecord['source'], string> = {
+  hero_form: 'the home page call-back form',
+  contact_form: 'the contact page form',
+  quote_form: 'the quote page form',
+};
+
+const nzTime = new Intl.DateTimeFormat('en-NZ', {
+  timeZone: 'Pacific/Auckland',
+  dateStyle: 'full',
+  timeStyle: 'short',
+});
+
+/** '2:05 pm, Tuesday 4 March 2025 (New Zealand time)' style, from created_at. */
+export function nzDateTime(iso: string): string {
+  return `${nzTime.format(new Date(iso))} (New Zealand time)`;
+}
+
+/** tel: link of a phone number as typed: digits and a leading + only. */
+export function telLink(phone: string): string | undefined {
+  const digits = phone.trim().replace(/(?!^\+)[^\d]/g, '');
+  return /\d{5,}/.test(digits) ? `tel:${digits}` : undefined;
+}
+
+export interface LeadEmailOptions {
+  /** The business's name (app/content/business.ts), for the From name. */
+  siteName: string;
+  from: string;
+  to: readonly string[];
+  test?: boolean;
+}
+
+/** The domain of the From address, for Message-IDs the receiving servers accept. */
+function messageIdDomain(from: string): string {
+  return from.split('@')[1]?.toLowerCase() || 'localhost';
+}
+
+/** The same lead always gets the same Message-ID, so a retried send is recognisable. */
+export function leadMessageId(leadId: string, from: string): string {
+  return `<lead-${leadId}@${messageIdDomain(from)}>`;
+}
+
+function fieldRows(lead: LeadRecord): Array<[string, string]> {
+  return [
+    ['Name', lead.name],
+    ['Email', lead.email],
+    ['Phone', lead.phone],
+    ['Service', lead.service],
+    ['Message', lead.message],
+    ['Sent from', SOURCE_NAMES[lead.source] ?? lead.source],
+    ['Received', nzDateTime(lead.created_at)],
+    ['Reference', lead.id],
+  ];
+}
+
+/** The lead e-mail as nodemailer's message: a plain-text part and a simple HTML part. */
+export function composeLeadEmail(lead: LeadRecord, options: LeadEmailOptions): SendMailOptions {
+  const test = options.test === true;
+  const rows = fieldRows(lead);
+  const intro = test
+    ? 'This is a test enquiry sent by "npm run leads -- test-delivery". It was not stored.'
+    : `A new enquiry from the website. Reply to this e-mail to answer ${lead.name}.`;
+  const text = [
+    intro,
+    '',
+    ...rows.map(([label, value]) =>
+      label === 'Message' ? `${label}:\n${value}\n` : `${label}: ${value}`,
+    ),
+  ].join('\n');
+
+  const tel = telLink(lead.phone);
+  const cell = (label: string, value: string) => {
+    if (label === 'Phone' && tel) {
+      return `<a href="${escapeHtml(tel)}">${escapeHtml(value)}</a>`;
+    }
+    if (label === 'Message') {
+      return escapeHtml(value).replace(/\r?\n/g, '<br>');
+    }
+    return escapeHtml(value);
+  };
+  // No remote images, styles or links to track anything: a table of the fields.
+  const html = `<!doctype html>
+<html lang="en-NZ"><head><meta charset="utf-8"><title>${escapeHtml(subjectOf(lead, test))}</title></head>
+<body style="font-family: Arial, sans-serif; color: #1a1a1a; line-height: 1.5">
+<p>${escapeHtml(intro)}</p>
+<table cellpadding="6" style="border-collapse: collapse">
+${rows
+  .map(
+    ([label, value]) =>
+      `<tr><th align="left" valign="top" style="border-bottom: 1px solid #ddd">${escapeHtml(label)}</th><td style="border-bottom: 1px solid #ddd">${cell(label, value)}</td></tr>`,
+  )
+  .join('\n')}
+</table>
+</body></html>
+`;
+  return {
+    from: { name: `${options.siteName} website`, address: options.from },
+    to: [...options.to],
+    replyTo: { name: lead.name, address: lead.email },
+    subject: subjectOf(lead, test),
+    messageId: leadMessageId(test ? `test-${lead.id}` : lead.id, options.from),
+    headers: {
+      // Tells mail servers and auto-responders this was sent by a program.
+      'Auto-Submitted': 'auto-generated',
+      'X-Lead-Id': lead.id,
+    },
+    text,
+    html,
+  };
+}
+
+function subjectOf(lead: LeadRecord, test: boolean): string {
+  // One line: a visitor's name cannot add a header.
+  const oneLine = (value: string) => value.replace(/\s+/g, ' ').trim();
+  return `${test ? '[TEST] ' : ''}New enquiry: ${oneLine(lead.service)}, from ${oneLine(lead.name)}`;
+}
+
+// ---------------------------------------------------------------------------
+// Sending
+
+export interface EmailTargetOptions {
+  smtp: SmtpSettings;
+  to: readonly string[];
+  from: string;
+  siteName: string;
+  /** Connection, greeting and socket timeout (CONTRACT: default 8 s). */
+  timeoutMs: number;
+  logger?: Logger | undefined;
+  /** Extra TLS settings (tests trust their own certificate this way). */
+  tls?: { ca?: string | Buffer };
+}
+
+export interface EmailTarget extends DeliveryTarget {
+  /** One e-mail to the business about a lead a webhook never got (issue 14 item 6). */
+  sendGivenUpAlert(lead: LeadRecord, targetLabel: string, error: string): Promise<DeliveryOutcome>;
+  close(): void;
+}
+
+/**
+ * SMTP answers of 5xx to the sender, a recipient or the message are
+ * permanent (CONTRACT "Lead e-mail"); 4xx, a refused connection, a timeout
+ * and a refused login (the owner may fix SMTP_URL within the 24 hours) are
+ * retried.
+ */
+function isPermanent(error: { code?: string; responseCode?: number }): boolean {
+  if (error.code === 'EAUTH') return false;
+  return (
+    typeof error.responseCode === 'number' && error.responseCode >= 500 && error.responseCode < 600
+  );
+}
+
+/** nodemailer's error in a few words, and what the owner can do (`leads test-delivery`). */
+function explain(error: { code?: string; responseCode?: number; message: string }): {
+  summary: string;
+  advice: string;
+} {
+  const code = error.responseCode;
+  if (error.code === 'EAUTH') {
+    return {
+      summary: `login refused${code ? ` (${code})` : ''}`,
+      advice: 'check the user name and password in SMTP_URL',
+    };
+  }
+  if (error.code === 'ETLS' || /STARTTLS/i.test(error.message)) {
+    return {
+      summary: 'no secure connection',
+      advice: 'the mail server must offer STARTTLS on smtp://, or use smtps:// (port 465)',
+    };
+  }
+  if (typeof code === 'number' && code >= 500) {
+    return {
+      summary: `refused (${code})`,
+      advice:
+        'check LEAD_EMAIL_TO, and that LEAD_EMAIL_FROM is an address this mail server may send for (SPF, DKIM)',
+    };
+  }
+  if (typeof code === 'number' && code >= 400) {
+    return {
+      summary: `asked to try later (${code})`,
+      advice: 'real enquiries are retried for 24 hours',
+    };
+  }
+  return {
+    summary: `could not reach the mail server (${error.code ?? error.message})`,
+    advice: "check SMTP_URL's host and port, and that the server accepts connections from here",
+  };
+}
+
+export function emailTarget(options: EmailTargetOptions): EmailTarget {
+  const { smtp } = options;
+  const transporter: Transporter = nodemailer.createTransport({
+    host: smtp.host,
+    port: smtp.port,
+    secure: smtp.secure,
+    requireTLS: smtp.requireTLS,
+    ...(smtp.user ? { auth: { user: smtp.user, pass: smtp.pass ?? '' } } : {}),
+    connectionTimeout: options.timeoutMs,
+    greetingTimeout: options.timeoutMs,
+    socketTimeout: options.timeoutMs,
+    tls: { servername: smtp.host, ...options.tls },
+    logger: false,
+    debug: false,
+  });
+  const log = options.logger?.child({ component: 'lead-email' });
+  const secrets = [smtp.pass, smtp.pass ? encodeURIComponent(smtp.pass) : undefined].filter(
+    (secret): secret is string => typeof secret === 'string' && secret.length > 0,
+  );
+  /** An error message safe to store and log: never the password. */
+  const safe = (message: string) =>
+    secrets.reduce((text, secret) => text.split(secret).join('[password]'), message);
+
+  async function send(message: SendMailOptions): Promise<DeliveryOutcome> {
+    try {
+      const info = (await transporter.sendMail(message)) as {
+        accepted: Array<string | { address: string }>;
+        rejected: Array<string | { address: string }>;
+        response?: string;
+      };
+      const address = (entry: string | { address: string }) =>
+        typeof entry === 'string' ? entry : entry.address;
+      if (info.rejected.length > 0) {
+        log?.warn(
+          { refused: info.rejected.map(address), accepted: info.accepted.length },
+          'The mail server refused some of LEAD_EMAIL_TO',
+        );
+      }
+      if (info.accepted.length === 0) {
+        return {
+          ok: false,
+          permanent: true,
+          error: 'the mail server refused every recipient',
+          summary: 'every recipient refused',
+          advice: 'check LEAD_EMAIL_TO',
+        };
+      }
+      const count = info.accepted.length;
+      return { ok: true, detail: `delivered to ${count} ${count === 1 ? 'address' : 'addresses'}` };
+    } catch (caught) {
+      const error = caught as Error & { code?: string; responseCode?: number; response?: string };
+      const outcome: DeliveryOutcome = {
+        ok: false,
+        permanent: isPermanent(error),
+        error: safe(error.message),
+        ...explain(error),
+      };
+      if (typeof error.responseCode === 'number') outcome.status = error.responseCode;
+      return outcome;
+    }
+  }
+
+  return {
+    key: EMAIL_TARGET_KEY,
+    label: EMAIL_TARGET_LABEL,
+    deliver(lead: LeadRecord, deliverOptions?: DeliverOptions) {
+      return send(
+        composeLeadEmail(lead, {
+          siteName: options.siteName,
+          from: options.from,
+          to: options.to,
+          test: deliverOptions?.test,
+        }),
+      );
+    },
+    sendGivenUpAlert(lead, targetLabel, error) {
+      const message = composeLeadEmail(lead, {
+        siteName: options.siteName,
+        from: options.from,
+        to: options.to,
+      });
+      const notice = `This enquiry could not be delivered to ${targetLabel} (${error}), and the website has stopped trying. It is shown below and kept on the server ("npm run leads -- list").`;
+      return send({
+        ...message,
+        subject: `Not delivered to ${targetLabel}: ${String(message.subject)}`,
+        messageId: leadMessageId(
+          `alert-${lead.id}-${targetLabel.replace(/[^a-z0-9]+/gi, '-')}`,
+          options.from,
+        ),
+        text: `${notice}\n\n${String(message.text)}`,
+        html: String(message.html).replace(
+          '<p>',
+          `<p><strong>${escapeHtml(notice)}</strong></p>\n<p>`,
+        ),
+      });
+    },
+    close() {
+      transporter.close();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { Logger } from 'pino';
+import { business } from '../app/content/business.ts';
+import { emailTarget, type EmailTarget } from '../app/leads/email.server.ts';
+import type { DeliveryTarget } from '../app/leads/targets.server.ts';
+import { webhookTargets } from '../app/leads/webhooks.server.ts';
+import type { Env } from './env.server.ts';
+
+/**
+ * The delivery targets the environment configures (CONTRACT "Delivery"):
+ * each address of LEAD_WEBHOOK_URLS, then the e-mail when LEAD_EMAIL_TO is
+ * set. The server and `leads test-delivery` build them the same way.
+ */
+export interface DeliveryTargets {
+  targets: DeliveryTarget[];
+  email: EmailTarget | undefined;
+  close(): void;
+}
+
+export function createDeliveryTargets(
+  env: Env,
+  logger?: Logger,
+  options: { tls?: { ca?: string | Buffer } } = {},
+): DeliveryTargets {
+  const targets: DeliveryTarget[] = webhookTargets(env.LEAD_WEBHOOK_URLS, {
+    timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
+    secret: env.LEAD_WEBHOOK_SECRET,
+  });
+  const email =
+    env.LEAD_EMAIL_TO.length > 0 && env.SMTP_URL
+      ? emailTarget({
+          smtp: env.SMTP_URL,
+          to: env.LEAD_EMAIL_TO,
+          from: env.LEAD_EMAIL_FROM,
+          siteName: business.name,
+          timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
+          logger,
+          tls: options.tls,
+        })
+      : undefined;
+  if (email) targets.push(email);
+  return { targets, email, close: () => email?.close() };
+}
