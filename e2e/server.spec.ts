@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E_BUILD_ENV } from './support/env.ts';
+import { OPEN_REDIRECT_PROBES, rawGet } from './support/open-redirect.ts';
 import { allPagePaths } from './support/pages.ts';
 
 const RETIRED_CATEGORIES = [
@@ -40,6 +41,29 @@ test('a trailing slash redirects to the one address of the page, without a loop'
   expect(response.status()).toBe(301);
   expect(response.headers().location).toBe('/about?x=1');
   expect((await request.get('/about', { maxRedirects: 0 })).status()).toBe(200);
+});
+
+test('no path, in any encoding, redirects off the site (open redirect)', async ({ baseURL }) => {
+  const origin = new URL(baseURL!).origin;
+  // The probes, and the same tricks in front of the paths React Router redirects.
+  const targets = [
+    ...OPEN_REDIRECT_PROBES,
+    '//blog/2',
+    '/\\blog/category/auto-glass',
+    '//evil.example/blog/2/',
+    '//evil.example/blog?page=2',
+    '//evil.example/blog.data?page=2',
+    '/%2F%2Fevil.example/blog/no-such-article',
+  ];
+  for (const target of targets) {
+    const { status, location, remixRedirect } = await rawGet(origin, target);
+    for (const header of [location, remixRedirect]) {
+      if (header === undefined) continue;
+      expect(header, target).toMatch(/^\/(?![/\\])/);
+      expect(new URL(header, `${origin}/a/b`).origin, `${target} → ${header}`).toBe(origin);
+    }
+    expect(status, target).toBeLessThan(500);
+  }
 });
 
 test('unknown paths answer a real 404 with a helpful page', async ({ request, page }) => {

@@ -12,6 +12,7 @@ import { contentSecurityPolicy, inlineScriptHashes, type CspOptions } from './cs
 import type { LeadsRequestContext } from '../app/leads/context.ts';
 import type { Env } from './env.server.ts';
 import { StaticFiles } from './static.server.ts';
+import { trailingSlashRedirect } from './trailing-slash.server.ts';
 
 /** What the lead pipeline brings to the server (app/leads, wired in start.ts). */
 export interface LeadsIntegration {
@@ -136,16 +137,7 @@ export async function createApp(options: AppOptions) {
 
   app.use(compression());
 
-  // One address per page: /about/ → /about (301), keeping the query.
-  app.use((req, res, next) => {
-    if (req.path.length > 1 && req.path.endsWith('/')) {
-      const queryStart = req.originalUrl.indexOf('?');
-      const query = queryStart >= 0 ? req.originalUrl.slice(queryStart) : '';
-      res.redirect(301, (req.path.replace(/\/+$/, '') || '/') + query);
-      return;
-    }
-    next();
-  });
+  app.use(trailingSlashRedirect);
 
   app.get('/healthz', async (_req, res) => {
     const ok = await leads.ping().catch(() => false);
