@@ -72,6 +72,9 @@ test('unknown paths answer a real 404 with a helpful page', async ({ request, pa
     '/services/no-such-service',
     '/glass-types/nope',
     '/a/b/c',
+    // Folders of the build are not pages either.
+    '/assets',
+    '/images',
   ]) {
     const response = await request.get(path);
     expect(response.status(), path).toBe(404);
