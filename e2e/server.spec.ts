@@ -118,6 +118,35 @@ test('security headers: CSP without arbitrary inline script, framing denied, nos
   }
 });
 
+test('the Permissions-Policy header names only features the browser knows, and no page complains about it', async ({
+  page,
+}) => {
+  const complaints: string[] = [];
+  page.on('console', (message) => {
+    if (/Permissions-Policy|Feature-Policy/i.test(message.text())) complaints.push(message.text());
+  });
+  for (const path of ['/', '/contact', '/no-such-page']) {
+    const response = await page.goto(path);
+    const header = (await response!.allHeaders())['permissions-policy'] ?? '';
+    const named = header.split(',').map((directive) => directive.trim().split('=')[0]!);
+    expect(named.length, path).toBeGreaterThan(0);
+    // FLoC's interest-cohort was withdrawn in 2022; other browsers call it unknown.
+    expect(named, path).not.toContain('interest-cohort');
+    const known = await page.evaluate(
+      () =>
+        (
+          document as Document & { featurePolicy?: { features(): string[] } }
+        ).featurePolicy?.features() ?? null,
+    );
+    if (known)
+      expect(
+        named.filter((feature) => !known.includes(feature)),
+        path,
+      ).toEqual([]);
+  }
+  expect(complaints).toEqual([]);
+});
+
 test('every inline script of a page is allowed by its CSP, and runs', async ({ page }) => {
   const violations: string[] = [];
   page.on('console', (message) => {

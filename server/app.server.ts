@@ -47,6 +47,21 @@ interface PrerenderedPage {
   csp: string;
 }
 
+/**
+ * Powerful features no page of this site uses, turned off for the page and
+ * every frame in it (the map included). Only names browsers know: an unknown
+ * one (such as FLoC's withdrawn interest-cohort) is an error in the console
+ * of every page (e2e/server.spec.ts checks Chromium's).
+ */
+export const PERMISSIONS_POLICY = [
+  'camera=()',
+  'microphone=()',
+  'geolocation=()',
+  'payment=()',
+  'usb=()',
+  'browsing-topics=()',
+].join(', ');
+
 const ONE_YEAR_S = 365 * 24 * 60 * 60;
 const REVALIDATE = 'public, max-age=0, must-revalidate';
 
@@ -128,10 +143,7 @@ export async function createApp(options: AppOptions) {
     }),
   );
   app.use((_req, res, next) => {
-    res.setHeader(
-      'Permissions-Policy',
-      'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=(), browsing-topics=()',
-    );
+    res.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
     next();
   });
 
