@@ -110,21 +110,24 @@ export async function createApp(options: AppOptions) {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Whose X-Forwarded-For to believe (TRUST_PROXY): req.ip, which the rate
+  // limit counts, is then the client address the proxy reports.
+  app.set('trust proxy', env.TRUST_PROXY);
 
   // Structured request log without personal data: no query string, no IP.
+  // The exception is a client the rate limit refused (429): that line names
+  // the address the server believes, so the operator can see who floods.
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      logger.info(
-        {
-          method: req.method,
-          path: req.originalUrl.split('?')[0],
-          status: res.statusCode,
-          ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
-        },
-        'request',
-      );
+      const line = {
+        method: req.method,
+        path: req.originalUrl.split('?')[0],
+        status: res.statusCode,
+        ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
+      };
+      if (res.statusCode === 429) logger.warn({ ...line, client: req.ip }, 'request refused');
+      else logger.info(line, 'request');
     });
     next();
   });
