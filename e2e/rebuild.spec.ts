@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -37,6 +37,7 @@ test('a running server answers 200 for its pages and their assets throughout a r
   symlinkSync(first, buildDir);
   const data = tempDataDir();
   const server = await startSiteServer({ BUILD_DIR: buildDir, DATA_DIR: data.dir });
+  let rebuild: ChildProcess | undefined;
 
   try {
     const home = await (await fetch(`${server.url}/`)).text();
@@ -46,7 +47,7 @@ test('a running server answers 200 for its pages and their assets throughout a r
     expect(assets.length).toBeGreaterThan(1);
     const urls = ['/', '/services/windows', '/quote', '/services/windows.data', ...new Set(assets)];
 
-    const rebuild = spawn(process.execPath, ['scripts/ensure-build.ts'], {
+    const child = spawn(process.execPath, ['scripts/ensure-build.ts'], {
       cwd: root,
       env: {
         ...(process.env as Record<string, string>),
@@ -56,12 +57,13 @@ test('a running server answers 200 for its pages and their assets throughout a r
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    rebuild = child;
     let rebuildOutput = '';
-    rebuild.stdout.on('data', (chunk: Buffer) => (rebuildOutput += chunk.toString()));
-    rebuild.stderr.on('data', (chunk: Buffer) => (rebuildOutput += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => (rebuildOutput += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (rebuildOutput += chunk.toString()));
     let exitCode: number | null | undefined;
     const exited = new Promise<void>((resolve) =>
-      rebuild.on('exit', (code) => {
+      child.on('exit', (code) => {
         exitCode = code;
         resolve();
       }),
@@ -106,6 +108,12 @@ test('a running server answers 200 for its pages and their assets throughout a r
     expect(after.status).toBe(200);
     expect(await after.text()).toBe(home);
   } finally {
+    // A failed test must not leave the build writing into the folder removed below.
+    if (rebuild && rebuild.exitCode === null && rebuild.signalCode === null) {
+      const stopped = new Promise((resolve) => rebuild!.once('exit', resolve));
+      rebuild.kill();
+      await stopped;
+    }
     await server.stop();
     data.remove();
     rmSync(scratch, { recursive: true, force: true });
