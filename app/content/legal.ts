@@ -5,6 +5,7 @@
  * lead (CONTRACT.md 'Lead record' and 'Delivery'); keep the two in step.
  */
 import { business, fullAddress } from './business.ts';
+import { facts } from './facts.ts';
 
 export interface LegalSection {
   heading: string;
@@ -104,7 +105,7 @@ export const privacyPolicy = {
       list: [
         'Enquiries that do not lead to a job are deleted 24 months after our last contact with you.',
         'Records of jobs we carry out, including quotes and invoices, are kept for 7 years, as the Tax Administration Act 1994 requires for business records.',
-        'Technical server logs are kept for no more than 90 days, unless we need them to investigate misuse of the site.',
+        `Technical server logs are kept for no more than ${facts.serverLogRetention.days} days, unless we need them to investigate misuse of the site.`,
       ],
     },
     {
@@ -152,7 +153,7 @@ export const terms = {
     {
       heading: 'Quotes and estimates',
       paragraphs: [
-        'Quotes are free and there is no obligation to accept them. A quote is valid for 30 days from its date, and is based on the measurements, product choices and site conditions we know about when we prepare it.',
+        `Quotes are free and there is no obligation to accept them. A quote is valid for ${facts.quoteValidity.days} days from its date, and is based on the measurements, product choices and site conditions we know about when we prepare it.`,
         'Our final estimate is the final price. If we find something during the job that nobody could reasonably have seen beforehand, such as rot in a frame or damage hidden behind a lining, we stop, explain what we have found and what it would cost to fix, and we do no extra work without your approval.',
         'All prices are in New Zealand dollars and include GST unless we say otherwise.',
       ],
@@ -172,7 +173,7 @@ export const terms = {
     {
       heading: 'Payment',
       paragraphs: [
-        'For made-to-measure work we usually ask for a deposit when you accept the quote, with the balance due on completion. Small repairs are paid on completion. Unless your invoice says otherwise, payment is due within 7 days of the invoice date, by bank transfer or card.',
+        `For made-to-measure work we usually ask for a deposit when you accept the quote, with the balance due on completion. Small repairs are paid on completion. Unless your invoice says otherwise, payment is due within ${facts.paymentTerms.days} days of the invoice date, by bank transfer or card.`,
         'For insurance work we can invoice your insurer directly where they agree to it; you pay any excess. If your insurer declines all or part of a claim, the balance of the invoice is payable by you.',
       ],
     },
@@ -192,14 +193,14 @@ export const terms = {
     {
       heading: 'Our workmanship promise',
       paragraphs: [
-        'We stand behind our installation work for one year from completion. If a fault in our workmanship shows up in that time, such as a seal we made that leaks or hardware we fitted that does not work as it should, we come back and put it right at no charge.',
+        `We stand behind our installation work for ${facts.workmanshipPromise.term} from completion. If a fault in our workmanship shows up in that time, such as a seal we made that leaks or hardware we fitted that does not work as it should, we come back and put it right at no charge.`,
         'The workmanship promise does not cover breakage from impact or accident, misuse, normal wear, movement of the building, or work done by others after ours. Please let us know as soon as you notice a problem.',
       ],
     },
     {
       heading: 'Manufacturer warranties',
       paragraphs: [
-        'Glass, double-glazed units, shower hardware and other products carry their manufacturers’ warranties, on the manufacturers’ terms, including a lifetime warranty on our shower hardware. We pass these warranties on to you, and we will help you make a claim under them.',
+        `Glass, double-glazed units, shower hardware and other products carry their manufacturers’ warranties, on the manufacturers’ terms, including a ${facts.showers.hardwareWarranty} on our shower hardware. We pass these warranties on to you, and we will help you make a claim under them.`,
       ],
     },
     {
