@@ -186,7 +186,7 @@ export const services = [
     benefits: [
       {
         title: 'Warmer, Quieter Rooms',
-        description: `Double glazing can cut heating and cooling costs by ${facts.doubleGlazing.energySaving} and outside noise by ${facts.doubleGlazing.noiseReduction}.`,
+        description: `Rooms that hold their heat: spend ${facts.doubleGlazing.energySaving} less on heating and cooling, and hear ${facts.doubleGlazing.noiseReduction} less of the street.`,
       },
       {
         title: 'Honest Advice',
@@ -570,7 +570,7 @@ export const services = [
       'A free assessment of each window and its frame.',
       'Timber sashes rebated and finished with new beads.',
       'Purpose-made retrofit adaptors for aluminium frames.',
-      'Low-E and solar control glass options.',
+      'Low-E or solar control glass in the new units.',
       'Laminated glass for security and extra noise reduction.',
       `Most rooms completed in ${facts.installTimes.retrofitRoom}.`,
       'Hinges and stays adjusted or replaced for the heavier glass.',

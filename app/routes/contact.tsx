@@ -55,6 +55,10 @@ export default function Contact() {
         </div>
       </section>
       <QuoteFormSection
+        phoneLine={{
+          before: 'Easier to explain out loud? Ring',
+          after: ` and a glazier will talk it through with you; the emergency line answers ${business.emergency.hours}.`,
+        }}
         intro={
           <p>
             Tell us what needs doing and where, and we will come back to you with a free,
