@@ -87,7 +87,7 @@ export const facts = {
     days: 90,
     confirmed: false,
     question:
-      'How long the host keeps the web server’s logs (with visitors’ IP addresses); the privacy policy states it.',
+      'How long the web server’s and the host’s logs are kept (the host’s may hold visitors’ IP addresses); the privacy policy states it.',
   },
 } as const;
 

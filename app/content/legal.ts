@@ -80,7 +80,7 @@ export function privacyPolicyFor({ leadRetentionDays }: PrivacySettings) {
           'From the ‘Let Us Call You’ form: your first and last name, e-mail address, phone number, whether the job is for home or business glass, and your postal code.',
           'From the contact and quote forms: your name, e-mail address, phone number, the service you are interested in and your message.',
           'With every enquiry: the date and time it was sent and which form it came from.',
-          'Technical information our web server records when you visit, such as your IP address, browser type and the pages you request.',
+          'Technical information recorded when you visit: our web server logs the pages requested and when, and the company that hosts the site may also log your IP address and browser type.',
         ],
       },
       {
