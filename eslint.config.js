@@ -7,8 +7,8 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   {
     ignores: [
-      'build/',
-      'build-*/',
+      'build',
+      'build-*',
       'node_modules/',
       '.react-router/',
       'data/',

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_BASE_URL, e2eServerEnv } from './e2e/support/env.ts';
+import { E2E_BASE_URL, E2E_BUILD_DIR, e2eServerEnv } from './e2e/support/env.ts';
 
 // Debian's Chromium where it exists (this machine, CI); Playwright's own browser elsewhere.
 const executablePath = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
@@ -8,7 +8,7 @@ const executablePath = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : u
 export default defineConfig({
   testDir: 'e2e',
   // One output folder per build, so parallel runs do not delete each other's traces.
-  outputDir: process.env.BUILD_DIR ? `test-results/${process.env.BUILD_DIR}` : 'test-results/main',
+  outputDir: `test-results/${E2E_BUILD_DIR}`,
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,

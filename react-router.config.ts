@@ -3,8 +3,9 @@ import { prerenderPaths } from './app/site-pages.ts';
 
 export default {
   appDirectory: 'app',
-  // BUILD_DIR lets parallel test runs keep separate builds (default: build).
-  buildDirectory: process.env.BUILD_DIR ?? 'build',
+  // scripts/build.ts builds into a new release folder (BUILD_OUTPUT_DIR), then
+  // points BUILD_DIR at it (server/build-releases.ts).
+  buildDirectory: process.env.BUILD_OUTPUT_DIR ?? process.env.BUILD_DIR ?? 'build',
   // Server rendering stays on for what must answer a request: form actions,
   // the 404 page and redirects. Every content page is prerendered.
   ssr: true,

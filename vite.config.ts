@@ -28,5 +28,8 @@ export default defineConfig({
   build: {
     // Keep small SVG illustrations as files: they are cached and lazy-loaded.
     assetsInlineLimit: 0,
+    // Every build goes to a new release folder (scripts/build.ts); emptying
+    // it would only remove the mark that keeps it while it is being built.
+    emptyOutDir: false,
   },
 });

@@ -4,7 +4,12 @@ import { defineConfig } from 'vitest/config';
 // Browser tests live in e2e/ and run under Playwright, not here.
 export default defineConfig({
   test: {
-    include: ['app/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: [
+      'app/**/*.test.{ts,tsx}',
+      'server/**/*.test.ts',
+      'scripts/**/*.test.ts',
+      'deploy/**/*.test.ts',
+    ],
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 30_000,

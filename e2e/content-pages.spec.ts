@@ -2,7 +2,8 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { about } from '../app/content/about.ts';
 import { business, fullAddress } from '../app/content/business.ts';
 import { performaTech, planitherm } from '../app/content/glass-types.ts';
-import { privacyPolicy, sitemapIntro, terms } from '../app/content/legal.ts';
+import { privacyPolicyFor, sitemapIntro, terms } from '../app/content/legal.ts';
+import { DEFAULT_LEAD_RETENTION_DAYS } from '../app/leads/retention.ts';
 import { E2E_BUILD_ENV } from './support/env.ts';
 import { GTAG_PATTERN } from './support/pages.ts';
 
@@ -310,7 +311,11 @@ test.describe('Contact and quote (SPEC §2, §9)', () => {
 
 test.describe('legal pages and sitemap (SPEC §2 footer)', () => {
   for (const { path, document } of [
-    { path: '/privacy-policy', document: privacyPolicy },
+    // The e2e build leaves LEAD_RETENTION_DAYS at its default.
+    {
+      path: '/privacy-policy',
+      document: privacyPolicyFor({ leadRetentionDays: DEFAULT_LEAD_RETENTION_DAYS }),
+    },
     { path: '/terms', document: terms },
   ]) {
     test(`${path}: every section heading in order, the date and the contact details`, async ({
@@ -342,21 +347,56 @@ test.describe('legal pages and sitemap (SPEC §2 footer)', () => {
     });
   }
 
-  test('the privacy policy covers the Privacy Act 2020, webhooks, analytics, retention and access', async ({
+  test('the privacy policy covers the Privacy Act 2020, where enquiries go, analytics, retention and access', async ({
     page,
   }) => {
     await ready(page, '/privacy-policy');
     const main = page.locator('main');
     for (const text of [
       'Privacy Act 2020',
-      'webhook',
+      'passed on to the business by e-mail or its enquiry-management service',
+      'for ten minutes, to limit how many enquiries one address can send',
       'Google Analytics',
       'How long we keep it',
       'Seeing and correcting your information',
+      'information privacy principles 6 and 7',
       'Office of the Privacy Commissioner',
     ]) {
       await expect(main.getByText(text).first()).toBeAttached();
     }
+    // Issue 10 item 1: the retention the server applies, from LEAD_RETENTION_DAYS.
+    await expect(
+      main.getByText(
+        'Enquiries sent through this website are deleted from our lead database 730 days (24 months) after they were sent, whether or not they led to a job.',
+      ),
+    ).toBeVisible();
+    // The Privacy Officer (business.ts), with the address requests go to.
+    const { role, email } = business.privacyOfficer;
+    await expect(main.getByRole('heading', { name: `Our ${role}`, level: 2 })).toBeVisible();
+    await expect(
+      main.locator('section', { has: page.getByRole('heading', { name: `Our ${role}` }) }),
+    ).toContainText(email);
+    await expect(main.getByText(`To make a request, e-mail our ${role} at ${email}`)).toBeVisible();
+  });
+
+  test('the terms explain the Consumer Guarantees Act and the Building Act warranties in plain words', async ({
+    page,
+  }) => {
+    // Prerendered copy: no need to wait for the page's JavaScript.
+    await page.goto('/terms');
+    const rights = page.locator('main section', {
+      has: page.getByRole('heading', { name: 'Your rights under New Zealand law' }),
+    });
+    await expect(rights.getByRole('listitem')).toHaveCount(3);
+    await expect(rights).toContainText(
+      'Consumer Guarantees Act 1993: the services we provide must be carried out with reasonable care and skill',
+    );
+    await expect(rights).toContainText(
+      'Building Act 2004: when we carry out building work on a home',
+    );
+    await expect(rights).toContainText('(section 362I)');
+    await expect(rights).toContainText('up to 10 years after the work was done');
+    await expect(rights).toContainText('not legal advice');
   });
 
   test('the sitemap page has its intro and every group', async ({ page }) => {

@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
+  HONEYPOT_FIELD,
   INVALID_EMAIL_MESSAGE,
   REQUIRED_FIELDS_MESSAGE,
   SERVICE_OPTIONS,
@@ -412,7 +413,9 @@ test('honeypot filled: the visitor sees success, the lead is kept as spam and ne
   const token = uniqueToken();
   const form = await openForm(page, 'callback');
   await fillForm(form, 'callback', token);
-  await form.locator('input[name="website"]').fill('https://cheap-pills.example', { force: true });
+  await form
+    .locator(`input[name="${HONEYPOT_FIELD}"]`)
+    .fill('https://cheap-pills.example', { force: true });
   await submitButton(form, 'callback').click();
   await expect(page).toHaveURL(/\/thank-you$/);
   expect((await leadsWith(token)).map((lead) => lead.status)).toEqual(['spam']);

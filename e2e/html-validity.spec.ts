@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { E2E_BUILD_DIR } from './support/env.ts';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -16,7 +17,7 @@ interface VnuMessage {
 
 /** The Nu HTML Checker over every prerendered page and the server-rendered 404. */
 test('the Nu HTML Checker finds no error on any page', async ({ request }) => {
-  const clientDir = path.resolve(process.env.BUILD_DIR ?? 'build', 'client');
+  const clientDir = path.resolve(E2E_BUILD_DIR, 'client');
   const files = readdirSync(clientDir, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('index.html'))
     .map((file) => path.join(clientDir, file));

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E_BUILD_ENV } from './support/env.ts';
+import { OPEN_REDIRECT_PROBES, rawGet } from './support/open-redirect.ts';
 import { allPagePaths } from './support/pages.ts';
 
 const RETIRED_CATEGORIES = [
@@ -42,12 +43,38 @@ test('a trailing slash redirects to the one address of the page, without a loop'
   expect((await request.get('/about', { maxRedirects: 0 })).status()).toBe(200);
 });
 
+test('no path, in any encoding, redirects off the site (open redirect)', async ({ baseURL }) => {
+  const origin = new URL(baseURL!).origin;
+  // The probes, and the same tricks in front of the paths React Router redirects.
+  const targets = [
+    ...OPEN_REDIRECT_PROBES,
+    '//blog/2',
+    '/\\blog/category/auto-glass',
+    '//evil.example/blog/2/',
+    '//evil.example/blog?page=2',
+    '//evil.example/blog.data?page=2',
+    '/%2F%2Fevil.example/blog/no-such-article',
+  ];
+  for (const target of targets) {
+    const { status, location, remixRedirect } = await rawGet(origin, target);
+    for (const header of [location, remixRedirect]) {
+      if (header === undefined) continue;
+      expect(header, target).toMatch(/^\/(?![/\\])/);
+      expect(new URL(header, `${origin}/a/b`).origin, `${target} → ${header}`).toBe(origin);
+    }
+    expect(status, target).toBeLessThan(500);
+  }
+});
+
 test('unknown paths answer a real 404 with a helpful page', async ({ request, page }) => {
   for (const path of [
     '/no-such-page',
     '/services/no-such-service',
     '/glass-types/nope',
     '/a/b/c',
+    // Folders of the build are not pages either.
+    '/assets',
+    '/images',
   ]) {
     const response = await request.get(path);
     expect(response.status(), path).toBe(404);
@@ -89,6 +116,35 @@ test('security headers: CSP without arbitrary inline script, framing denied, nos
     expect(headers['permissions-policy']).toContain('camera=()');
     expect(headers['x-powered-by']).toBeUndefined();
   }
+});
+
+test('the Permissions-Policy header names only features the browser knows, and no page complains about it', async ({
+  page,
+}) => {
+  const complaints: string[] = [];
+  page.on('console', (message) => {
+    if (/Permissions-Policy|Feature-Policy/i.test(message.text())) complaints.push(message.text());
+  });
+  for (const path of ['/', '/contact', '/no-such-page']) {
+    const response = await page.goto(path);
+    const header = (await response!.allHeaders())['permissions-policy'] ?? '';
+    const named = header.split(',').map((directive) => directive.trim().split('=')[0]!);
+    expect(named.length, path).toBeGreaterThan(0);
+    // FLoC's interest-cohort was withdrawn in 2022; other browsers call it unknown.
+    expect(named, path).not.toContain('interest-cohort');
+    const known = await page.evaluate(
+      () =>
+        (
+          document as Document & { featurePolicy?: { features(): string[] } }
+        ).featurePolicy?.features() ?? null,
+    );
+    if (known)
+      expect(
+        named.filter((feature) => !known.includes(feature)),
+        path,
+      ).toEqual([]);
+  }
+  expect(complaints).toEqual([]);
 });
 
 test('every inline script of a page is allowed by its CSP, and runs', async ({ page }) => {

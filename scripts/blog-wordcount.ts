@@ -10,6 +10,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { fillArticleFacts } from '../app/lib/blog/article-facts.ts';
 import { countWords, readingMinutes } from '../app/lib/blog/reading-time.ts';
 
 function main(): void {
@@ -23,7 +24,8 @@ function main(): void {
           .sort()
           .map((name) => join(dir, name));
   for (const file of files) {
-    const words = countWords(readFileSync(file, 'utf8'));
+    // Counted as the reader sees it: the {{fact}} tokens filled in, as the build does.
+    const words = countWords(fillArticleFacts(file, readFileSync(file, 'utf8')));
     console.log(
       `${basename(file).padEnd(48)} ${String(words).padStart(5)} words  ${readingMinutes(words)} min`,
     );

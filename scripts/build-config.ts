@@ -2,10 +2,15 @@ import { statSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from '../server/env.server.ts';
 
-/** Where the build lives and what it was made from; shared by build.ts and ensure-build.ts. */
+/**
+ * Where the build lives and what it was made from; shared by build.ts and
+ * ensure-build.ts. BUILD_DIR is a link to the served release
+ * (server/build-releases.ts), so the stamp read through it is the served build's.
+ */
 export const root = path.resolve(import.meta.dirname, '..');
 export const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build');
-export const stampFile = path.join(buildDir, 'build-stamp.json');
+export const STAMP_FILE_NAME = 'build-stamp.json';
+export const stampFile = path.join(buildDir, STAMP_FILE_NAME);
 
 /** Inputs whose change makes the build stale. */
 export const sourcePaths = [

@@ -4,7 +4,14 @@ import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import { business } from '../app/content/business.ts';
-import { buildDir, currentPublicConfig, root, stampFile, type BuildStamp } from './build-config.ts';
+import { createRelease, publishRelease, pruneReleases } from '../server/build-releases.ts';
+import {
+  buildDir,
+  currentPublicConfig,
+  root,
+  STAMP_FILE_NAME,
+  type BuildStamp,
+} from './build-config.ts';
 import { deferHydration } from './defer-hydration.ts';
 import { planResponsiveImages, writeManifest, writeResponsiveImages } from './responsive-images.ts';
 
@@ -13,6 +20,10 @@ import { planResponsiveImages, writeManifest, writeResponsiveImages } from './re
  * then the raster images that must exist as PNG (share image, touch icon),
  * then the prerendered pages' hydration deferred until they have loaded
  * (decision 0004), then precompression and the stamp that tells ensure-build.ts what this build was made from.
+ *
+ * Everything is written to a new release folder; only when it is complete
+ * does BUILD_DIR switch to it, in one rename (server/build-releases.ts), so a
+ * running server never sees a build half made.
  */
 
 // The owner's photos (public/photos/): the manifest first, because loaders
@@ -25,15 +36,17 @@ if (writeManifest(photoPlan.manifest, path.join(root, 'app/content/photos.manife
 
 const startedAt = Date.now();
 const publicConfig = currentPublicConfig();
+const release = createRelease(buildDir);
 
 const result = spawnSync('react-router', ['build'], {
   cwd: root,
   stdio: 'inherit',
-  env: process.env,
+  // react-router.config.ts writes there; BUILD_DIR stays the served link.
+  env: { ...process.env, BUILD_OUTPUT_DIR: release },
 });
 if (result.status !== 0) process.exit(result.status ?? 1);
 
-const clientDir = path.join(buildDir, 'client');
+const clientDir = path.join(release, 'client');
 mkdirSync(clientDir, { recursive: true });
 
 // Social networks do not show SVG: the share image is composed and rendered
@@ -106,5 +119,13 @@ for (const file of readdirSync(clientDir, { recursive: true, encoding: 'utf8' })
 console.log(`Precompressed ${precompressed} files (brotli, gzip)`);
 
 const stamp: BuildStamp = { builtAt: startedAt, publicConfig };
-writeFileSync(stampFile, `${JSON.stringify(stamp, null, 2)}\n`);
-console.log(`Build complete in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+writeFileSync(path.join(release, STAMP_FILE_NAME), `${JSON.stringify(stamp, null, 2)}\n`);
+
+publishRelease(buildDir, release);
+const removed = pruneReleases(buildDir);
+console.log(
+  `Build complete in ${((Date.now() - startedAt) / 1000).toFixed(1)} s: ${path.relative(root, buildDir)} → ${path.relative(root, release)}` +
+    (removed.length
+      ? ` (${removed.length} older build${removed.length > 1 ? 's' : ''} removed)`
+      : ''),
+);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   buildDir,
@@ -14,12 +14,17 @@ import {
  * `npm start` runs this first: it builds only when the build is missing,
  * older than its sources, or made with other public settings (SITE_URL,
  * GTAG_ID, ADS_CONVERSION_SEND_TO are baked into the prerendered pages).
+ * The build goes beside the served one, so a server already running keeps
+ * answering from its own (scripts/build.ts).
  */
 
 export function staleReason(): string | null {
   if (!existsSync(path.join(buildDir, 'server/index.js')) || !existsSync(stampFile)) {
     return 'no build yet';
   }
+  // A plain folder was built in place, before builds became releases: the
+  // next build turns it into one (server/build-releases.ts).
+  if (!lstatSync(buildDir).isSymbolicLink()) return 'the build is not a release yet';
   const stamp = JSON.parse(readFileSync(stampFile, 'utf8')) as BuildStamp;
   if (JSON.stringify(stamp.publicConfig) !== JSON.stringify(currentPublicConfig())) {
     return 'public settings changed';

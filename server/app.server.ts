@@ -12,6 +12,7 @@ import { contentSecurityPolicy, inlineScriptHashes, type CspOptions } from './cs
 import type { LeadsRequestContext } from '../app/leads/context.ts';
 import type { Env } from './env.server.ts';
 import { StaticFiles } from './static.server.ts';
+import { trailingSlashRedirect } from './trailing-slash.server.ts';
 
 /** What the lead pipeline brings to the server (app/leads, wired in start.ts). */
 export interface LeadsIntegration {
@@ -45,6 +46,21 @@ interface PrerenderedPage {
   file: string;
   csp: string;
 }
+
+/**
+ * Powerful features no page of this site uses, turned off for the page and
+ * every frame in it (the map included). Only names browsers know: an unknown
+ * one (such as FLoC's withdrawn interest-cohort) is an error in the console
+ * of every page (e2e/server.spec.ts checks Chromium's).
+ */
+export const PERMISSIONS_POLICY = [
+  'camera=()',
+  'microphone=()',
+  'geolocation=()',
+  'payment=()',
+  'usb=()',
+  'browsing-topics=()',
+].join(', ');
 
 const ONE_YEAR_S = 365 * 24 * 60 * 60;
 const REVALIDATE = 'public, max-age=0, must-revalidate';
@@ -94,21 +110,24 @@ export async function createApp(options: AppOptions) {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Whose X-Forwarded-For to believe (TRUST_PROXY): req.ip, which the rate
+  // limit counts, is then the client address the proxy reports.
+  app.set('trust proxy', env.TRUST_PROXY);
 
   // Structured request log without personal data: no query string, no IP.
+  // The exception is a client the rate limit refused (429): that line names
+  // the address the server believes, so the operator can see who floods.
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      logger.info(
-        {
-          method: req.method,
-          path: req.originalUrl.split('?')[0],
-          status: res.statusCode,
-          ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
-        },
-        'request',
-      );
+      const line = {
+        method: req.method,
+        path: req.originalUrl.split('?')[0],
+        status: res.statusCode,
+        ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
+      };
+      if (res.statusCode === 429) logger.warn({ ...line, client: req.ip }, 'request refused');
+      else logger.info(line, 'request');
     });
     next();
   });
@@ -127,25 +146,13 @@ export async function createApp(options: AppOptions) {
     }),
   );
   app.use((_req, res, next) => {
-    res.setHeader(
-      'Permissions-Policy',
-      'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=(), browsing-topics=()',
-    );
+    res.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
     next();
   });
 
   app.use(compression());
 
-  // One address per page: /about/ → /about (301), keeping the query.
-  app.use((req, res, next) => {
-    if (req.path.length > 1 && req.path.endsWith('/')) {
-      const queryStart = req.originalUrl.indexOf('?');
-      const query = queryStart >= 0 ? req.originalUrl.slice(queryStart) : '';
-      res.redirect(301, (req.path.replace(/\/+$/, '') || '/') + query);
-      return;
-    }
-    next();
-  });
+  app.use(trailingSlashRedirect);
 
   // The process runs (for a supervisor's restart decision): never the store.
   app.get('/livez', (_req, res) => {

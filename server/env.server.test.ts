@@ -104,8 +104,25 @@ describe('parseEnv (CONTRACT.md environment)', () => {
     });
   });
 
+  it("reads TRUST_PROXY in the forms of Express's trust proxy, default loopback", () => {
+    expect(parseEnv({}).TRUST_PROXY).toEqual(['loopback']);
+    expect(parseEnv({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ TRUST_PROXY: ' 2 ' }).TRUST_PROXY).toBe(2);
+    expect(parseEnv({ TRUST_PROXY: '0' }).TRUST_PROXY).toBe(0);
+    expect(
+      parseEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::/8, 203.0.113.7' }).TRUST_PROXY,
+    ).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '203.0.113.7']);
+    expect(parseEnv({ TRUST_PROXY: 'uniquelocal' }).TRUST_PROXY).toEqual(['uniquelocal']);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'loopback,300.1.1.1' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '-1' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: ' , ' }, 'TRUST_PROXY'],
     [{ PORT: '70000' }, 'PORT'],
     [{ SITE_URL: 'glass.example.nz' }, 'SITE_URL'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],

@@ -1,3 +1,4 @@
+import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 import { DEFAULT_LEAD_RETENTION_DAYS } from '../app/leads/retention.ts';
 import { business } from '../app/content/business.ts';
@@ -37,6 +38,46 @@ function isWebhookSecret(value: string): boolean {
   const bytes = Buffer.from(match[1], 'base64').length;
   return bytes >= 24 && bytes <= 64;
 }
+
+/**
+ * TRUST_PROXY in Express's `trust proxy` forms, as the value app.set takes:
+ * `false` (believe no X-Forwarded-For), a hop count, or a list of the names
+ * loopback / linklocal / uniquelocal, addresses and CIDRs. `true` (believe
+ * any client) is refused: anyone could then pick the address the rate limit
+ * counts. The list is checked by proxy-addr, the parser Express itself uses.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .default('loopback')
+  .transform((given, ctx): false | number | string[] => {
+    const value = given === '' ? 'loopback' : given;
+    if (value === 'false') return false;
+    if (/^\d+$/.test(value)) return Number(value);
+    if (value === 'true') {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          '"true" would believe any client\'s X-Forwarded-For; give a hop count (1 for one proxy) or the proxy\'s addresses',
+      });
+      return z.NEVER;
+    }
+    const list = value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
+    try {
+      if (list.length === 0) throw new Error('empty');
+      proxyAddr.compile(list);
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${value}" is not false, a hop count, loopback/linklocal/uniquelocal, or addresses and CIDRs`,
+      });
+      return z.NEVER;
+    }
+    return list;
+  });
 
 const envSchema = z
   .object({
@@ -109,6 +150,7 @@ const envSchema = z
         .optional(),
     ),
     LEAD_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
+    TRUST_PROXY: trustProxy,
     LEAD_RETENTION_DAYS: z.coerce
       .number()
       .int()

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLeadService } from '../app/leads/lead-service.server.ts';
+import { HONEYPOT_FIELD } from '../app/leads/schema.ts';
 import { openSqliteLeadStore } from '../app/leads/store-sqlite.server.ts';
 import type { LeadStore } from '../app/leads/store.server.ts';
 import {
@@ -164,7 +165,7 @@ const BREAKERS: Record<string, (r: Random, lead: Record<string, unknown>) => unk
       '日本語キー日本語キー',
       12345678,
     ]),
-  website: (r) => 'w'.repeat(2001 + r.int(1000)),
+  [HONEYPOT_FIELD]: (r) => 'w'.repeat(2001 + r.int(1000)),
   missing: () => undefined,
 };
 
@@ -185,8 +186,9 @@ function brokenLead(r: Random): Record<string, unknown> {
       lead[field] = BREAKERS[field]!(r, lead);
     }
   }
-  // Only breaking 'website' with a short value would be spam (stored): re-break something else then.
-  if (count === 1 && typeof lead.website === 'string' && lead.website.length <= 2000) {
+  // Only breaking the honeypot with a short value would be spam (stored): re-break something else then.
+  const trap = lead[HONEYPOT_FIELD];
+  if (count === 1 && typeof trap === 'string' && trap.length <= 2000) {
     lead.name = '';
   }
   // Sprinkle extra and polluting keys.

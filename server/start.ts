@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import pino from 'pino';
 import type { ServerBuild } from 'react-router';
 import { createApp } from './app.server.ts';
+import { currentRelease, markInUse } from './build-releases.ts';
 import { EnvError, parseEnv } from './env.server.ts';
 import { createLeadsIntegration } from './leads-integration.server.ts';
 
@@ -25,13 +26,24 @@ try {
 
 const logger = pino({ level: env.LOG_LEVEL, base: { service: 'web' } });
 const root = path.resolve(import.meta.dirname, '..');
-// BUILD_DIR lets parallel test runs keep separate builds (default: build).
-const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build');
-const serverEntry = path.join(buildDir, 'server/index.js');
-const clientDir = path.join(buildDir, 'client');
-if (!existsSync(serverEntry)) {
+// BUILD_DIR (default: build) links to the current release. It is resolved
+// once: this process serves that release until it restarts, whatever later
+// builds do, as its page list and CSP hashes come from it.
+const release = currentRelease(path.resolve(root, process.env.BUILD_DIR ?? 'build'));
+const serverEntry = release && path.join(release, 'server/index.js');
+if (!release || !serverEntry || !existsSync(serverEntry)) {
   logger.fatal('No build found. Run `npm run build` (npm start does this for you).');
   process.exit(1);
+}
+const clientDir = path.join(release, 'client');
+try {
+  // Keeps a later build from deleting this release while it is served.
+  process.on('exit', markInUse(release));
+} catch (error) {
+  logger.warn(
+    { err: (error as Error).message, release },
+    'cannot mark the build as in use; a later build may delete it before this server restarts',
+  );
 }
 
 const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;

@@ -35,8 +35,14 @@ export class StaticFiles {
   }
 
   static async scan(root: string): Promise<StaticFiles> {
-    const entries = await readdir(root, { recursive: true, encoding: 'utf8' });
-    return new StaticFiles(root, new Set(entries.map((entry) => entry.split(path.sep).join('/'))));
+    const entries = await readdir(root, { recursive: true, withFileTypes: true });
+    // Files only: a folder (/assets) is not something to send, and would fail as one.
+    const files = entries
+      .filter((entry) => entry.isFile())
+      .map((entry) =>
+        path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'),
+      );
+    return new StaticFiles(root, new Set(files));
   }
 
   /** The build-relative name of the file behind a URL path, if it exists. */

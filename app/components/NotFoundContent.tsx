@@ -15,8 +15,8 @@ export function NotFoundContent() {
             <h1>We couldn’t find that page</h1>
             <p className="page-header__intro">
               The address may be mistyped, or the page has moved. Our services are listed below, and
-              if glass needs attention now, call us on {business.phone.display}: we answer around
-              the clock for emergencies.
+              if glass needs attention now, call us on {business.phone.display}: we answer{' '}
+              {business.emergency.hours} for emergencies.
             </p>
             <div className="button-row">
               <ButtonLink to="/quote" size="lg">

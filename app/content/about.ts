@@ -4,6 +4,7 @@
  * data, so answers are plain text.
  */
 import { business } from './business.ts';
+import { facts } from './facts.ts';
 
 export interface FaqItem {
   question: string;
@@ -49,12 +50,12 @@ export const about = {
   metaDescription: `Meet ${business.name}, Tauranga glaziers since ${business.foundedYear}. Glass repairs, double glazing, showers and balustrades, with honest advice and fixed prices.`,
   heading: `About ${business.name}`,
   intro: [
-    `${business.name} has been repairing, replacing and installing glass around Tauranga since ${business.foundedYear}. In more than 15 years we have handled everything from storm-broken windows in the middle of the night to frameless showers, balustrades and pool fences, for homeowners, landlords, builders and businesses across the western Bay of Plenty.`,
+    `${business.name} has been repairing, replacing and installing glass around Tauranga since ${business.foundedYear}. In ${facts.experience.inWords} we have handled everything from storm-broken windows in the middle of the night to frameless showers, balustrades and pool fences, for homeowners, landlords, builders and businesses across the western Bay of Plenty.`,
     'We are a local team, and our name travels by word of mouth around the Bay. That keeps us honest. We measure carefully, tell you plainly what a job needs (and what it does not), give you a fixed price, and leave your home or premises as tidy as we found it.',
   ],
   specialtiesHeading: 'What We Specialise In',
   specialties: [
-    '24/7 emergency glass repairs and board-ups',
+    `${business.emergency.hours} emergency glass repairs and board-ups`,
     'Window glass replacement and double-glazed units',
     'Retrofit double glazing in existing timber and aluminium joinery',
     'Frameless and semi-frameless shower screens',
@@ -72,7 +73,7 @@ export const about = {
     },
     {
       question: 'How fast can you respond to an emergency?',
-      answer: `We answer the phone 24 hours a day, 7 days a week. For emergencies around Tauranga we aim to be with you within ${business.emergency.responseTime} to clean up the broken glass and board up or temporarily glaze the opening. Further out it can take longer, and we will give you an honest arrival time when you call. Permanent replacement glass is made to measure and is usually fitted within a few days.`,
+      answer: `We answer the phone ${business.emergency.hours}. For emergencies around Tauranga we aim to be with you within ${business.emergency.responseTime} to clean up the broken glass and board up or temporarily glaze the opening. Further out it can take longer, and we will give you an honest arrival time when you call. Permanent replacement glass is made to measure, which usually takes ${facts.leadTimes.madeToMeasure}.`,
     },
     {
       question: 'Can you help with my insurance claim?',
@@ -90,8 +91,7 @@ export const about = {
     },
     {
       question: 'How long does an installation take?',
-      answer:
-        'Most made-to-measure glass, including toughened glass and double-glazed units, takes a week or two to manufacture after we measure. Installation itself is usually quick: a window pane or splashback takes a few hours, a shower screen about half a day, and retrofit double glazing is usually one room a day. Balustrades and pool fences depend on their size. We give you a realistic timeline with your quote.',
+      answer: `Most made-to-measure glass, including toughened glass and double-glazed units, takes ${facts.leadTimes.madeToMeasure} to make after we measure. Installation itself is usually quick: a window pane or splashback takes ${facts.installTimes.paneOrSplashback}, a shower screen ${facts.installTimes.showerScreen}, and retrofit double glazing usually ${facts.installTimes.retrofitRoom} a room. Balustrades and pool fences depend on their size. We give you a realistic timeline with your quote.`,
     },
     {
       question: 'Can you double glaze my existing windows?',
@@ -100,24 +100,23 @@ export const about = {
     },
     {
       question: 'What warranties do I get?',
-      answer:
-        'Every installation is covered by our workmanship promise: if anything goes wrong with our work within one year of completion, we come back and fix it at no charge. Products also carry their manufacturers’ warranties, including a lifetime warranty on our shower hardware. These sit alongside your rights under the Consumer Guarantees Act 1993, which they do not limit.',
+      answer: `Every installation is covered by our workmanship promise: if anything goes wrong with our work within ${facts.workmanshipPromise.term} of completion, we come back and fix it at no charge. Products also carry their manufacturers’ warranties, including a ${facts.showers.hardwareWarranty} on our shower hardware. These sit alongside your rights under the Consumer Guarantees Act 1993, which they do not limit.`,
     },
     {
       question: 'How do I pay?',
       answer:
-        'For made-to-measure work we usually ask for a deposit when you accept the quote, so we can order the glass, with the balance due on completion. Small repairs are paid on completion. We accept bank transfer and card payments. For insurance work we invoice your insurer where they agree to it, and you pay only your excess.',
+        'For made-to-measure work we usually ask for a deposit when you accept the quote, so we can order the glass, with the balance due on completion. For a small repair you simply pay once the job is done. We accept bank transfer and card payments. For insurance work we invoice your insurer where they agree to it, and you pay only your excess.',
     },
   ],
   whyChooseUsHeading: `Why Choose ${business.name}?`,
   whyChooseUs: [
     {
-      title: '15+ Years Experience',
+      title: `${facts.experience.figure} Years Experience`,
       description: `Glazing around Tauranga since ${business.foundedYear}, across homes, rentals, new builds and commercial premises.`,
     },
     {
-      title: '24/7 Emergency Service',
-      description: `A real person answers day and night, and we aim to be with you within ${business.emergency.responseTime}.`,
+      title: `${business.emergency.hours} Emergency Service`,
+      description: `A real person answers ${business.emergency.anyTime}, and we aim to be with you within ${business.emergency.responseTime}.`,
     },
     {
       title: 'Transparent Pricing',
@@ -126,8 +125,7 @@ export const about = {
     },
     {
       title: 'Workmanship Promise',
-      description:
-        'If anything goes wrong with our installation within one year, we come back and put it right.',
+      description: `If anything goes wrong with our installation within ${facts.workmanshipPromise.term}, we come back and put it right.`,
     },
     {
       title: 'Local Knowledge',

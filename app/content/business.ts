@@ -1,9 +1,12 @@
 /**
  * The business identity: the one place every page reads the name, phone,
- * e-mail, address, hours and links from.
+ * e-mail, address, hours, emergency service, areas and links from. The
+ * business's other promises and figures are in facts.ts.
  *
- * Every value here is a neutral placeholder for the owner to replace before
- * launch. Nothing else in the code base hard-codes any of them.
+ * The name, phone, e-mail, address, map, social links and Privacy Officer
+ * ship as neutral placeholders (`placeholderBusiness`) for the owner to
+ * replace before launch; `npm run check:launch` lists every one still there.
+ * Nothing else in the code base hard-codes any of them.
  */
 
 export interface OpeningHours {
@@ -33,7 +36,17 @@ export interface BusinessIdentity {
   };
   geo: { latitude: number; longitude: number };
   hours: readonly OpeningHours[];
-  emergency: { available: true; label: string; responseTime: string };
+  emergency: {
+    available: true;
+    /** The badge, e.g. '24/7 Available': a label, not part of a sentence. */
+    label: string;
+    /** When the emergency line answers, for sentences: 'we answer 24/7'. */
+    hours: string;
+    /** The same in words, for sentences: 'call any time, day or night'. */
+    anyTime: string;
+    /** SPEC §9, e.g. '1-2 hours'. */
+    responseTime: string;
+  };
   areasServed: readonly string[];
   serviceRadiusKm: number;
   reviews: { count: number; rating: number; bestRating: number };
@@ -42,7 +55,56 @@ export interface BusinessIdentity {
   mapEmbedUrl: string;
   /** A plain link that opens the location in a maps service. */
   mapLinkUrl: string;
+  /**
+   * Privacy Act 2020 s 201: the person who handles privacy requests. The
+   * privacy policy names the role and, when given, the person.
+   */
+  privacyOfficer: { role: string; name?: string; email: string };
 }
+
+/** The parts of the identity the owner must replace before launch. */
+export type PlaceholderIdentity = Pick<
+  BusinessIdentity,
+  | 'name'
+  | 'legalName'
+  | 'phone'
+  | 'email'
+  | 'address'
+  | 'geo'
+  | 'social'
+  | 'mapEmbedUrl'
+  | 'mapLinkUrl'
+  | 'privacyOfficer'
+>;
+
+/**
+ * The neutral values the site ships with. `npm run check:launch`
+ * (scripts/check-launch.ts) reports any identity value still equal to one of
+ * these, or still on a reserved example domain or street, so change a
+ * placeholder here and in `business` together.
+ */
+export const placeholderBusiness = {
+  name: 'Harbourside Glass',
+  legalName: 'Harbourside Glass Limited',
+  phone: { display: '07 555 0123', e164: '+6475550123' },
+  email: 'hello@example.com',
+  address: {
+    street: 'Unit 4, 25 Example Place',
+    suburb: 'Tauriko',
+    city: 'Tauranga',
+    postcode: '3110',
+    region: 'Bay of Plenty',
+    country: 'NZ',
+  },
+  geo: { latitude: -37.7447, longitude: 176.0921 },
+  social: {
+    facebook: 'https://www.facebook.com/',
+    instagram: 'https://www.instagram.com/',
+  },
+  mapEmbedUrl: 'https://www.google.com/maps?q=Tauriko,+Tauranga+3110&z=12&output=embed',
+  mapLinkUrl: 'https://www.google.com/maps/search/?api=1&query=Tauriko%2C+Tauranga+3110',
+  privacyOfficer: { role: 'Privacy Officer', email: 'privacy@example.com' },
+} as const satisfies PlaceholderIdentity;
 
 export const business = {
   name: 'Harbourside Glass',
@@ -69,7 +131,13 @@ export const business = {
     },
     { days: ['Saturday'], opens: '08:00', closes: '16:00', label: 'Sat 8AM-4PM' },
   ],
-  emergency: { available: true, label: '24/7 Available', responseTime: '1-2 hours' },
+  emergency: {
+    available: true,
+    label: '24/7 Available',
+    hours: '24/7',
+    anyTime: 'day or night',
+    responseTime: '1-2 hours',
+  },
   areasServed: ['Tauranga', 'Mount Maunganui', 'Papamoa', 'Te Puke', 'Katikati'],
   serviceRadiusKm: 200,
   reviews: { count: 47, rating: 5, bestRating: 5 },
@@ -79,6 +147,7 @@ export const business = {
   },
   mapEmbedUrl: 'https://www.google.com/maps?q=Tauriko,+Tauranga+3110&z=12&output=embed',
   mapLinkUrl: 'https://www.google.com/maps/search/?api=1&query=Tauriko%2C+Tauranga+3110',
+  privacyOfficer: { role: 'Privacy Officer', email: 'privacy@example.com' },
 } as const satisfies BusinessIdentity;
 
 /** 'Unit 4, 25 Example Place, Tauriko, Tauranga 3110' */
@@ -86,4 +155,3 @@ export const fullAddress = `${business.address.street}, ${business.address.subur
 
 export const telHref = `tel:${business.phone.e164}`;
 export const mailHref = `mailto:${business.email}`;
-export const yearsOfExperience = '15+';

@@ -4,8 +4,10 @@
  *
  * The performance figures are the ones the business advertises (SPEC §9). They
  * describe the glass; what a home actually saves depends on the frames, the
- * orientation and how the home is heated, and the copy says so.
+ * orientation and how the home is heated, and the copy says so. The figures
+ * themselves are in facts.ts.
  */
+import { facts } from './facts.ts';
 
 export type GlassTypeSlug = 'performatech' | 'planitherm';
 
@@ -117,8 +119,7 @@ export const performaTech = {
   productName: 'PerformaTech 206',
   title: 'PerformaTech 206 Solar Control Glass',
   metaTitle: 'PerformaTech 206 Solar Control Glass',
-  metaDescription:
-    'PerformaTech 206 solar control glass keeps sunny rooms cooler with 70% light transmission and a 0.38 shading coefficient. Supplied and installed in Tauranga.',
+  metaDescription: `PerformaTech 206 solar control glass keeps sunny rooms cooler with ${facts.performaTech.lightTransmission} light transmission and a ${facts.performaTech.shadingCoefficient} shading coefficient. Supplied and installed in Tauranga.`,
   intro:
     'Rooms that face the afternoon sun can be the best in the house in winter and the hardest to live in over summer. PerformaTech 206 is a solar control glass that keeps much of the sun’s heat out while letting the daylight in, so those rooms stay bright, comfortable and usable all year.',
   image: {
@@ -131,7 +132,7 @@ export const performaTech = {
     title: 'PerformaTech 206 Solar Control Glass',
     summary:
       'Keeps sun-drenched rooms cooler and calmer by reflecting the sun’s heat while letting the daylight through.',
-    keyFigures: ['70% light transmission'],
+    keyFigures: [`${facts.performaTech.lightTransmission} light transmission`],
     linkText: 'About PerformaTech 206',
   },
   whatIs: {
@@ -173,8 +174,7 @@ export const performaTech = {
       },
       {
         title: 'Plenty of Daylight',
-        description:
-          'Around 70% of visible light passes through, so rooms stay bright without lights on.',
+        description: `Around ${facts.performaTech.lightTransmission} of visible light passes through, so rooms stay bright without lights on.`,
       },
       {
         title: 'Less Glare',
@@ -220,22 +220,22 @@ export const performaTech = {
     items: [
       {
         label: 'Light transmission',
-        value: '70%',
+        value: facts.performaTech.lightTransmission,
         note: 'The share of visible daylight that passes through the glass.',
       },
       {
         label: 'Shading coefficient',
-        value: '0.38',
+        value: facts.performaTech.shadingCoefficient,
         note: 'Solar heat gain compared with plain 3mm clear glass, which scores 1.0; lower means cooler.',
       },
       {
         label: 'U-value',
-        value: '1.0 W/m²K',
+        value: facts.performaTech.uValue,
         note: 'The rate of heat loss through the centre of the glass when made up into an insulated double-glazed unit; lower means warmer. The figure for a whole window also depends on its frame.',
       },
       {
         label: 'Maximum size',
-        value: '3000mm x 2500mm',
+        value: facts.performaTech.maxSize,
         note: 'Panes are cut to size for your windows, up to this size.',
       },
     ],
@@ -279,8 +279,7 @@ export const planitherm = {
   productName: 'Planitherm XN',
   title: 'Planitherm XN Low-E Glass',
   metaTitle: 'Planitherm XN Low-E Glass',
-  metaDescription:
-    'Planitherm XN Low-E glass: up to 52% energy savings, 81% light transmission and less condensation. Double glazing supplied and installed around Tauranga.',
+  metaDescription: `Planitherm XN Low-E glass: up to ${facts.planitherm.energySaving} energy savings, ${facts.planitherm.lightTransmission} light transmission and less condensation. Double glazing supplied and installed around Tauranga.`,
   intro:
     'Planitherm XN is a Low-E (low emissivity) glass with an invisible coating that reflects heat back into the room. Used in double glazing, it keeps the warmth you pay for inside in winter, cuts condensation on cold mornings, and lets in almost as much daylight as clear glass.',
   image: {
@@ -293,7 +292,10 @@ export const planitherm = {
     title: 'Planitherm XN Low-E Glass',
     summary:
       'Holds the warmth in your home through winter and cuts condensation, without dimming the daylight.',
-    keyFigures: ['52% energy savings', '81% light transmission'],
+    keyFigures: [
+      `${facts.planitherm.energySaving} energy savings`,
+      `${facts.planitherm.lightTransmission} light transmission`,
+    ],
     linkText: 'About Planitherm XN',
   },
   benefitCards: {
@@ -302,16 +304,14 @@ export const planitherm = {
       'Ordinary glass lets warmth from your heater radiate straight out through the window. The coating on Planitherm XN reflects it back into the room.',
     items: [
       {
-        figure: '52%',
+        figure: facts.planitherm.energySaving,
         title: 'Energy Savings',
-        description:
-          'Up to 52% energy savings through the glass, so your heating works less to keep rooms warm.',
+        description: `Up to ${facts.planitherm.energySaving} energy savings through the glass, so your heating works less to keep rooms warm.`,
       },
       {
-        figure: '81%',
+        figure: facts.planitherm.lightTransmission,
         title: 'Light Transmission',
-        description:
-          'About 81% of visible light passes through, so rooms stay bright and colours look natural.',
+        description: `About ${facts.planitherm.lightTransmission} of visible light passes through, so rooms stay bright and colours look natural.`,
       },
       {
         figure: 'Drier',
@@ -324,10 +324,9 @@ export const planitherm = {
       'These are the manufacturer’s figures for the glass. What you save depends on your frames, how airtight your home is and how you heat it.',
   },
   heatLoss: {
-    figure: '59%',
+    figure: facts.planitherm.lessHeatLoss,
     title: 'Less Heat Loss',
-    description:
-      'Up to 59% less heat loss through the glass than standard clear double glazing, on the manufacturer’s figures.',
+    description: `Up to ${facts.planitherm.lessHeatLoss} less heat loss through the glass than standard clear double glazing, on the manufacturer’s figures.`,
   },
   applications: {
     heading: 'Ideal Applications',

@@ -4,6 +4,7 @@
  * testimonials and glass-type cards come from their own modules.
  */
 import { business } from './business.ts';
+import { facts } from './facts.ts';
 
 /** A link inside a paragraph. */
 export interface InlineLink {
@@ -111,7 +112,7 @@ const reviews = business.reviews;
 
 export const home = {
   metaTitle: 'Glass Repairs & Installation, Tauranga',
-  metaDescription: `Glass repairs, replacement and installation for Tauranga homes and businesses since ${business.foundedYear}. 24/7 emergency service, free quotes, fixed prices.`,
+  metaDescription: `Glass repairs, replacement and installation for Tauranga homes and businesses since ${business.foundedYear}. ${business.emergency.hours} emergency service, free quotes, fixed prices.`,
   hero: {
     headline: 'Glass Repairs, Replacement, and Installation',
     intro: `Since ${business.foundedYear} we have repaired, replaced and installed glass for homes and businesses across Tauranga and the western Bay of Plenty. From a broken window at midnight to a new frameless shower, you get careful work and a price that does not change.`,
@@ -133,14 +134,14 @@ export const home = {
     heading: 'Your Local Glass Experts in Tauranga',
     paragraphs: [
       [
-        `${business.name} is a local glazing team that has looked after Bay of Plenty homes and businesses for more than 15 years. We handle everything from a single cracked pane to a full renovation, including new and replacement `,
+        `${business.name} is a local glazing team that has looked after Bay of Plenty homes and businesses for ${facts.experience.inWords}. We handle everything from a single cracked pane to a full renovation, including new and replacement `,
         { text: 'glass doors', path: '/services/doors' },
         ', ranch sliders and frameless shopfront entries, all in safety glass fitted to NZS 4223.',
       ],
       [
         'If your home is cold, damp or noisy, our ',
         { text: 'windows and double glazing', path: '/services/windows' },
-        ' service can help: double glazing can cut heating and cooling costs by up to 30% and outside noise by up to 50%. Whatever the job, we measure carefully, explain your options plainly and leave your place tidy.',
+        ` service can help: double glazing can cut heating and cooling costs by ${facts.doubleGlazing.energySaving} and outside noise by ${facts.doubleGlazing.noiseReduction}. Whatever the job, we measure carefully, explain your options plainly and leave your place tidy.`,
       ],
     ],
     carouselLabel: 'Our glass services',
@@ -157,8 +158,8 @@ export const home = {
           'For homeowners, landlords and businesses who want their glass looked after, the Advantage Plan puts you at the front of the queue.',
         items: [
           'Priority scheduling',
-          '24/7 emergency service',
-          '15% discount on future repairs',
+          `${business.emergency.hours} emergency service`,
+          `${facts.advantagePlan.discount} discount on future repairs`,
           'Breakage guarantee',
           'Transferable agreements',
           'Multi-property coverage',
@@ -167,8 +168,7 @@ export const home = {
       {
         id: 'workmanship',
         title: 'Our Workmanship Promise',
-        description:
-          'If anything goes wrong with our installation within one year of completion, we come back and put it right at no charge.',
+        description: `If anything goes wrong with our installation within ${facts.workmanshipPromise.term} of completion, we come back and put it right at no charge.`,
       },
       {
         id: 'insurance',
@@ -186,8 +186,8 @@ export const home = {
   },
   ctaBanners: [
     {
-      heading: 'Broken glass? We answer 24/7.',
-      text: `Call any time, day or night, and we aim to be with you within ${business.emergency.responseTime} to make your home or business safe.`,
+      heading: `Broken glass? We answer ${business.emergency.hours}.`,
+      text: `Call any time, ${business.emergency.anyTime}, and we aim to be with you within ${business.emergency.responseTime} to make your home or business safe.`,
       buttonText: 'Request an Estimate',
       buttonPath: '/quote',
     },

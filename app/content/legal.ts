@@ -2,9 +2,11 @@
  * Copy of the pages linked from the footer (SPEC §2 'Footer'): the privacy
  * policy, the terms of trade and website use, and the intro of the HTML
  * sitemap. The privacy policy describes what the site actually does with a
- * lead (CONTRACT.md 'Lead record' and 'Delivery'); keep the two in step.
+ * lead (CONTRACT.md 'Lead record' and 'Delivery', LEAD_RETENTION_DAYS); keep
+ * the two in step.
  */
 import { business, fullAddress } from './business.ts';
+import { facts } from './facts.ts';
 
 export interface LegalSection {
   heading: string;
@@ -24,124 +26,160 @@ export interface LegalPage {
 
 const contactLine = `by e-mail to ${business.email}, by phone on ${business.phone.display}, or by post to ${business.legalName}, ${fullAddress}`;
 
-export const privacyPolicy = {
-  title: 'Privacy Policy',
-  metaDescription: `How ${business.name} collects, uses, stores and protects your personal information under New Zealand’s Privacy Act 2020, and how to see or correct it.`,
-  lastUpdated: '2026-11-01',
-  intro: `This policy explains how ${business.legalName} (“${business.name}”, “we”, “us”) collects, uses, stores and shares personal information through this website and when we quote for and carry out work. We are bound by the Privacy Act 2020 and follow its information privacy principles (IPPs).`,
-  sections: [
-    {
-      heading: 'Who we are',
-      paragraphs: [
-        `${business.legalName} is a glazing business based at ${fullAddress}. We are responsible for the personal information described in this policy. You can contact us about privacy ${contactLine}.`,
-      ],
-    },
-    {
-      heading: 'What we collect',
-      paragraphs: [
-        'We only collect the information we need to answer your enquiry and do the work you ask for. Through this website we collect:',
-      ],
-      list: [
-        'From the ‘Let Us Call You’ form: your first and last name, e-mail address, phone number, whether the job is for home or business glass, and your postal code.',
-        'From the contact and quote forms: your name, e-mail address, phone number, the service you are interested in and your message.',
-        'With every enquiry: the date and time it was sent and which form it came from.',
-        'Technical information our web server records when you visit, such as your IP address, browser type and the pages you request.',
-      ],
-    },
-    {
-      heading: 'What we do not collect',
-      paragraphs: [
-        'The SMS and e-mail opt-in box on the call-back form is not stored. We do not record whether you ticked it, and we do not add you to any mailing list because of it. We contact you only about your enquiry and any work that follows from it.',
-        'We do not ask for, and you should not send us through the website, bank or card details or other sensitive information.',
-      ],
-    },
-    {
-      heading: 'Why we collect it',
-      paragraphs: ['We use your information to:'],
-      list: [
-        'reply to your enquiry, call you back and prepare a quote;',
-        'arrange, carry out and follow up the work you ask us to do;',
-        'invoice you or your insurer, and help with an insurance claim if you ask us to;',
-        'keep the business records the law requires, such as tax records;',
-        'keep this website secure and limit abuse of its forms, which is why the server briefly records IP addresses.',
-      ],
-    },
-    {
-      heading: 'Where your information is stored',
-      paragraphs: [
-        'Enquiries sent through the website are saved in our own lead database, which runs on the server that hosts this website. Only our staff who need it to respond to you and manage your job can see it.',
-        'Job records such as quotes, invoices and photos of the work are kept in our business systems, which are protected in the same way.',
-      ],
-    },
-    {
-      heading: 'Who we share it with',
-      paragraphs: ['We never sell or rent your personal information. We share it only as follows:'],
-      list: [
-        'Our automation and customer-relationship (CRM) services: each enquiry is passed to them automatically, through a secure web connection known as a webhook, so we can follow it up promptly. They handle it on our behalf and may not use it for their own purposes.',
-        'The company that hosts this website and our lead database.',
-        'Your insurer, property manager or builder, when the job is for them or you ask us to.',
-        'Our professional advisers, such as our accountant, when they need it to do their job.',
-        'Anyone we are required to share it with by law.',
-      ],
-    },
-    {
-      heading: 'Analytics and advertising',
-      paragraphs: [
-        'When analytics are turned on for this site, we use Google Analytics and Google Ads tags to understand how the site is used and whether our advertising works. They record the pages viewed (the page address, including any search terms in it) and count how many forms are submitted, as conversion events.',
-        'No form contents are sent to analytics: your name, e-mail address, phone number and message stay with us. Google processes the analytics data it receives, including your IP address and cookie identifiers, under its own privacy policy. You can opt out with the Google Analytics opt-out browser add-on, through your Google advertising settings, or by blocking cookies in your browser.',
-      ],
-    },
-    {
-      heading: 'Cookies',
-      paragraphs: [
-        'This website does not use cookies of its own to track you. When analytics are turned on, the Google tags described above set cookies (such as _ga) to tell visits apart and to measure conversions. The map on our home and contact pages is provided by Google Maps and may set its own cookies when it loads.',
-        'You can refuse or delete cookies in your browser settings. The site and its forms work without them.',
-      ],
-    },
-    {
-      heading: 'How long we keep it',
-      paragraphs: ['We keep personal information only for as long as we need it:'],
-      list: [
-        'Enquiries that do not lead to a job are deleted 24 months after our last contact with you.',
-        'Records of jobs we carry out, including quotes and invoices, are kept for 7 years, as the Tax Administration Act 1994 requires for business records.',
-        'Technical server logs are kept for no more than 90 days, unless we need them to investigate misuse of the site.',
-      ],
-    },
-    {
-      heading: 'How we protect it',
-      paragraphs: [
-        'We take reasonable steps to keep your information safe from loss, misuse and unauthorised access, as IPP 5 requires. The website uses an encrypted (HTTPS) connection, our lead database and business systems are protected by access controls, and only the people who need your information can see it.',
-        'If a privacy breach ever happens that is likely to cause anyone serious harm, we will notify the people affected and the Privacy Commissioner, as the Privacy Act 2020 requires.',
-      ],
-    },
-    {
-      heading: 'Information sent overseas',
-      paragraphs: [
-        'Some of the services we use, such as our automation and CRM services and Google Analytics, may store or process information on servers outside New Zealand, for example in Australia, the United States or Europe.',
-        'Where an overseas provider only stores or processes information on our behalf, we remain responsible for it under the Privacy Act 2020. Where we disclose information to an overseas organisation for its own use, we do so only as IPP 12 allows, for example where that organisation is subject to privacy laws that give comparable protection to New Zealand law, or has agreed to protect the information to that standard.',
-      ],
-    },
-    {
-      heading: 'Seeing and correcting your information',
-      paragraphs: [
-        `Under IPPs 6 and 7 you have the right to ask for the personal information we hold about you and to ask us to correct it. To make a request, contact us ${contactLine}. We may need to confirm your identity before we release anything.`,
-        'We will respond as soon as we can, and no later than 20 working days after we receive your request, and we will not charge you for asking. If we do not agree to make a correction you have asked for, you can ask us to attach a statement of the correction you sought to your information.',
-      ],
-    },
-    {
-      heading: 'Complaints',
-      paragraphs: [
-        'If you have a concern about how we have handled your personal information, please contact us first so we can try to put it right. If you are not satisfied with our response, you can complain to the Office of the Privacy Commissioner at www.privacy.org.nz.',
-      ],
-    },
-    {
-      heading: 'Changes to this policy',
-      paragraphs: [
-        'We may update this policy when our services or the law change. The date at the top of the page shows when it was last updated.',
-      ],
-    },
-  ],
-} as const satisfies LegalPage;
+const officer = business.privacyOfficer;
+/** 'our Privacy Officer' or 'our Privacy Officer, Ana Smith,' (for the middle of a sentence). */
+const officerInText = `our ${officer.role}${'name' in officer && officer.name ? `, ${officer.name},` : ''}`;
+
+/** The settings the privacy policy states (app/lib/public-config.ts, fixed at build time). */
+export interface PrivacySettings {
+  /** CONTRACT LEAD_RETENTION_DAYS: enquiries older than this are deleted. */
+  leadRetentionDays: number;
+}
+
+const MONTH_DAYS = 365.25 / 12;
+
+/**
+ * A retention period as a reader takes it in: the exact days the code
+ * applies, with the months beside them once they make sense
+ * ('730 days (about 24 months)', '90 days (about 3 months)', '30 days').
+ */
+export function retentionPeriod(days: number): string {
+  const exact = `${days} ${days === 1 ? 'day' : 'days'}`;
+  if (days < 60) return exact;
+  const months = Math.round(days / MONTH_DAYS);
+  const exactMonths = Math.abs(days - months * MONTH_DAYS) < 1;
+  return `${exact} (${exactMonths ? '' : 'about '}${months} months)`;
+}
+
+/** The privacy policy, stating the settings this build runs with. */
+export function privacyPolicyFor({ leadRetentionDays }: PrivacySettings) {
+  return {
+    title: 'Privacy Policy',
+    metaDescription: `How ${business.name} collects, uses, stores and protects your personal information under New Zealand’s Privacy Act 2020, and how to see or correct it.`,
+    lastUpdated: '2026-11-01',
+    intro: `This policy explains how ${business.legalName} (“${business.name}”, “we”, “us”) collects, uses, stores and shares personal information through this website and when we quote for and carry out work. We are bound by the Privacy Act 2020 and follow its information privacy principles (IPPs).`,
+    sections: [
+      {
+        heading: 'Who we are',
+        paragraphs: [
+          `${business.legalName} is a glazing business based at ${fullAddress}. We are responsible for the personal information described in this policy. You can contact us about privacy ${contactLine}.`,
+        ],
+      },
+      {
+        heading: `Our ${officer.role}`,
+        paragraphs: [
+          `Privacy at ${business.name} is looked after by ${officerInText} as the Privacy Act 2020 requires. Questions about this policy, requests to see or correct your information and privacy complaints go to them: e-mail ${officer.email}.`,
+        ],
+      },
+      {
+        heading: 'What we collect',
+        paragraphs: [
+          'We only collect the information we need to answer your enquiry and do the work you ask for. Through this website we collect:',
+        ],
+        list: [
+          'From the ‘Let Us Call You’ form: your first and last name, e-mail address, phone number, whether the job is for home or business glass, and your postal code.',
+          'From the contact and quote forms: your name, e-mail address, phone number, the service you are interested in and your message.',
+          'With every enquiry: the date and time it was sent and which form it came from.',
+          'Technical information recorded when you visit: our web server logs the pages requested, when, and how it answered. It writes your IP address to its log only when the limit on our forms turns a request away. The company that hosts the site may also log your IP address and browser type.',
+        ],
+      },
+      {
+        heading: 'What we do not collect',
+        paragraphs: [
+          'The SMS and e-mail opt-in box on the call-back form is not stored. We do not record whether you ticked it, and we do not add you to any mailing list because of it. We contact you only about your enquiry and any work that follows from it.',
+          'We do not ask for, and you should not send us through the website, bank or card details or other sensitive information.',
+        ],
+      },
+      {
+        heading: 'Why we collect it',
+        paragraphs: ['We use your information to:'],
+        list: [
+          'reply to your enquiry, call you back and prepare a quote;',
+          'arrange, carry out and follow up the work you ask us to do;',
+          'invoice you or your insurer, and help with an insurance claim if you ask us to;',
+          'keep the business records the law requires, such as tax records;',
+          'keep this website secure and limit abuse of its forms: the server uses the IP address a form is sent from for ten minutes, to limit how many enquiries one address can send. It is not stored with your enquiry.',
+        ],
+      },
+      {
+        heading: 'Where your information is stored',
+        paragraphs: [
+          'Enquiries sent through the website are saved in our own lead database, which runs on the server that hosts this website, and passed on to the business by e-mail or its enquiry-management service so we can reply. Only our staff who need it to respond to you and manage your job can see it.',
+          'Job records such as quotes, invoices and photos of the work are kept in our business systems, which are protected in the same way.',
+        ],
+      },
+      {
+        heading: 'Who we share it with',
+        paragraphs: [
+          'We never sell or rent your personal information. We share it only as follows:',
+        ],
+        list: [
+          'Our e-mail provider and our enquiry-management service (an automation or customer-relationship service): each enquiry is passed on to the business by e-mail or through that service, over an encrypted connection, so we can follow it up promptly. They handle it on our behalf and may not use it for their own purposes.',
+          'The company that hosts this website and our lead database.',
+          'Your insurer, property manager or builder, when the job is for them or you ask us to.',
+          'Our professional advisers, such as our accountant, when they need it to do their job.',
+          'Anyone we are required to share it with by law.',
+        ],
+      },
+      {
+        heading: 'Analytics and advertising',
+        paragraphs: [
+          'When analytics are turned on for this site, we use Google Analytics and Google Ads tags to understand how the site is used and whether our advertising works. They record the pages viewed (the page address, including any search terms in it) and count how many forms are submitted, as conversion events.',
+          'No form contents are sent to analytics: your name, e-mail address, phone number and message stay with us. Google processes the analytics data it receives, including your IP address and cookie identifiers, under its own privacy policy. You can opt out with the Google Analytics opt-out browser add-on, through your Google advertising settings, or by blocking cookies in your browser.',
+        ],
+      },
+      {
+        heading: 'Cookies',
+        paragraphs: [
+          'This website does not use cookies of its own to track you. When analytics are turned on, the Google tags described above set cookies (such as _ga) to tell visits apart and to measure conversions. The map on our home and contact pages is provided by Google Maps and may set its own cookies when it loads.',
+          'You can refuse or delete cookies in your browser settings. The site and its forms work without them.',
+        ],
+      },
+      {
+        heading: 'How long we keep it',
+        paragraphs: ['We keep personal information only for as long as we need it:'],
+        list: [
+          `Enquiries sent through this website are deleted from our lead database ${retentionPeriod(leadRetentionDays)} after they were sent, whether or not they led to a job.`,
+          'Records of jobs we carry out, including quotes and invoices, are kept for 7 years, as the Tax Administration Act 1994 requires for business records.',
+          `Technical server logs are kept for no more than ${facts.serverLogRetention.days} days, unless we need them to investigate misuse of the site.`,
+        ],
+      },
+      {
+        heading: 'How we protect it',
+        paragraphs: [
+          'We take reasonable steps to keep your information safe from loss, misuse and unauthorised access, as IPP 5 requires. The website uses an encrypted (HTTPS) connection, our lead database and business systems are protected by access controls, and only the people who need your information can see it.',
+          'If a privacy breach ever happens that is likely to cause anyone serious harm, we will notify the people affected and the Privacy Commissioner, as the Privacy Act 2020 requires.',
+        ],
+      },
+      {
+        heading: 'Information sent overseas',
+        paragraphs: [
+          'Some of the services we use, such as our e-mail provider, our enquiry-management service and Google Analytics, may store or process information on servers outside New Zealand, for example in Australia, the United States or Europe.',
+          'Where an overseas provider only stores or processes information on our behalf, we remain responsible for it under the Privacy Act 2020. Where we disclose information to an overseas organisation for its own use, we do so only as IPP 12 allows, for example where that organisation is subject to privacy laws that give comparable protection to New Zealand law, or has agreed to protect the information to that standard.',
+        ],
+      },
+      {
+        heading: 'Seeing and correcting your information',
+        paragraphs: [
+          `Under the Privacy Act 2020 (information privacy principles 6 and 7) you have the right to ask for the personal information we hold about you and to ask us to correct it. To make a request, e-mail ${officerInText} at ${officer.email}, or contact us ${contactLine}. We may need to confirm your identity before we release anything.`,
+          'We will respond as soon as we can, and no later than 20 working days after we receive your request, and we will not charge you for asking. If we do not agree to make a correction you have asked for, you can ask us to attach a statement of the correction you sought to your information.',
+        ],
+      },
+      {
+        heading: 'Complaints',
+        paragraphs: [
+          `If you have a concern about how we have handled your personal information, please tell ${officerInText} first (${officer.email}) so we can try to put it right. If you are not satisfied with our response, you can complain to the Office of the Privacy Commissioner at www.privacy.org.nz.`,
+        ],
+      },
+      {
+        heading: 'Changes to this policy',
+        paragraphs: [
+          'We may update this policy when our services or the law change. The date at the top of the page shows when it was last updated.',
+        ],
+      },
+    ],
+  } as const satisfies LegalPage;
+}
 
 export const terms = {
   title: 'Terms of Trade and Website Use',
@@ -152,8 +190,8 @@ export const terms = {
     {
       heading: 'Quotes and estimates',
       paragraphs: [
-        'Quotes are free and there is no obligation to accept them. A quote is valid for 30 days from its date, and is based on the measurements, product choices and site conditions we know about when we prepare it.',
-        'Our final estimate is the final price. If we find something during the job that nobody could reasonably have seen beforehand, such as rot in a frame or damage hidden behind a lining, we stop, explain what we have found and what it would cost to fix, and we do no extra work without your approval.',
+        `Quotes are free and there is no obligation to accept them. A quote is valid for ${facts.quoteValidity.days} days from its date, and is based on the measurements, product choices and site conditions we know about when we prepare it.`,
+        'The price in our final estimate is the price you pay. If we find something during the job that nobody could reasonably have seen beforehand, such as rot in a frame or damage hidden behind a lining, we stop, explain what we have found and what it would cost to fix, and we do no extra work without your approval.',
         'All prices are in New Zealand dollars and include GST unless we say otherwise.',
       ],
     },
@@ -172,7 +210,7 @@ export const terms = {
     {
       heading: 'Payment',
       paragraphs: [
-        'For made-to-measure work we usually ask for a deposit when you accept the quote, with the balance due on completion. Small repairs are paid on completion. Unless your invoice says otherwise, payment is due within 7 days of the invoice date, by bank transfer or card.',
+        `For made-to-measure work we usually ask for a deposit when you accept the quote, with the balance due on completion. Small repairs are paid on completion. Unless your invoice says otherwise, payment is due within ${facts.paymentTerms.days} days of the invoice date, by bank transfer or card.`,
         'For insurance work we can invoice your insurer directly where they agree to it; you pay any excess. If your insurer declines all or part of a claim, the balance of the invoice is payable by you.',
       ],
     },
@@ -192,20 +230,25 @@ export const terms = {
     {
       heading: 'Our workmanship promise',
       paragraphs: [
-        'We stand behind our installation work for one year from completion. If a fault in our workmanship shows up in that time, such as a seal we made that leaks or hardware we fitted that does not work as it should, we come back and put it right at no charge.',
+        `We stand behind our installation work for ${facts.workmanshipPromise.term} from completion. If a fault in our workmanship shows up in that time, such as a seal we made that leaks or hardware we fitted that does not work as it should, we come back and put it right at no charge.`,
         'The workmanship promise does not cover breakage from impact or accident, misuse, normal wear, movement of the building, or work done by others after ours. Please let us know as soon as you notice a problem.',
       ],
     },
     {
       heading: 'Manufacturer warranties',
       paragraphs: [
-        'Glass, double-glazed units, shower hardware and other products carry their manufacturers’ warranties, on the manufacturers’ terms, including a lifetime warranty on our shower hardware. We pass these warranties on to you, and we will help you make a claim under them.',
+        `Glass, double-glazed units, shower hardware and other products carry their manufacturers’ warranties, on the manufacturers’ terms, including a ${facts.showers.hardwareWarranty} on our shower hardware. We pass these warranties on to you, and we will help you make a claim under them.`,
       ],
     },
     {
       heading: 'Your rights under New Zealand law',
       paragraphs: [
-        'Nothing in these terms limits the rights you have under the Consumer Guarantees Act 1993 or the Fair Trading Act 1986. Among other things, the Consumer Guarantees Act requires that services are carried out with reasonable care and skill, are fit for their purpose, and are completed within a reasonable time. Our workmanship promise and the manufacturers’ warranties are in addition to those rights.',
+        'Nothing in these terms limits the rights you have under the Consumer Guarantees Act 1993, the Building Act 2004 or the Fair Trading Act 1986. Our workmanship promise and the manufacturers’ warranties are in addition to those rights, not instead of them. In plain words:',
+      ],
+      list: [
+        'Consumer Guarantees Act 1993: the services we provide must be carried out with reasonable care and skill, be fit for any particular purpose you told us about, and be finished within a reasonable time when no time was agreed. The goods we supply must be of acceptable quality. If something falls short, you can ask us to put it right.',
+        'Building Act 2004: when we carry out building work on a home, such as installing windows, doors, balustrades or pool fences, the Act gives you warranties that apply whatever any contract says (section 362I). Among them: the work will be done properly and competently, with suitable materials, in line with the Building Code and any building consent, and within the agreed time or a reasonable time. A later owner of the home can rely on them too, and a claim about building work can generally be made for up to 10 years after the work was done.',
+        'This is a short summary to help you, not legal advice. Consumer Protection (consumerprotection.govt.nz) and building.govt.nz explain these rights in full.',
       ],
     },
     {

@@ -1,7 +1,12 @@
 /**
  * The five special offers of SPEC §3, shown in the home page carousel.
  * Prices are in New Zealand dollars and include GST.
+ *
+ * The shipped offers are samples (`sample: true`): the owner replaces them
+ * with real ones, or removes them, before launch (`npm run check:launch`).
  */
+import { business } from './business.ts';
+import { facts } from './facts.ts';
 
 /** A site path, or 'tel' for the business phone (the offer card builds the tel: link). */
 export type OfferLink = `/${string}` | 'tel';
@@ -21,6 +26,12 @@ export interface Offer {
   ctaLink: OfferLink;
   /** The featured card gets a highlight ring. */
   featured?: boolean;
+  /**
+   * Written for the demonstration, not an offer the business has made:
+   * advertising it would mislead (Fair Trading Act 1986), so the launch check
+   * fails while any offer is marked so.
+   */
+  sample?: true;
 }
 
 export const offers = [
@@ -36,18 +47,19 @@ export const offers = [
     ctaText: 'Claim This Offer',
     ctaLink: '/quote',
     featured: true,
+    sample: true,
   },
   {
     id: 2,
     title: 'Shower Glass Installation',
     discount: '15% off',
-    description:
-      'Take 15% off a new frameless or semi-frameless shower screen in 10mm toughened glass, measured, made and installed by our team.',
+    description: `Take 15% off a new frameless or semi-frameless shower screen in ${facts.showers.glassThickness} toughened glass, measured, made and installed by our team.`,
     validUntil: '12/31/2025',
     terms:
       'Minimum order $1,500 (GST inclusive). Applies to the supply and installation of new shower glass and hardware; tiling, plumbing and building work are not included. Cannot be combined with any other offer.',
     ctaText: 'Get a Shower Quote',
     ctaLink: '/quote',
+    sample: true,
   },
   {
     id: 3,
@@ -60,18 +72,19 @@ export const offers = [
       '$200 off orders over $3,000 (GST inclusive) for double glazing or retrofit double glazing. One discount per property. Cannot be combined with any other offer.',
     ctaText: 'Explore Double Glazing',
     ctaLink: '/services/windows',
+    sample: true,
   },
   {
     id: 4,
     title: 'Emergency Glass Repair',
     discount: '20% off labour',
-    description:
-      'Broken glass at the worst possible time? Save 20% on the labour for your emergency glass repair, day or night.',
+    description: `Broken glass at the worst possible time? Save 20% on the labour for your emergency glass repair, ${business.emergency.anyTime}.`,
     validUntil: '10/31/2025',
     terms:
       'Applies to labour on emergency glass repair callouts only; glass, boarding and materials are charged at our normal rates. Mention this offer when you call. Cannot be combined with any other offer or with work billed to an insurer.',
     ctaText: 'Call Now',
     ctaLink: 'tel',
+    sample: true,
   },
   {
     id: 5,
@@ -84,5 +97,6 @@ export const offers = [
       'Applies to the supply and installation of a glass splashback for one kitchen. Cannot be combined with any other offer.',
     ctaText: 'View Splashbacks',
     ctaLink: '/services/splashbacks',
+    sample: true,
   },
 ] as const satisfies readonly Offer[];

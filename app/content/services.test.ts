@@ -70,7 +70,7 @@ describe('service page copy (issue 3, item 2)', () => {
 
     const repairs = pageCopy('glass-repairs');
     expect(getService('glass-repairs')?.title).toMatch(/24\/7/);
-    expect(repairs).toMatch(/24 hours a day, 7 days a week/);
+    expect(repairs).toMatch(/we answer the phone 24\/7/);
   });
 
   it('does not make those claims where they do not belong', () => {

@@ -4,6 +4,7 @@
  */
 
 import { business } from './business.ts';
+import { facts } from './facts.ts';
 
 /** '1-2 hour', for phrases such as 'a 1-2 hour response'. */
 const responseHour = business.emergency.responseTime.replace(/ hours$/, ' hour');
@@ -81,13 +82,10 @@ export const services = [
     title: 'Shower Installations',
     shortTitle: 'Shower Installations',
     icon: 'shower',
-    cardDescription:
-      'Frameless and semi-frameless shower screens in 10mm toughened safety glass, measured and made to fit your bathroom exactly. The hardware carries a lifetime warranty, and we seal every joint before we leave.',
-    blurb:
-      'Made-to-measure frameless shower screens in 10mm toughened glass, with a lifetime warranty on the hardware.',
+    cardDescription: `Frameless and semi-frameless shower screens in ${facts.showers.glassThickness} toughened safety glass, measured and made to fit your bathroom exactly. The hardware carries a ${facts.showers.hardwareWarranty}, and we seal every joint before we leave.`,
+    blurb: `Made-to-measure frameless shower screens in ${facts.showers.glassThickness} toughened safety glass, with a ${facts.showers.hardwareWarranty} on the hardware.`,
     metaTitle: 'Frameless Shower Screens in Tauranga',
-    metaDescription:
-      'Frameless and semi-frameless shower screens in 10mm toughened safety glass, made to measure in Tauranga and the Bay of Plenty. Lifetime hardware warranty.',
+    metaDescription: `Frameless and semi-frameless shower screens in ${facts.showers.glassThickness} toughened safety glass, made to measure in Tauranga and the Bay of Plenty. Hardware with a ${facts.showers.hardwareWarranty}.`,
     images: [
       {
         src: '/images/services/shower-installations-1.svg',
@@ -103,20 +101,19 @@ export const services = [
       },
     ],
     placeholderLabel: 'Shower Installation',
-    introText:
-      'A shower screen is something you use every day for twenty years, so we take the time to get it right. We design, measure and install frameless, semi-frameless and framed shower screens in 10mm toughened safety glass, with hardware that carries a lifetime warranty. Whether it is a new build in Papamoa or a tired ensuite in Bethlehem, we work around your tiler and plumber and leave the bathroom clean, sealed and ready to use.',
+    introText: `A shower screen is something you use every day for twenty years, so we take the time to get it right. We design, measure and install frameless, semi-frameless and framed shower screens in ${facts.showers.glassThickness} toughened safety glass, with hardware that carries a ${facts.showers.hardwareWarranty}. Whether it is a new build in Papamoa or a tired ensuite in Bethlehem, we work around your tiler and plumber and leave the bathroom clean, sealed and ready to use.`,
     details: [
       'Every shower starts with a visit to measure. Walls and floors are rarely perfectly square, even in new homes, so we check plumb and level at several points and note where the tiles, the waste and the mixer sit. The glass is then cut and toughened to those measurements. Toughened glass cannot be trimmed once it is made, so careful measuring is the difference between a screen that seals neatly and one that leaks at the corners.',
-      'We use 10mm toughened safety glass for frameless and semi-frameless screens. It is heavy and rigid, which means fewer brackets and a cleaner look, and it meets the human impact requirements of NZS 4223 for glass in bathrooms. If toughened glass does break, it crumbles into small, blunt pieces rather than sharp shards. Clear, low-iron, frosted and patterned glass are all available, with hinges, clamps and handles in chrome, brushed nickel or matte black.',
-      'Shower hardware comes with a lifetime warranty, and we choose fittings made for wet areas rather than for the showroom. We can also supply glass with a factory-applied easy-clean coating, which helps water bead and run off so soap scum and hard-water marks wipe away with less effort. On installation day we fix the glass, seal every joint with mould-resistant silicone, and check that the door swings and closes cleanly before we pack up.',
+      `We use ${facts.showers.glassThickness} toughened safety glass for frameless and semi-frameless screens. It is heavy and rigid, which means fewer brackets and a cleaner look, and it meets the human impact requirements of NZS 4223 for glass in bathrooms. If toughened glass does break, it crumbles into small, blunt pieces rather than sharp shards. Clear, low-iron, frosted and patterned glass are all available, with hinges, clamps and handles in chrome, brushed nickel or matte black.`,
+      `Shower hardware comes with a ${facts.showers.hardwareWarranty}, and we choose fittings made for wet areas rather than for the showroom. We can also supply glass with a factory-applied easy-clean coating, which helps water bead and run off so soap scum and hard-water marks wipe away with less effort. On installation day we fix the glass, seal every joint with mould-resistant silicone, and check that the door swings and closes cleanly before we pack up.`,
       'If your bathroom is part of a wider renovation, talk to us early and we will talk to your builder, tiler or plumber. A quick conversation about the waste position, tile edges and the timber framing needed behind the wall lining for hinge fixings saves time and money later. Replacing an old framed cubicle? We remove it and take it away as part of the job.',
       'Looking after frameless glass is simple. A squeegee after each shower and a wipe with a mild, non-abrasive cleaner once a week keep it clear; scourers and harsh chemicals can damage the coating and the silicone, so avoid them. We leave care instructions with every installation.',
     ],
     features: [
       'Free on-site measure and design advice.',
       'Frameless, semi-frameless and framed screens.',
-      '10mm toughened safety glass to NZS 4223.',
-      'Lifetime warranty on shower hardware.',
+      `${facts.showers.glassThickness} toughened safety glass to NZS 4223.`,
+      `Shower hardware with a ${facts.showers.hardwareWarranty}.`,
       'Clear, low-iron, frosted and patterned glass.',
       'Chrome, brushed nickel and matte black fittings.',
       'Optional factory-applied easy-clean coating.',
@@ -131,13 +128,11 @@ export const services = [
       },
       {
         title: 'Safe, Solid Glass',
-        description:
-          '10mm toughened safety glass that meets NZS 4223 and feels reassuringly solid every time you step in.',
+        description: `${facts.showers.glassThickness} toughened safety glass that meets NZS 4223 and feels reassuringly solid every time you step in.`,
       },
       {
         title: 'Hardware for Life',
-        description:
-          'Fittings with a lifetime warranty, installed by people who will come back if anything needs adjusting.',
+        description: `Fittings with a ${facts.showers.hardwareWarranty}, installed by people who will come back if anything needs adjusting.`,
       },
     ],
     serviceType: 'Frameless shower screen installation',
@@ -149,13 +144,11 @@ export const services = [
     title: 'Windows & Double Glazing',
     shortTitle: 'Windows',
     icon: 'window',
-    cardDescription:
-      'Broken panes reglazed, fogged double-glazed units replaced and new windows installed. Double glazing can cut heating and cooling costs by up to 30% and outside noise by up to 50%.',
+    cardDescription: `Broken panes reglazed, fogged double-glazed units replaced and new windows installed. Double glazing can cut heating and cooling costs by ${facts.doubleGlazing.energySaving} and outside noise by ${facts.doubleGlazing.noiseReduction}.`,
     blurb:
       'Window glass repairs, replacement double-glazed units and new windows that keep your home warmer and quieter.',
     metaTitle: 'Window Glass & Double Glazing Tauranga',
-    metaDescription:
-      'Window glass replacement, double-glazed units and new windows in Tauranga. Double glazing can cut energy costs by up to 30% and outside noise by up to 50%.',
+    metaDescription: `Window glass replacement, double-glazed units and new windows in Tauranga. Double glazing can cut energy costs by ${facts.doubleGlazing.energySaving} and outside noise by ${facts.doubleGlazing.noiseReduction}.`,
     images: [
       {
         src: '/images/services/windows-1.svg',
@@ -171,11 +164,10 @@ export const services = [
       },
     ],
     placeholderLabel: 'Window Installation',
-    introText:
-      'Windows do a lot of work in a Bay of Plenty home: they let in the light and the view, keep out wind-driven rain and, in winter, hold in the heat you pay for. We replace broken and fogged panes, supply and fit double-glazed units, and install new windows in homes and commercial buildings. Upgrading from single glass to double glazing can cut heating and cooling costs by up to 30% and reduce outside noise by up to 50%.',
+    introText: `Windows do a lot of work in a Bay of Plenty home: they let in the light and the view, keep out wind-driven rain and, in winter, hold in the heat you pay for. We replace broken and fogged panes, supply and fit double-glazed units, and install new windows in homes and commercial buildings. Upgrading from single glass to double glazing can cut heating and cooling costs by ${facts.doubleGlazing.energySaving} and reduce outside noise by ${facts.doubleGlazing.noiseReduction}.`,
     details: [
       'Not every window problem needs a new window. A cracked pane in sound timber or aluminium joinery can usually be reglazed in a single visit, and a double-glazed unit that has fogged between the panes, a sign that its seal has failed, can be replaced on its own without touching the frame. We look at the whole window when we visit and tell you honestly whether the frame is worth keeping.',
-      'Double glazing works by trapping a layer of still air or argon gas between two panes, which slows the flow of heat in both directions. In a typical home that can cut the energy spent on heating and cooling by up to 30%, reduce outside noise by up to 50%, and greatly reduce the condensation that runs down cold single glass on winter mornings. Low-E glass such as Planitherm XN improves the insulation further, and solar control glass such as PerformaTech 206 helps rooms that overheat in the afternoon sun.',
+      `Double glazing works by trapping a layer of still air or argon gas between two panes, which slows the flow of heat in both directions. In a typical home that can cut the energy spent on heating and cooling by ${facts.doubleGlazing.energySaving}, reduce outside noise by ${facts.doubleGlazing.noiseReduction}, and greatly reduce the condensation that runs down cold single glass on winter mornings. Low-E glass such as Planitherm XN improves the insulation further, and solar control glass such as PerformaTech 206 helps rooms that overheat in the afternoon sun.`,
       'Glass near floors, in and beside doors and in bathrooms must be safety glass under NZS 4223, and we check this on every job, including simple replacements. In older homes we often find ordinary glass where safety glass is now required. When that happens we tell you, and quote the correct glass rather than a like-for-like copy of something unsafe.',
       'For new windows we supply and install aluminium joinery, work with your builder on renovations, and advise on whether the work needs a building consent; most straightforward glass replacements do not. We measure carefully, order the glass to suit, and fit it with new glazing rubbers or beads so the window seals properly against wind and rain.',
       'For businesses we replace shopfront and office glazing, often outside trading hours so your doors stay open. Large panes are handled with the right lifting gear and, where the work is on the street front, with the kerb side kept safe for people walking past.',
@@ -194,8 +186,7 @@ export const services = [
     benefits: [
       {
         title: 'Warmer, Quieter Rooms',
-        description:
-          'Double glazing can cut heating and cooling costs by up to 30% and outside noise by up to 50%.',
+        description: `Rooms that hold their heat: spend ${facts.doubleGlazing.energySaving} less on heating and cooling, and hear ${facts.doubleGlazing.noiseReduction} less of the street.`,
       },
       {
         title: 'Honest Advice',
@@ -272,8 +263,7 @@ export const services = [
       },
       {
         title: 'Secure, Fast',
-        description:
-          'A broken door is made secure quickly, day or night, while the permanent glass is being made.',
+        description: `A broken door is made secure quickly, ${business.emergency.anyTime}, while the permanent glass is being made.`,
       },
     ],
     serviceType: 'Glass door installation and repair',
@@ -380,7 +370,7 @@ export const services = [
       'Colour is where splashbacks get personal. Ordinary clear glass has a green tint that changes how paint colours look, especially whites and pale blues, so for light colours we recommend low-iron glass, which is clearer and shows the colour true. We can match almost any paint colour and will show you a sample before the glass is made. Mirrored, tinted and clear glass over a painted wall are other options.',
       'Toughened glass handles the heat of everyday cooking behind electric and induction cooktops. Behind a gas hob we follow the appliance manufacturer’s clearances and will tell you the distance needed. Splashbacks are fixed with a specialist adhesive that does not harm the paint on the back of the glass, and sealed along the bench line with silicone.',
       'With no grout lines to trap grease or discolour, a glass splashback stays looking new with a wipe of a soft cloth. It also reflects light back into the room, which makes a small or dark kitchen feel noticeably brighter.',
-      'Planning a kitchen renovation? Tell us your timeline early. We measure once the benchtop is fixed in place, and the finished splashback is usually ready to install a week or two later, so it is worth leaving that gap in your programme rather than having the kitchen wait on its last piece.',
+      `Planning a kitchen renovation? Tell us your timeline early. We measure once the benchtop is fixed in place, and the finished splashback is usually ready to install ${facts.leadTimes.madeToMeasure} later, so it is worth leaving that gap in your programme rather than having the kitchen wait on its last piece.`,
     ],
     features: [
       'Toughened safety glass in one seamless panel.',
@@ -415,13 +405,13 @@ export const services = [
   {
     slug: 'glass-repairs',
     path: '/services/glass-repairs',
-    title: 'Glass Repairs (24/7 Emergency)',
+    title: `Glass Repairs (${business.emergency.hours} Emergency)`,
     shortTitle: 'Glass Repairs',
     icon: 'repair',
-    cardDescription: `Broken glass made safe around the clock, with a ${responseHour} emergency response around Tauranga. We clean up, board up or temporarily glaze, then fit the permanent replacement.`,
-    blurb: `24/7 emergency glass repairs with a ${responseHour} response: we clean up, make it secure and replace the glass.`,
-    metaTitle: '24/7 Emergency Glass Repairs Tauranga',
-    metaDescription: `24/7 emergency glass repairs in Tauranga and the Bay of Plenty. We aim to reach you within ${business.emergency.responseTime} to clean up, board up and replace broken glass.`,
+    cardDescription: `Broken glass made safe ${business.emergency.hours}, with a ${responseHour} emergency response around Tauranga. We clean up, board up or temporarily glaze, then fit the permanent replacement.`,
+    blurb: `${business.emergency.hours} emergency glass repairs with a ${responseHour} response: we clean up, make it secure and replace the glass.`,
+    metaTitle: `${business.emergency.hours} Emergency Glass Repairs Tauranga`,
+    metaDescription: `${business.emergency.hours} emergency glass repairs in Tauranga and the Bay of Plenty. We aim to reach you within ${business.emergency.responseTime} to clean up, board up and replace broken glass.`,
     images: [
       {
         src: '/images/services/glass-repairs-1.svg',
@@ -437,16 +427,16 @@ export const services = [
       },
     ],
     placeholderLabel: 'Glass Repair Service',
-    introText: `Broken glass never picks a convenient time, so we answer the phone 24 hours a day, 7 days a week. For emergencies around Tauranga we aim to be with you within ${business.emergency.responseTime} to clean up the broken glass and make your home or business safe and secure. Then we measure up, make the replacement glass and fit it, and we can help with your insurance claim along the way.`,
+    introText: `Broken glass never picks a convenient time, so we answer the phone ${business.emergency.hours}. For emergencies around Tauranga we aim to be with you within ${business.emergency.responseTime} to clean up the broken glass and make your home or business safe and secure. Then we measure up, make the replacement glass and fit it, and we can help with your insurance claim along the way.`,
     details: [
       'When you call after hours, you speak to someone who can help, not a voicemail box. We ask a few questions about what has broken and where, so the right glass, boards and tools come on the van. When we arrive we remove loose and broken glass safely, clean up the area (broken glass travels further than you would think) and either fit temporary glazing or board up the opening so it is weathertight and secure.',
-      'Most breakages are fixed in two visits. The first makes things safe; the second fits the permanent glass, which is made to measure. Toughened glass and double-glazed units usually take a few working days to be manufactured, while ordinary float and laminated glass can often be cut and fitted the same day. We tell you the timeline honestly at the first visit.',
+      `Most breakages are fixed in two visits. The first makes things safe; the second fits the permanent glass, which is made to measure. Toughened glass and double-glazed units usually take ${facts.leadTimes.madeToMeasure} to be made, while ordinary float and laminated glass can often be cut and fitted ${facts.leadTimes.cutFromStock}. We tell you the timeline honestly at the first visit.`,
       'Not every repair is an emergency. We also replace cracked panes, fogged double-glazed units, chipped glass in doors and tabletops, broken mirrors and damaged shopfront glass. If a double-glazed unit has condensation between its panes, the seal has failed and the unit cannot be cleaned from inside, but replacing just the unit keeps your existing frame.',
       'Many breakages are covered by home or business insurance. We provide a detailed quote and an invoice with photos for your insurer, work with your insurer’s assessor, and where the insurer allows it, deal with them directly so you only pay your excess. Have your insurer’s name and claim number handy when you call and we will take it from there.',
       'While you wait for us, keep people and pets away from the broken glass, and do not try to pull loose pieces out of the frame, as they can fall without warning. If it is safe to do so, tape plastic sheeting or cardboard over the inside of the opening. Photos of the damage taken before anything is cleaned up will help your insurance claim.',
     ],
     features: [
-      'Phones answered 24 hours a day, 7 days a week.',
+      `Phones answered ${business.emergency.hours}.`,
       `Emergency response within ${business.emergency.responseTime} around Tauranga.`,
       'Safe removal and clean-up of broken glass.',
       'Temporary glazing and board-up to keep you secure.',
@@ -457,9 +447,8 @@ export const services = [
     ],
     benefits: [
       {
-        title: 'Here Around the Clock',
-        description:
-          'Day or night, weekends and public holidays, a real person answers and help is on the way.',
+        title: `Here ${business.emergency.hours}`,
+        description: `Weekends and public holidays included, a real person answers ${business.emergency.anyTime} and help is on the way.`,
       },
       {
         title: 'Safe and Secure, Fast',
@@ -568,8 +557,7 @@ export const services = [
       },
     ],
     placeholderLabel: 'Image not available',
-    introText:
-      'If your window frames are in good condition, you may not need new windows to get the comfort of double glazing. Retrofit double glazing replaces the single glass in your existing timber or aluminium joinery with double-glazed units, keeping the character of your home while making it warmer, drier and quieter. It costs less than new windows, makes less mess, and most rooms are done in a day.',
+    introText: `If your window frames are in good condition, you may not need new windows to get the comfort of double glazing. Retrofit double glazing replaces the single glass in your existing timber or aluminium joinery with double-glazed units, keeping the character of your home while making it warmer, drier and quieter. It costs less than new windows, makes less mess, and most rooms are done in ${facts.installTimes.retrofitRoom}.`,
     details: [
       'Many Bay of Plenty homes, from 1950s weatherboard bungalows to 1990s brick-and-tile houses, still have single glazing in frames with decades of life left in them. Retrofitting swaps each single pane for a double-glazed unit adapted to fit the existing sash. It is one of the most practical ways to bring an older home closer to modern comfort without replacing the joinery.',
       'In timber windows we carefully remove the old glass and beads, rebate the sash to take the thicker unit where needed, fit the new double-glazed unit and finish with new timber beads ready for painting. In aluminium joinery we use a purpose-made retrofit adaptor or glazing channel that lets the frame hold the double-glazed unit and seal it against the weather. Either way we check the sash can carry the extra weight, and adjust or replace hinges and stays when they need it.',
@@ -582,9 +570,9 @@ export const services = [
       'A free assessment of each window and its frame.',
       'Timber sashes rebated and finished with new beads.',
       'Purpose-made retrofit adaptors for aluminium frames.',
-      'Low-E and solar control glass options.',
+      'Low-E or solar control glass in the new units.',
       'Laminated glass for security and extra noise reduction.',
-      'Most rooms completed in a single day.',
+      `Most rooms completed in ${facts.installTimes.retrofitRoom}.`,
       'Hinges and stays adjusted or replaced for the heavier glass.',
     ],
     benefits: [

@@ -3,6 +3,10 @@
  *
  * `avatar` is null for every entry: the card draws the customer's initials
  * rather than showing a photograph.
+ *
+ * The shipped testimonials are samples (`sample: true`), written for the
+ * demonstration: the owner replaces them with real customers' words, given
+ * with their permission, before launch (`npm run check:launch`).
  */
 
 export type TestimonialRole =
@@ -21,6 +25,12 @@ export interface Testimonial {
   /** An image URL, or null to show the customer's initials. */
   avatar: string | null;
   review: string;
+  /**
+   * Invented for the demonstration, not a real customer's review: publishing
+   * it as real would mislead (Fair Trading Act 1986), so the launch check
+   * fails while any testimonial is marked so.
+   */
+  sample?: true;
 }
 
 export const testimonials = [
@@ -33,6 +43,7 @@ export const testimonials = [
     avatar: null,
     review:
       'A gust slammed our ranch slider shut on a Sunday night and the glass shattered across the lounge. They were at the door within the hour, cleaned up every last piece (they even checked under the couch) and boarded it up so we could sleep. The new glass went in on Thursday, for exactly the price they quoted.',
+    sample: true,
   },
   {
     id: 2,
@@ -43,6 +54,7 @@ export const testimonials = [
     avatar: null,
     review:
       'A delivery trolley cracked the front window of our café. They made it safe before we opened, dealt with our insurer directly, and fitted the new pane early on a Monday so we did not lose a day of trade. Straightforward people to deal with.',
+    sample: true,
   },
   {
     id: 3,
@@ -53,6 +65,7 @@ export const testimonials = [
     avatar: null,
     review:
       'They are my first call for glass across our rentals. Quick quotes, tenants kept in the loop, and invoices that make sense.',
+    sample: true,
   },
   {
     id: 4,
@@ -63,6 +76,7 @@ export const testimonials = [
     avatar: null,
     review:
       'Showers and balustrades on three of our builds now. They measure once, turn up when they say, and the glass fits first time.',
+    sample: true,
   },
   {
     id: 5,
@@ -73,6 +87,7 @@ export const testimonials = [
     avatar: null,
     review:
       'I specified a pale sage splashback and was nervous about the colour on glass. They suggested low-iron glass, made a sample for my client to approve, and the finished splashback matched the cabinetry perfectly. Every cut-out was spot on, too.',
+    sample: true,
   },
   {
     id: 6,
@@ -83,6 +98,7 @@ export const testimonials = [
     avatar: null,
     review:
       'Our 1960s bungalow had lovely old timber windows and freezing bedrooms. Instead of selling us new joinery, they retrofitted double glazing into the frames that were sound and were honest about the two that were not. The house is warmer, the windows no longer run with condensation, and the old character is still there.',
+    sample: true,
   },
   {
     id: 7,
@@ -93,5 +109,6 @@ export const testimonials = [
     avatar: null,
     review:
       'Our glass pool fence passed the council inspection first time, and the grandkids can be seen from the kitchen.',
+    sample: true,
   },
 ] as const satisfies readonly Testimonial[];

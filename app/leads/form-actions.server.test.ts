@@ -6,7 +6,12 @@ import { leadsContext } from './context.ts';
 import { callbackAction, enquiryAction } from './form-actions.server.ts';
 import type { LeadFormResult } from './form-submission.ts';
 import { createLeadService } from './lead-service.server.ts';
-import { INVALID_EMAIL_MESSAGE, REQUIRED_FIELDS_MESSAGE, SUBMIT_FAILED_MESSAGE } from './schema.ts';
+import {
+  HONEYPOT_FIELD,
+  INVALID_EMAIL_MESSAGE,
+  REQUIRED_FIELDS_MESSAGE,
+  SUBMIT_FAILED_MESSAGE,
+} from './schema.ts';
 import { openSqliteLeadStore } from './store-sqlite.server.ts';
 import type { LeadStore } from './store.server.ts';
 import { silentLogger, startReceiver, tempDataDir, type Receiver } from './test-support.server.ts';
@@ -123,7 +128,7 @@ describe('a plain form post (no JavaScript)', () => {
   it('invalid: 400 with the SPEC §8 message, the failing fields and the values typed', async () => {
     const outcome = await run(
       enquiryAction('quote_form'),
-      post('/quote', { ...enquiry, email: 'tama@example', website: 'bots only' }),
+      post('/quote', { ...enquiry, email: 'tama@example', [HONEYPOT_FIELD]: 'bots only' }),
     );
     expect(outcome.status).toBe(400);
     expect(outcome.body).toMatchObject({
@@ -135,7 +140,7 @@ describe('a plain form post (no JavaScript)', () => {
     // The next plain post of the re-rendered page carries a key; the trap is not echoed.
     const values = (outcome.body as Extract<LeadFormResult, { ok: false }>).values;
     expect(values.idempotency_key).toMatch(/^[A-Za-z0-9_-]{8,}$/);
-    expect(values).not.toHaveProperty('website');
+    expect(values).not.toHaveProperty(HONEYPOT_FIELD);
     expect(await store.exportLeads()).toEqual([]);
   });
 
@@ -185,7 +190,7 @@ describe('a scripted post (js=1)', () => {
   it('honeypot filled: looks like success, kept as spam, never delivered', async () => {
     const outcome = await run(
       enquiryAction('quote_form'),
-      post('/quote', { ...enquiry, js: '1', website: 'http://spam.example' }),
+      post('/quote', { ...enquiry, js: '1', [HONEYPOT_FIELD]: 'http://spam.example' }),
     );
     expect(outcome.body).toMatchObject({ ok: true });
     const [lead] = await store.exportLeads();

@@ -80,8 +80,14 @@ export type CallbackServiceType = (typeof CALLBACK_SERVICE_TYPES)[number];
 export const LEAD_SOURCES = ['hero_form', 'contact_form', 'quote_form'] as const;
 export type LeadSource = (typeof LEAD_SOURCES)[number];
 
-/** Name of the hidden honeypot input. Real people leave it empty. */
-export const HONEYPOT_FIELD = 'website';
+/**
+ * Name of the hidden honeypot input. Real people leave it empty. It must mean
+ * nothing to browser autofill and password managers: they fill fields by name,
+ * id and label, and a trap they fill (`website` was one: it reads as a URL)
+ * turns a real enquiry into spam (issue 11). So no word such as name, mail,
+ * phone, tel, address, post, code, company, url, web, site, user or pass.
+ */
+export const HONEYPOT_FIELD = 'glaze_check';
 
 /**
  * Control characters (C0, DEL, C1) and the bidirectional overrides that can

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLeadService, resultBody, type LeadServiceOptions } from './lead-service.server.ts';
 import { createOutbox, type Outbox } from './outbox.server.ts';
 import {
+  HONEYPOT_FIELD,
   INVALID_EMAIL_MESSAGE,
   REQUIRED_FIELDS_MESSAGE,
   SUBMIT_FAILED_MESSAGE,
@@ -584,7 +585,7 @@ for (const backend of STORE_BACKENDS)
           const outbox = outboxFor(store, { urls: [hook.url] });
           const result = await service({ acceptMode, webhookUrls: [hook.url], outbox }).submit({
             ...input,
-            website: 'http://buy-now.example',
+            [HONEYPOT_FIELD]: 'http://buy-now.example',
           });
           expect(result).toEqual(expect.objectContaining({ kind: 'accepted', status: 201 }));
           await outbox.runOnce();

@@ -6,6 +6,7 @@ import {
   EMAIL_PATTERN,
   EMAIL_PATTERN_SOURCE,
   enquiryToLead,
+  HONEYPOT_FIELD,
   HONEYPOT_MESSAGE,
   IDEMPOTENCY_KEY_MESSAGE,
   INVALID_EMAIL_MESSAGE,
@@ -398,12 +399,12 @@ describe('validateLead (POST /api/leads)', () => {
   });
 
   it('passes the honeypot through for the service to judge, bounded in size', () => {
-    const result = validateLead({ ...lead, website: 'http://spam.example' });
-    expect(result.ok && result.value.website).toBe('http://spam.example');
-    expect(validateLead({ ...lead, website: 'x'.repeat(2001) })).toEqual({
+    const result = validateLead({ ...lead, [HONEYPOT_FIELD]: 'http://spam.example' });
+    expect(result.ok && result.value[HONEYPOT_FIELD]).toBe('http://spam.example');
+    expect(validateLead({ ...lead, [HONEYPOT_FIELD]: 'x'.repeat(2001) })).toEqual({
       ok: false,
       error: HONEYPOT_MESSAGE,
-      fields: { website: HONEYPOT_MESSAGE },
+      fields: { [HONEYPOT_FIELD]: HONEYPOT_MESSAGE },
     });
   });
 

@@ -5,7 +5,8 @@ import { Icon, type IconName } from '../components/ui/Icon.tsx';
 import { Illustration } from '../components/ui/Illustration.tsx';
 import { PageHeader } from '../components/ui/PageHeader.tsx';
 import { about } from '../content/about.ts';
-import { business, yearsOfExperience } from '../content/business.ts';
+import { business } from '../content/business.ts';
+import { facts } from '../content/facts.ts';
 import { faqPageJsonLd, organizationJsonLd } from '../lib/json-ld.ts';
 import { seo } from '../lib/seo.ts';
 import pagesCss from '../styles/pages.css?url';
@@ -74,11 +75,11 @@ export default function About({ loaderData: { about } }: Route.ComponentProps) {
           </div>
           <ul className="stat-panel" aria-label="At a glance">
             <li>
-              <span className="stat-panel__figure">{yearsOfExperience}</span>
+              <span className="stat-panel__figure">{facts.experience.figure}</span>
               <span className="stat-panel__label">Years Experience</span>
             </li>
             <li>
-              <span className="stat-panel__figure">24/7</span>
+              <span className="stat-panel__figure">{business.emergency.hours}</span>
               <span className="stat-panel__label">Emergency Service</span>
             </li>
             <li>

@@ -5,6 +5,7 @@ import { PageHeader } from '../components/ui/PageHeader.tsx';
 import { EnquiryForm } from '../components/forms/EnquiryForm.tsx';
 import { contactClientAction } from '../components/forms/lead-form-client-action.ts';
 import { business } from '../content/business.ts';
+import { facts } from '../content/facts.ts';
 import { enquiryAction } from '../leads/form-actions.server.ts';
 import { breadcrumbJsonLd } from '../lib/json-ld.ts';
 import { seo } from '../lib/seo.ts';
@@ -20,7 +21,7 @@ export const clientAction = contactClientAction;
 export const meta: Route.MetaFunction = () =>
   seo({
     title: 'Contact Us',
-    description: `Call ${business.phone.display}, e-mail us or request a free quote. Glaziers based in ${business.address.suburb}, ${business.address.city}, with a 24/7 emergency service.`,
+    description: `Call ${business.phone.display}, e-mail us or request a free quote. Glaziers based in ${business.address.suburb}, ${business.address.city}, with a ${business.emergency.hours} emergency service.`,
     path: '/contact',
     jsonLd: [
       breadcrumbJsonLd([
@@ -38,8 +39,8 @@ export default function Contact() {
         title="Contact Us"
         intro={
           <p>
-            Call, e-mail or send us the details of your glass job. We reply to every enquiry within
-            24 hours, and answer the phone around the clock for emergencies.
+            Call, e-mail or send us the details of your glass job. We reply to every enquiry within{' '}
+            {facts.enquiryReply}, and answer the phone {business.emergency.hours} for emergencies.
           </p>
         }
       />
@@ -54,6 +55,10 @@ export default function Contact() {
         </div>
       </section>
       <QuoteFormSection
+        phoneLine={{
+          before: 'Easier to explain out loud? Ring',
+          after: ` and a glazier will talk it through with you; the emergency line answers ${business.emergency.hours}.`,
+        }}
         intro={
           <p>
             Tell us what needs doing and where, and we will come back to you with a free,

@@ -1,6 +1,7 @@
 import { LegalDocument } from '../components/legal/LegalDocument.tsx';
-import { privacyPolicy } from '../content/legal.ts';
+import { privacyPolicyFor } from '../content/legal.ts';
 import { formatLongDateNz } from '../lib/format-date.ts';
+import { publicConfig } from '../lib/public-config.ts';
 import { seo } from '../lib/seo.ts';
 import pagesCss from '../styles/pages.css?url';
 import type { Route } from './+types/privacy-policy';
@@ -8,9 +9,9 @@ import type { Route } from './+types/privacy-policy';
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: pagesCss }];
 
 export function loader() {
-  return {
-    document: { ...privacyPolicy, lastUpdatedText: formatLongDateNz(privacyPolicy.lastUpdated) },
-  };
+  // The retention the server applies (LEAD_RETENTION_DAYS), as this build was made with it.
+  const policy = privacyPolicyFor(publicConfig);
+  return { document: { ...policy, lastUpdatedText: formatLongDateNz(policy.lastUpdated) } };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>

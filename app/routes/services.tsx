@@ -5,6 +5,7 @@ import { services } from '../content/services.ts';
 import { breadcrumbJsonLd } from '../lib/json-ld.ts';
 import { seo } from '../lib/seo.ts';
 import pagesCss from '../styles/pages.css?url';
+import { business } from '../content/business.ts';
 import type { Route } from './+types/services';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: pagesCss }];
@@ -26,8 +27,7 @@ export function loader() {
 export const meta: Route.MetaFunction = () =>
   seo({
     title: 'Our Services',
-    description:
-      'Nine glass services for Tauranga homes and businesses: showers, windows and double glazing, doors, cat doors, splashbacks, 24/7 repairs, balustrades, retrofit and pool fences.',
+    description: `Nine glass services for Tauranga homes and businesses: showers, windows and double glazing, doors, cat doors, splashbacks, ${business.emergency.hours} repairs, balustrades, retrofit and pool fences.`,
     path: '/services',
     jsonLd: [
       breadcrumbJsonLd([

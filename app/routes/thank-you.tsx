@@ -4,13 +4,14 @@ import { ButtonLink, CallButton } from '../components/ui/ButtonLink.tsx';
 import { Icon, type IconName } from '../components/ui/Icon.tsx';
 import { PageHeader } from '../components/ui/PageHeader.tsx';
 import { business, telHref } from '../content/business.ts';
+import { facts } from '../content/facts.ts';
 import { trackThankYou } from '../lib/analytics.ts';
 import { seo } from '../lib/seo.ts';
 
 export const meta = () =>
   seo({
     title: 'Thank You',
-    description: 'Thank you for your enquiry. Our team will be in touch within 24 hours.',
+    description: `Thank you for your enquiry. Our team will be in touch within ${facts.enquiryReply}.`,
     path: '/thank-you',
     noindex: true,
   });
@@ -23,7 +24,7 @@ const NEXT_STEPS: ReadonlyArray<{ icon: IconName; title: string; text: string }>
   },
   {
     icon: 'phone',
-    title: 'We contact you within 24 hours',
+    title: `We contact you within ${facts.enquiryReply}`,
     text: 'We ring or e-mail to ask any questions and, if it helps, book a time to measure up on site.',
   },
   {
@@ -36,7 +37,7 @@ const NEXT_STEPS: ReadonlyArray<{ icon: IconName; title: string; text: string }>
 /** The last visit whose SPEC §7 events were sent; see the effect below. */
 let trackedVisitKey: string | undefined;
 
-/** SPEC §2 'Thank-you page': confirmation, the 24-hour promise, home and call links. */
+/** SPEC §2 'Thank-you page': confirmation, the promise to reply, home and call links. */
 export default function ThankYou() {
   const { key } = useLocation();
   // SPEC §4/§7: the conversion and the 'Thank You' page view, once per visit
@@ -54,8 +55,8 @@ export default function ThankYou() {
         title="Thank you, we have your request"
         intro={
           <p>
-            A member of our team will contact you within 24 hours to talk through your glass job. If
-            it is urgent, please call us now.
+            A member of our team will contact you within {facts.enquiryReply} to talk through your
+            glass job. If it is urgent, please call us now.
           </p>
         }
         actions={
@@ -86,7 +87,7 @@ export default function ThankYou() {
             ))}
           </ol>
           <p className="thank-you__urgent">
-            Broken glass that cannot wait? Our emergency line is open 24/7:{' '}
+            Broken glass that cannot wait? Our emergency line is open {business.emergency.hours}:{' '}
             <a href={telHref}>{business.phone.display}</a>.
           </p>
         </div>

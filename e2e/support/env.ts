@@ -6,8 +6,16 @@ import path from 'node:path';
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3217);
 export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 
-/** Public settings baked into the test build (analytics on, with a stand-in tag). */
+/**
+ * The test build's own folder: never the production build (BUILD_DIR), so
+ * `npm test` leaves a site served from this clone alone. Parallel runs in one
+ * clone can set E2E_BUILD_DIR apart.
+ */
+export const E2E_BUILD_DIR = process.env.E2E_BUILD_DIR ?? 'build-test';
+
+/** The test build: its folder and the public settings baked into it (analytics on, with a stand-in tag). */
 export const E2E_BUILD_ENV = {
+  BUILD_DIR: E2E_BUILD_DIR,
   SITE_URL: 'https://glass.example.com',
   GTAG_ID: 'G-E2ETEST01',
   ADS_CONVERSION_SEND_TO: 'AW-123456789/E2eTestLabel',

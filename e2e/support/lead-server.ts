@@ -11,8 +11,8 @@ import { E2E_BUILD_ENV } from './env.ts';
  * The production server as a separate process, for tests that need their own
  * settings (webhook receivers, LEAD_ACCEPT, a low rate limit, a store that
  * fails) or that kill it. It serves the build the Playwright config made
- * (BUILD_DIR is inherited), with the same public settings, on a port the
- * system picks (PORT=0), so parallel runs never collide.
+ * (E2E_BUILD_ENV: the test build's folder and its public settings), on a port
+ * the system picks (PORT=0), so parallel runs never collide.
  */
 
 const root = path.resolve(import.meta.dirname, '../..');

@@ -180,8 +180,8 @@ export function BlogList({ data }: { data: BlogListData }) {
             <div className="blog-sidebar__box blog-sidebar__call">
               <p className="blog-sidebar__title">Rather talk it through?</p>
               <p>
-                Call our glaziers for honest advice on your glass. Emergency repairs{' '}
-                {business.emergency.label.toLowerCase()}.
+                Call our glaziers for honest advice on your glass. For broken glass that cannot
+                wait, we take emergency calls {business.emergency.hours}.
               </p>
               <CallButton variant="primary" />
             </div>

@@ -10,7 +10,7 @@ export function HelpNowBox() {
       </h2>
       <p>
         Cracked, fogged or broken glass? Our glaziers will look at it and give you a clear, fixed
-        price, and for emergencies we are on call {business.emergency.label.toLowerCase()}.
+        price. If it cannot wait, call us: our emergency line answers {business.emergency.hours}.
       </p>
       <div className="button-row">
         <ButtonLink to="/quote">Request a Free Quote</ButtonLink>

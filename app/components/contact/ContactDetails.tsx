@@ -41,7 +41,7 @@ export function ContactDetails({ headingId }: { headingId: string }) {
         {business.hours.map((hours) => (
           <li key={hours.label}>{hours.label}</li>
         ))}
-        <li className="hours-list__emergency">24/7 emergency service</li>
+        <li className="hours-list__emergency">{business.emergency.hours} emergency service</li>
       </ul>
     </div>
   );

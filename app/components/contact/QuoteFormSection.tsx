@@ -6,7 +6,19 @@ import { business, telHref } from '../../content/business.ts';
  * The form itself comes with the leads issue and goes in as `children`; the
  * id lets links and the header's 'Request an Estimate' find the section.
  */
-export function QuoteFormSection({ intro, children }: { intro?: ReactNode; children?: ReactNode }) {
+export function QuoteFormSection({
+  intro,
+  phoneLine = {
+    before: 'Would you rather talk it through? Call us on',
+    after: ', any time for emergencies.',
+  },
+  children,
+}: {
+  intro?: ReactNode;
+  /** The words around the phone number, so each page that has the form says its own. */
+  phoneLine?: { before: string; after: string };
+  children?: ReactNode;
+}) {
   return (
     <section
       id="quote-form-section"
@@ -18,11 +30,11 @@ export function QuoteFormSection({ intro, children }: { intro?: ReactNode; child
           <h2 id="quote-form-heading">Request a Free Quote</h2>
           {intro}
           <p className="quote-form-section__call">
-            Would you rather talk it through? Call us on{' '}
+            {phoneLine.before}{' '}
             <a href={telHref} className="quote-form-section__phone">
               {business.phone.display}
             </a>
-            , any time for emergencies.
+            {phoneLine.after}
           </p>
           {children}
         </div>

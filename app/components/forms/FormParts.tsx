@@ -97,7 +97,7 @@ export function LeadFormEnd({
 }) {
   return (
     <>
-      <HoneypotField id={`${id}-website`} />
+      <HoneypotField id={`${id}-${HONEYPOT_FIELD}`} />
       <IdempotencyKeyInput inputRef={form.keyRef} value={form.values.idempotency_key} />
       <SubmitButton busy={form.busy}>{submitLabel}</SubmitButton>
       <FormProblem id={form.errorId} message={form.problem?.error} />

@@ -287,14 +287,14 @@ describe('submission states (SPEC §4)', () => {
         'phone',
         'postcode',
         'serviceType',
-        'website',
+        HONEYPOT_FIELD,
       ].sort(),
     );
     expect(fields).toMatchObject({
       firstName: 'Aroha',
       lastName: 'Ngata',
       serviceType: 'Business Glass',
-      website: '',
+      [HONEYPOT_FIELD]: '',
       js: '1',
     });
     expect(Object.values(fields)).not.toContain('on');

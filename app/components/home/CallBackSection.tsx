@@ -28,7 +28,7 @@ export function CallBackSection({
       </p>
       <p className="call-back__hours">
         <Icon name="clock" size={16} />
-        {hours}, and 24/7 for emergencies.
+        {hours}, and {business.emergency.hours} for emergencies.
       </p>
     </>
   );

@@ -28,8 +28,8 @@ export function SiteFooter() {
           <p>
             Local glaziers serving Tauranga and the western Bay of Plenty since{' '}
             {business.foundedYear}. Repairs, replacement glass, double glazing, showers,
-            splashbacks, balustrades and pool fences for homes and businesses, with a 24/7 emergency
-            service.
+            splashbacks, balustrades and pool fences for homes and businesses, with a{' '}
+            {business.emergency.hours} emergency service.
           </p>
           <ul className="social-links">
             <li>

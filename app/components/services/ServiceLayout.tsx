@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { business } from '../../content/business.ts';
 import { ButtonLink, CallButton } from '../ui/ButtonLink.tsx';
 import { Breadcrumbs } from '../ui/Breadcrumbs.tsx';
 import { CallToAction } from '../ui/CallToAction.tsx';
@@ -149,7 +150,7 @@ export function ServiceLayout({ service }: { service: ServicePageData }) {
       >
         <p>
           Send us a few details or photos and we will come back to you with a free, no-obligation
-          quote. Urgent? Call us any time, day or night.
+          quote. Urgent? Call us any time, {business.emergency.anyTime}.
         </p>
       </CallToAction>
     </>

@@ -176,3 +176,28 @@ describe("the 'Need help now?' box (SPEC §9: after min(3, floor(paragraphs / 3)
     expect(article.readTimeMinutes).toBe(3);
   });
 });
+
+describe('the business facts an article states (issue 11: each written once)', () => {
+  it('fills {{name}} with the value from app/content/facts.ts, counted as the reader sees it', () => {
+    const article = compileArticle(
+      FILE,
+      source('We answer {{emergencyHours}} and reach you within {{ emergencyResponse }}.'),
+      { ...options, facts: { emergencyHours: '24/7', emergencyResponse: 'one to two hours' } },
+    );
+    expect(article.html).toBe('<p>We answer 24/7 and reach you within one to two hours.</p>');
+    expect(article.wordCount).toBe(11);
+  });
+
+  it('reads the real facts by default', () => {
+    const article = compileArticle(FILE, source('Since {{foundedYear}}.'), options);
+    expect(article.html).toMatch(/^<p>Since \d{4}\.<\/p>$/);
+  });
+
+  it('fails the build on a name it does not know, naming the file and the known names', () => {
+    expect(
+      compileError(source('Within {{leadTime}}.'), { ...options, facts: { foundedYear: '2008' } }),
+    ).toBe(
+      `${FILE}: body: unknown fact {{leadTime}}; the facts are foundedYear (app/content/facts.ts)`,
+    );
+  });
+});

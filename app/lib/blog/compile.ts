@@ -5,6 +5,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
+import { fillArticleFacts } from './article-facts.ts';
 import { ArticleError, parseArticleSource, type Frontmatter } from './frontmatter.ts';
 import { countWords, readingMinutes } from './reading-time.ts';
 
@@ -35,6 +36,8 @@ export interface CompileOptions {
   siteUrl: string;
   /** The SVG source of a public file such as /images/blog/x.svg, or null if it does not exist. */
   readPublicFile: (publicPath: string) => string | null;
+  /** The values of the `{{name}}` tokens; app/content/facts.ts `articleFacts` unless given. */
+  facts?: Readonly<Record<string, string>>;
 }
 
 /** SPEC §9: the 'Need help now?' box goes after min(3, floor(paragraphs / 3)) paragraphs. */
@@ -49,9 +52,10 @@ const hastToHtml = unified().use(rehypeStringify);
 
 export function compileArticle(
   file: string,
-  source: string,
+  markdown: string,
   options: CompileOptions,
 ): CompiledArticle {
+  const source = fillArticleFacts(file, markdown, options.facts);
   const { frontmatter, body } = parseArticleSource(file, source);
   const cover = readCover(file, frontmatter, options);
   const tree = markdownToHast.runSync(markdownToHast.parse(body));
@@ -67,7 +71,7 @@ export function compileArticle(
   const helpBoxOffset = marked.indexOf(marker);
   const html = marked.slice(0, helpBoxOffset) + marked.slice(helpBoxOffset + marker.length);
 
-  // Same rule as scripts/blog-wordcount.ts: counted on the file, frontmatter stripped.
+  // Same rule as scripts/blog-wordcount.ts: counted on the file with its facts filled in, frontmatter stripped.
   const wordCount = countWords(source);
   return {
     frontmatter,

@@ -1,0 +1,130 @@
+/**
+ * The business's promises and figures, each written once (issue 11): lead
+ * times, quote validity, warranties, the product and price figures of SPEC §9.
+ * The business identity, hours, emergency service, areas and reviews are in
+ * business.ts. Every page, and every article through its {{name}} tokens
+ * (`articleFacts` below), reads them from these two files; a test
+ * (facts.test.ts) fails when a page writes one out instead.
+ *
+ * A fact the business has not stated itself (it is not in SPEC §9) carries
+ * `confirmed: false`: the site states it, and `npm run check:launch` lists it
+ * until the owner has checked it and set `confirmed: true`.
+ */
+import { business } from './business.ts';
+
+/** A fact waiting for the owner's word: the question says what to check. */
+export interface OwnerConfirmation {
+  confirmed: boolean;
+  question: string;
+}
+
+/** SPEC §9 '15+ Years Experience'. */
+const experienceYears = 15;
+
+export const facts = {
+  experience: {
+    /** '15+', for the figure panels. */
+    figure: `${experienceYears}+`,
+    /** 'more than 15 years', for sentences. */
+    inWords: `more than ${experienceYears} years`,
+  },
+  /** SPEC §2 'Thank-you page' and §9: every enquiry is answered within this. */
+  enquiryReply: '24 hours',
+  /** SPEC §2 home item 5 and §9. */
+  workmanshipPromise: { term: 'one year' },
+  /** SPEC §2 home item 5 and §9. */
+  advantagePlan: { discount: '15%' },
+  /** SPEC §9 copy claims. */
+  showers: { glassThickness: '10mm', hardwareWarranty: 'lifetime warranty' },
+  /** SPEC §9: what double glazing does, against single glazing. */
+  doubleGlazing: { energySaving: 'up to 30%', noiseReduction: 'up to 50%' },
+  /** SPEC §9, the manufacturer's published figures. */
+  performaTech: {
+    lightTransmission: '70%',
+    shadingCoefficient: '0.38',
+    uValue: '1.0 W/m²K',
+    maxSize: '3000mm x 2500mm',
+  },
+  /** SPEC §9, the manufacturer's published figures. */
+  planitherm: { energySaving: '52%', lightTransmission: '81%', lessHeatLoss: '59%' },
+  /** SPEC §9: indicative prices per window, GST inclusive. */
+  windowPrices: {
+    singlePane: '$150 to $400',
+    doubleGlazedUnit: '$300 to $800',
+    wholeWindow: '$600 to $2,500',
+  },
+
+  // Not stated by the business: the owner confirms each before launch.
+  leadTimes: {
+    /** Toughened glass, double-glazed units and splashbacks, from measuring to ready to fit. */
+    madeToMeasure: 'one to two weeks',
+    /** Ordinary float and laminated glass, cut from stock. */
+    cutFromStock: 'the same day',
+    confirmed: false,
+    question:
+      'How long made-to-measure glass takes after measuring, and whether ordinary glass can be cut and fitted the same day.',
+  },
+  installTimes: {
+    paneOrSplashback: 'a few hours',
+    showerScreen: 'about half a day',
+    retrofitRoom: 'a day',
+    doubleGlazedUnit: 'under an hour',
+    confirmed: false,
+    question:
+      'How long installing takes: a window pane or splashback, a shower screen, a room of retrofit double glazing, one double-glazed unit.',
+  },
+  quoteValidity: {
+    days: 30,
+    confirmed: false,
+    question: 'How long a written quote stays valid.',
+  },
+  paymentTerms: {
+    days: 7,
+    confirmed: false,
+    question: 'When an invoice is due for payment.',
+  },
+  serverLogRetention: {
+    days: 90,
+    confirmed: false,
+    question:
+      'How long the web server’s and the host’s logs are kept (the host’s may hold visitors’ IP addresses); the privacy policy states it.',
+  },
+} as const;
+
+type Facts = typeof facts;
+
+/** The facts still waiting for the owner's word, by their key in `facts`. */
+export function unconfirmedFacts(
+  source: Record<string, unknown> = facts,
+): Array<{ key: string; question: string }> {
+  return Object.entries(source).flatMap(([key, value]) => {
+    if (typeof value !== 'object' || value === null || !('confirmed' in value)) return [];
+    const fact = value as OwnerConfirmation;
+    return fact.confirmed ? [] : [{ key, question: fact.question }];
+  });
+}
+
+/**
+ * What an article may state, written `{{name}}` in its Markdown and filled in
+ * at build time (app/lib/blog/compile.ts); an unknown name fails the build.
+ */
+export const articleFacts = {
+  foundedYear: String(business.foundedYear),
+  experience: facts.experience.inWords,
+  emergencyHours: business.emergency.hours,
+  emergencyResponse: business.emergency.responseTime,
+  madeToMeasureLeadTime: facts.leadTimes.madeToMeasure,
+  doubleGlazedUnitFitTime: facts.installTimes.doubleGlazedUnit,
+  doubleGlazingEnergySaving: facts.doubleGlazing.energySaving,
+  doubleGlazingNoiseReduction: facts.doubleGlazing.noiseReduction,
+  performaTechLightTransmission: facts.performaTech.lightTransmission,
+  planithermLightTransmission: facts.planitherm.lightTransmission,
+  planithermEnergySaving: facts.planitherm.energySaving,
+  planithermLessHeatLoss: facts.planitherm.lessHeatLoss,
+  singlePanePrice: facts.windowPrices.singlePane,
+  doubleGlazedUnitPrice: facts.windowPrices.doubleGlazedUnit,
+  wholeWindowPrice: facts.windowPrices.wholeWindow,
+} as const satisfies Record<string, string>;
+
+export type ArticleFactName = keyof typeof articleFacts;
+export type { Facts };

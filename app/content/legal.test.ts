@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LEAD_RETENTION_DAYS } from '../leads/retention.ts';
+import { business } from './business.ts';
+import { privacyPolicyFor, retentionPeriod, terms } from './legal.ts';
+
+function text(page: {
+  intro: string;
+  sections: readonly { heading: string; paragraphs: readonly string[]; list?: readonly string[] }[];
+}): string {
+  return [
+    page.intro,
+    ...page.sections.flatMap((section) => [
+      section.heading,
+      ...section.paragraphs,
+      ...(section.list ?? []),
+    ]),
+  ].join('\n');
+}
+
+describe('retention as the privacy policy states it', () => {
+  it('gives the exact days the purge applies, with months once they help', () => {
+    expect(retentionPeriod(730)).toBe('730 days (24 months)');
+    expect(retentionPeriod(365)).toBe('365 days (12 months)');
+    expect(retentionPeriod(90)).toBe('90 days (about 3 months)');
+    expect(retentionPeriod(30)).toBe('30 days');
+    expect(retentionPeriod(1)).toBe('1 day');
+  });
+});
+
+describe('the privacy policy (Privacy Act 2020; issue 10 item 1)', () => {
+  const policy = text(privacyPolicyFor({ leadRetentionDays: DEFAULT_LEAD_RETENTION_DAYS }));
+
+  it('states the retention the code applies: every lead, counted from when it was sent', () => {
+    expect(policy).toContain(
+      'Enquiries sent through this website are deleted from our lead database 730 days (24 months) after they were sent, whether or not they led to a job.',
+    );
+    expect(policy).not.toMatch(/after our last contact/);
+    expect(text(privacyPolicyFor({ leadRetentionDays: 90 }))).toContain(
+      'deleted from our lead database 90 days (about 3 months) after they were sent',
+    );
+  });
+
+  it('names the Privacy Officer from business.ts and sends requests and complaints there', () => {
+    const { role, email } = business.privacyOfficer;
+    expect(policy).toContain(`Our ${role}`);
+    expect(policy).toContain(`looked after by our ${role} as the Privacy Act 2020 requires`);
+    expect(policy).toContain(`To make a request, e-mail our ${role} at ${email}`);
+    expect(policy).toContain(`please tell our ${role} first (${email})`);
+  });
+
+  it('says how to ask for access or correction, and where to complain', () => {
+    expect(policy).toMatch(/information privacy principles 6 and 7/);
+    expect(policy).toMatch(
+      /ask for the personal information we hold about you and to ask us to correct it/,
+    );
+    expect(policy).toMatch(/complain to the Office of the Privacy Commissioner/);
+  });
+
+  it('says where enquiries go (e-mail or a service) and that IP addresses are used only briefly', () => {
+    expect(policy).toContain(
+      'passed on to the business by e-mail or its enquiry-management service',
+    );
+    expect(policy).toMatch(/uses the IP address a form is sent from for ten minutes/);
+    expect(policy).not.toMatch(/webhook/i);
+  });
+});
+
+describe('the terms (issue 10 item 1)', () => {
+  const copy = text(terms);
+
+  it('explain the Consumer Guarantees Act 1993 in plain words', () => {
+    expect(copy).toMatch(
+      /Consumer Guarantees Act 1993: the services we provide must be carried out with reasonable care and skill, be fit for any particular purpose you told us about, and be finished within a reasonable time/,
+    );
+  });
+
+  it('explain the Building Act 2004 warranties for work on a home, and the 10-year limit', () => {
+    expect(copy).toMatch(/Building Act 2004: when we carry out building work on a home/);
+    expect(copy).toMatch(/section 362I/);
+    expect(copy).toMatch(/up to 10 years after the work was done/);
+  });
+
+  it('are not legal advice, and limit none of those rights', () => {
+    expect(copy).toMatch(/not legal advice/);
+    expect(copy).toMatch(
+      /Nothing in these terms limits the rights you have under the Consumer Guarantees Act 1993, the Building Act 2004 or the Fair Trading Act 1986/,
+    );
+  });
+});

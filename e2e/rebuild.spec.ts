@@ -1,0 +1,121 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { E2E_BUILD_DIR, E2E_BUILD_ENV } from './support/env.ts';
+import { attachServerLogsOnFailure, startSiteServer, tempDataDir } from './support/lead-server.ts';
+
+/**
+ * Deploys never break a running site: `npm start` rebuilding because a
+ * public setting changed (here GTAG_ID) writes a new build beside the served
+ * one, and a server already running keeps answering every page and every
+ * asset those pages name, from the build it started with.
+ */
+
+const root = path.resolve(import.meta.dirname, '..');
+
+// eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring to pass testInfo.
+test.afterEach(async ({}, testInfo) => attachServerLogsOnFailure(testInfo));
+
+test('a running server answers 200 for its pages and their assets throughout a rebuild', async () => {
+  test.setTimeout(15 * 60_000);
+  // A deployed site of its own: BUILD_DIR linking to a copy of the test build,
+  // inside the project (the server bundle finds its packages in node_modules).
+  const scratch = mkdtempSync(path.join(root, 'build-rebuild-test-'));
+  const buildDir = path.join(scratch, 'build');
+  const first = path.join(scratch, 'build-releases', 'first');
+  cpSync(realpathSync(path.resolve(root, E2E_BUILD_DIR)), first, { recursive: true });
+  symlinkSync(first, buildDir);
+  const data = tempDataDir();
+  const server = await startSiteServer({ BUILD_DIR: buildDir, DATA_DIR: data.dir });
+  let rebuild: ChildProcess | undefined;
+
+  try {
+    const home = await (await fetch(`${server.url}/`)).text();
+    const assets = [...home.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map(
+      (match) => match[1]!,
+    );
+    expect(assets.length).toBeGreaterThan(1);
+    const urls = ['/', '/services/windows', '/quote', '/services/windows.data', ...new Set(assets)];
+
+    const child = spawn(process.execPath, ['scripts/ensure-build.ts'], {
+      cwd: root,
+      env: {
+        ...(process.env as Record<string, string>),
+        ...E2E_BUILD_ENV,
+        BUILD_DIR: buildDir,
+        GTAG_ID: 'G-REBUILT01',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    rebuild = child;
+    let rebuildOutput = '';
+    child.stdout.on('data', (chunk: Buffer) => (rebuildOutput += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (rebuildOutput += chunk.toString()));
+    let exitCode: number | null | undefined;
+    const exited = new Promise<void>((resolve) =>
+      child.on('exit', (code) => {
+        exitCode = code;
+        resolve();
+      }),
+    );
+
+    // Every page and asset, over and over, until the rebuild has finished.
+    const failures: string[] = [];
+    let rounds = 0;
+    while (exitCode === undefined) {
+      for (const url of urls) {
+        try {
+          const response = await fetch(`${server.url}${url}`);
+          const body = await response.text();
+          if (response.status !== 200) failures.push(`${url}: ${response.status}`);
+          else if (url === '/' && body !== home) {
+            failures.push('/ is no longer the build the server started with');
+          }
+        } catch (error) {
+          // A file rewritten while it was being sent ends the response early.
+          failures.push(`${url}: ${String((error as Error).cause ?? error)}`);
+        }
+      }
+      rounds += 1;
+    }
+    await exited;
+    expect(exitCode, rebuildOutput).toBe(0);
+    expect(rebuildOutput).toContain('public settings changed');
+    expect(failures).toEqual([]);
+    expect(rounds).toBeGreaterThan(1);
+
+    // The new build is in place for the next start, the served one kept while in use.
+    const current = realpathSync(buildDir);
+    expect(current).not.toBe(realpathSync(first));
+    const newConfig = readdirSync(path.join(current, 'client/assets')).filter((file) =>
+      /^public-config-.*\.js$/.test(file),
+    );
+    expect(readFileSync(path.join(current, 'client/assets', newConfig[0]!), 'utf8')).toContain(
+      'G-REBUILT01',
+    );
+    expect(existsSync(path.join(first, 'client/index.html'))).toBe(true);
+    const after = await fetch(`${server.url}/`);
+    expect(after.status).toBe(200);
+    expect(await after.text()).toBe(home);
+  } finally {
+    // A failed test must not leave the build writing into the folder removed below.
+    if (rebuild && rebuild.exitCode === null && rebuild.signalCode === null) {
+      const stopped = new Promise((resolve) => rebuild!.once('exit', resolve));
+      rebuild.kill();
+      await stopped;
+    }
+    await server.stop();
+    data.remove();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});

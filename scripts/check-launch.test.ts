@@ -1,0 +1,322 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { business, placeholderBusiness } from '../app/content/business.ts';
+import type { Offer } from '../app/content/offers.ts';
+import type { Testimonial } from '../app/content/testimonials.ts';
+import {
+  checkLaunch,
+  runLaunchCheck,
+  SETTINGS_CHECKS,
+  type LaunchContent,
+  type LaunchFinding,
+} from './check-launch.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const run = promisify(execFile);
+
+/** 15 March 2026 in New Zealand. */
+const TODAY = new Date('2026-03-15T00:00:00Z');
+
+/** A business that has replaced every placeholder. */
+const realBusiness = {
+  ...business,
+  name: 'Kōwhai Glass',
+  legalName: 'Kōwhai Glass Limited',
+  phone: { display: '07 578 2468', e164: '+6475782468' },
+  email: 'kiaora@kowhaiglass.co.nz',
+  address: { ...business.address, street: '18 Taurikura Drive' },
+  geo: { latitude: -37.7512, longitude: 176.1003 },
+  social: {
+    facebook: 'https://www.facebook.com/kowhaiglass',
+    instagram: 'https://www.instagram.com/kowhaiglass/',
+  },
+  mapEmbedUrl: 'https://www.google.com/maps?q=18+Taurikura+Drive,+Tauriko&output=embed',
+  mapLinkUrl: 'https://www.google.com/maps/search/?api=1&query=18+Taurikura+Drive%2C+Tauriko',
+  privacyOfficer: {
+    role: 'Privacy Officer',
+    name: 'Ana Kōwhai',
+    email: 'privacy@kowhaiglass.co.nz',
+  },
+};
+
+const realOffer: Offer = {
+  id: 1,
+  title: 'Autumn Double Glazing',
+  discount: '$150 off',
+  validUntil: '05/31/2026',
+  terms: 'Orders over $2,000.',
+  ctaText: 'Get a Quote',
+  ctaLink: '/quote',
+};
+
+const realTestimonial: Testimonial = {
+  id: 1,
+  name: 'Tama R.',
+  role: 'Homeowner',
+  location: 'Bethlehem',
+  rating: 5,
+  avatar: null,
+  review: 'Quick, tidy and exactly the price they quoted.',
+};
+
+/** Content with nothing left to replace. */
+const ready: LaunchContent = {
+  business: realBusiness,
+  placeholders: placeholderBusiness,
+  offers: [realOffer],
+  testimonials: [realTestimonial],
+  facts: { leadTimes: { madeToMeasure: 'two weeks', confirmed: true, question: 'How long?' } },
+  photoCount: 12,
+  illustrations: [],
+};
+
+/** The settings of a site started for real. */
+const production = {
+  SITE_URL: 'https://www.kowhaiglass.co.nz',
+  LEAD_WEBHOOK_URLS: 'https://hooks.kowhaiglass.co.nz/leads',
+  GTAG_ID: 'G-KOWHAI01',
+};
+
+function problems(
+  content: Partial<LaunchContent> = {},
+  environment: Record<string, string | undefined> = production,
+): LaunchFinding[] {
+  return checkLaunch({ ...ready, ...content }, environment, TODAY);
+}
+
+describe('the launch check (issue 11)', () => {
+  it('passes content and settings with nothing left to replace (exit 0)', () => {
+    expect(problems()).toEqual([]);
+    expect(runLaunchCheck(ready, production, TODAY)).toEqual({
+      report: 'Ready to launch.',
+      exitCode: 0,
+    });
+  });
+
+  describe('the business identity in app/content/business.ts', () => {
+    it('reports every part still at its shipped placeholder, one line each', () => {
+      const found = problems({ business: { ...business } });
+      expect(found.every((finding) => finding.file === 'app/content/business.ts')).toBe(true);
+      expect(found.every((finding) => finding.level === 'error')).toBe(true);
+      expect(found.map((finding) => /\((\w+)/.exec(finding.message)?.[1])).toEqual([
+        'name',
+        'legalName',
+        'phone',
+        'email',
+        'address',
+        'mapEmbedUrl',
+        'social',
+        'social',
+        'privacyOfficer',
+      ]);
+    });
+
+    it('takes a value equal to the placeholder as a placeholder, one field at a time', () => {
+      const one = (change: Partial<typeof realBusiness>) =>
+        problems({ business: { ...realBusiness, ...change } }).map((finding) => finding.message);
+      expect(one({ phone: placeholderBusiness.phone })).toEqual([
+        'the phone number (phone) is still the placeholder “07 555 0123”: put the business’s own here',
+      ]);
+      expect(one({ geo: placeholderBusiness.geo })).toEqual([
+        expect.stringMatching(/^the map \(mapEmbedUrl, mapLinkUrl, geo\) still shows/),
+      ]);
+      expect(
+        one({ privacyOfficer: { ...realBusiness.privacyOfficer, email: 'privacy@example.com' } }),
+      ).toEqual([expect.stringMatching(/^the Privacy Officer’s e-mail/)]);
+    });
+
+    it('also catches an example domain, an example street or a social link to no page', () => {
+      const found = problems({
+        business: {
+          ...realBusiness,
+          email: 'office@glass.example',
+          address: { ...realBusiness.address, street: '1 Example Street' },
+          social: { ...realBusiness.social, instagram: 'https://www.instagram.com' },
+        },
+      });
+      expect(found.map((finding) => /\(([\w.]+)\)/.exec(finding.message)?.[1])).toEqual([
+        'email',
+        'address',
+        'social.instagram',
+      ]);
+    });
+  });
+
+  describe('offers and testimonials', () => {
+    it('reports an offer whose end date has passed, by today’s date in New Zealand', () => {
+      const ended = { ...realOffer, validUntil: '03/14/2026' };
+      expect(problems({ offers: [ended] })).toEqual([
+        {
+          level: 'error',
+          file: 'app/content/offers.ts',
+          message:
+            'offer 1 “Autumn Double Glazing” ended on 14 March 2026 (validUntil 03/14/2026): give it a new end date or remove it',
+        },
+      ]);
+      // Still running on its last day.
+      expect(problems({ offers: [{ ...realOffer, validUntil: '03/15/2026' }] })).toEqual([]);
+    });
+
+    it('reports sample offers and testimonials and says why: the Fair Trading Act 1986', () => {
+      const found = problems({
+        offers: [{ ...realOffer, sample: true }],
+        testimonials: [{ ...realTestimonial, sample: true }],
+      });
+      expect(found.map((finding) => finding.file)).toEqual([
+        'app/content/offers.ts',
+        'app/content/testimonials.ts',
+      ]);
+      expect(found[0]?.message).toMatch(/^offer 1 “Autumn Double Glazing” is sample content/);
+      expect(found[1]?.message).toMatch(
+        /invented sample review.*publishing invented reviews as real ones is misleading under the Fair Trading Act 1986/,
+      );
+    });
+  });
+
+  it('reports a fact the owner has not confirmed in app/content/facts.ts', () => {
+    const found = problems({
+      facts: {
+        quoteValidity: { days: 30, confirmed: false, question: 'How long a quote stays valid.' },
+      },
+    });
+    expect(found).toEqual([
+      {
+        level: 'error',
+        file: 'app/content/facts.ts',
+        message:
+          'quoteValidity is stated on the site but not yet confirmed by the business: How long a quote stays valid. Correct it, then set confirmed: true',
+      },
+    ]);
+  });
+
+  describe('the production settings', () => {
+    const messages = (environment: Record<string, string | undefined>) =>
+      checkLaunch(ready, environment, TODAY, '/etc/glazier.env').map(
+        (finding) => `${finding.level} ${finding.file}: ${finding.message.split(':')[0]}`,
+      );
+
+    it('SITE_URL left at localhost is an error', () => {
+      for (const siteUrl of [undefined, 'http://localhost:3000', 'http://127.0.0.1:8080']) {
+        const found = checkLaunch(ready, { ...production, SITE_URL: siteUrl }, TODAY);
+        expect(found).toEqual([
+          {
+            level: 'error',
+            file: 'the server’s environment',
+            message: expect.stringMatching(
+              /^SITE_URL is http:\/\/(?:localhost|127\.0\.0\.1):\d+: set it/,
+            ),
+          },
+        ]);
+      }
+    });
+
+    it('no webhook and no database is an error; either one is enough', () => {
+      expect(messages({ ...production, LEAD_WEBHOOK_URLS: undefined })).toEqual([
+        'error /etc/glazier.env: neither LEAD_WEBHOOK_URLS nor DATABASE_URL is set',
+      ]);
+      expect(
+        messages({
+          ...production,
+          LEAD_WEBHOOK_URLS: undefined,
+          DATABASE_URL: 'postgres://glass@db.internal/glass',
+        }),
+      ).toEqual([]);
+    });
+
+    it('no GTAG_ID is a warning, which does not fail the check', () => {
+      const environment = { ...production, GTAG_ID: undefined };
+      expect(messages(environment)).toEqual(['warning /etc/glazier.env: GTAG_ID is not set']);
+      expect(runLaunchCheck(ready, environment, TODAY).exitCode).toBe(0);
+    });
+
+    it('a bad value is reported with the server’s own message, not a crash', () => {
+      const found = checkLaunch(ready, { ...production, SITE_URL: 'glass shop' }, TODAY);
+      expect(found).toEqual([
+        {
+          level: 'error',
+          file: 'the server’s environment',
+          message:
+            'SITE_URL: must be an absolute http: or https: URL (the server will not start with this value)',
+        },
+      ]);
+    });
+
+    it('is a short list, one entry per setting', () => {
+      expect(SETTINGS_CHECKS.map((check) => check.level)).toEqual(['error', 'error', 'warning']);
+    });
+  });
+
+  it('warns, without failing, while illustrations stand in for photos of real jobs', () => {
+    const content = { ...ready, illustrations: ['/images/services/windows-1.svg'], photoCount: 0 };
+    expect(checkLaunch(content, production, TODAY)).toEqual([
+      {
+        level: 'warning',
+        file: 'public/photos/',
+        message: expect.stringMatching(/^no photos of real jobs yet: 1 drawn illustrations/),
+      },
+    ]);
+    expect(runLaunchCheck(content, production, TODAY).exitCode).toBe(0);
+  });
+
+  it('lists the errors before the warnings, and ends with the count', () => {
+    const { report, exitCode } = runLaunchCheck(
+      { ...ready, offers: [{ ...realOffer, sample: true }], illustrations: ['/x.svg'] },
+      { ...production, GTAG_ID: '' },
+      TODAY,
+    );
+    const lines = report.split('\n');
+    expect(lines[0]).toMatch(/^ERROR {3}app\/content\/offers\.ts: offer 1/);
+    expect(lines.slice(1, 3).every((line) => line.startsWith('WARNING '))).toBe(true);
+    expect(lines.at(-1)).toBe('Not ready to launch: 1 thing to fix and 2 warnings.');
+    expect(exitCode).toBe(1);
+  });
+});
+
+describe('npm run check:launch on the shipped content', () => {
+  const cli = (args: string[] = [], env: Record<string, string> = {}) =>
+    run(process.execPath, ['scripts/check-launch.ts', ...args], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', ...env },
+    }).then(
+      ({ stdout }) => ({ code: 0, stdout }),
+      (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+    );
+
+  it('exits non-zero and names each file to edit', async () => {
+    const { code, stdout } = await cli();
+    expect(code).toBe(1);
+    for (const file of [
+      'app/content/business.ts',
+      'app/content/facts.ts',
+      'app/content/offers.ts',
+      'app/content/testimonials.ts',
+      'the server’s environment',
+    ]) {
+      expect(stdout).toContain(`ERROR   ${file}: `);
+    }
+    expect(stdout).toMatch(/\nNot ready to launch: \d+ things to fix and \d+ warnings?\.\n$/);
+  });
+
+  it('reads the settings from --env-file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'check-launch-'));
+    try {
+      const file = path.join(dir, 'glazier.env');
+      writeFileSync(
+        file,
+        Object.entries(production)
+          .map(([name, value]) => `${name}=${value}`)
+          .join('\n'),
+      );
+      const { code, stdout } = await cli(['--env-file', file]);
+      expect(code).toBe(1);
+      expect(stdout).not.toContain(file);
+      expect(stdout).not.toContain('the server’s environment');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
