@@ -78,6 +78,8 @@ const ready: LaunchContent = {
 const production = {
   SITE_URL: 'https://www.kowhaiglass.co.nz',
   LEAD_WEBHOOK_URLS: 'https://hooks.kowhaiglass.co.nz/leads',
+  LEAD_EMAIL_TO: 'office@kowhaiglass.co.nz',
+  SMTP_URL: 'smtps://website%40kowhaiglass.co.nz:app-password@smtp.mailhost.example:465',
   GTAG_ID: 'G-KOWHAI01',
 };
 
@@ -214,17 +216,36 @@ describe('the launch check (issue 11)', () => {
       }
     });
 
-    it('no webhook and no database is an error; either one is enough', () => {
+    it('no delivery target is an error, a database or not: leads would stay on the server', () => {
+      const nowhere = {
+        ...production,
+        LEAD_WEBHOOK_URLS: undefined,
+        LEAD_EMAIL_TO: undefined,
+        SMTP_URL: undefined,
+      };
+      for (const environment of [
+        nowhere,
+        { ...nowhere, DATABASE_URL: 'postgres://db.internal/glass' },
+      ]) {
+        const found = checkLaunch(ready, environment, TODAY, '/etc/glazier.env');
+        expect(found).toEqual([
+          expect.objectContaining({
+            level: 'error',
+            message: expect.stringContaining('leads would only be kept on this server'),
+          }),
+        ]);
+        expect(runLaunchCheck(ready, environment, TODAY).exitCode).toBe(1);
+      }
+    });
+
+    it('one delivery target is a warning; an e-mail and a webhook are enough', () => {
       expect(messages({ ...production, LEAD_WEBHOOK_URLS: undefined })).toEqual([
-        'error /etc/glazier.env: neither LEAD_WEBHOOK_URLS nor DATABASE_URL is set',
+        'warning /etc/glazier.env: only one delivery target is set (the e-mail)',
       ]);
-      expect(
-        messages({
-          ...production,
-          LEAD_WEBHOOK_URLS: undefined,
-          DATABASE_URL: 'postgres://glass@db.internal/glass',
-        }),
-      ).toEqual([]);
+      expect(messages({ ...production, LEAD_EMAIL_TO: undefined, SMTP_URL: undefined })).toEqual([
+        'warning /etc/glazier.env: only one delivery target is set (one webhook)',
+      ]);
+      expect(messages(production)).toEqual([]);
     });
 
     it('no GTAG_ID is a warning, which does not fail the check', () => {
@@ -246,7 +267,12 @@ describe('the launch check (issue 11)', () => {
     });
 
     it('is a short list, one entry per setting', () => {
-      expect(SETTINGS_CHECKS.map((check) => check.level)).toEqual(['error', 'error', 'warning']);
+      expect(SETTINGS_CHECKS.map((check) => check.level)).toEqual([
+        'error',
+        'error',
+        'warning',
+        'warning',
+      ]);
     });
   });
 

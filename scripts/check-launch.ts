@@ -147,6 +147,11 @@ function isLocalAddress(siteUrl: string): boolean {
  * The settings a site started for real needs, one entry each, so a new
  * requirement (issue 14: an e-mail delivery target) is one more line here.
  */
+/** Each webhook, and the e-mail when LEAD_EMAIL_TO is set (CONTRACT "Delivery"). */
+function deliveryTargetCount(env: Env): number {
+  return new Set(env.LEAD_WEBHOOK_URLS).size + (env.LEAD_EMAIL_TO.length > 0 ? 1 : 0);
+}
+
 export const SETTINGS_CHECKS: ReadonlyArray<{
   level: LaunchFinding['level'];
   problem: (env: Env) => string | undefined;
@@ -161,8 +166,15 @@ export const SETTINGS_CHECKS: ReadonlyArray<{
   {
     level: 'error',
     problem: (env) =>
-      env.LEAD_WEBHOOK_URLS.length === 0 && !env.DATABASE_URL
-        ? 'neither LEAD_WEBHOOK_URLS nor DATABASE_URL is set: enquiries would stay in this machine’s embedded store and reach nobody; set a webhook to pass them on (or a database the business reads)'
+      deliveryTargetCount(env) === 0
+        ? 'no delivery target is set (LEAD_EMAIL_TO with SMTP_URL, or LEAD_WEBHOOK_URLS): leads would only be kept on this server, where nobody reads them; set up the lead e-mail (README, “Lead e-mails”), then run npm run leads -- test-delivery'
+        : undefined,
+  },
+  {
+    level: 'warning',
+    problem: (env) =>
+      deliveryTargetCount(env) === 1
+        ? `only one delivery target is set (${env.LEAD_EMAIL_TO.length > 0 ? 'the e-mail' : 'one webhook'}): while it is down, leads wait on this server; a second one (an e-mail and a webhook) keeps them coming`
         : undefined,
   },
   {
