@@ -101,7 +101,7 @@ export function LeadFormEnd({
   return (
     <>
       <HoneypotField id={`${id}-website`} />
-      <IdempotencyKeyInput inputRef={form.keyRef} value={form.values.idempotency_key} />
+      <IdempotencyKeyInput inputRef={form.keyRef} value={form.idempotencyKey} />
       <SubmitButton busy={form.busy}>{submitLabel}</SubmitButton>
       <FormProblem id={form.errorId} message={form.problem?.error} />
       <PrivacyNote />
@@ -157,21 +157,19 @@ export function HoneypotField({ id }: { id: string }) {
 }
 
 /**
- * The idempotency key. Filled in on the client when the form appears
- * (use-lead-form.ts); a page rendered for a plain post carries the one the
- * action chose. A prerendered page cannot: without JavaScript the first post
- * goes without a key, which the server accepts.
+ * The idempotency key. Filled in on the client when the form appears and
+ * renewed after each accepted enquiry (use-lead-form.ts); a page rendered for
+ * a plain post carries the one the action chose. A prerendered page cannot:
+ * without JavaScript the first post goes without a key, which the server accepts.
  */
 export function IdempotencyKeyInput({
   inputRef,
   value,
 }: {
   inputRef: RefObject<HTMLInputElement | null>;
-  value: string | undefined;
+  value: string;
 }) {
-  return (
-    <input ref={inputRef} type="hidden" name={IDEMPOTENCY_KEY_FIELD} defaultValue={value ?? ''} />
-  );
+  return <input ref={inputRef} type="hidden" name={IDEMPOTENCY_KEY_FIELD} value={value} />;
 }
 
 /** Says once, above the fields, what the browser's `required` enforces. */

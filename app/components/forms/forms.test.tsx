@@ -230,16 +230,17 @@ describe('browser constraints from the one set of rules (SPEC §5)', () => {
     const first = key.value;
 
     // Another form's enquiry, or a page shown normally: the key stays.
-    window.dispatchEvent(new CustomEvent(LEAD_ACCEPTED_EVENT, { detail: 'someone-elses-key' }));
-    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: false }));
+    const dispatch = (event: Event) => act(() => void window.dispatchEvent(event));
+    dispatch(new CustomEvent(LEAD_ACCEPTED_EVENT, { detail: 'someone-elses-key' }));
+    dispatch(new PageTransitionEvent('pageshow', { persisted: false }));
     expect(key.value).toBe(first);
 
-    window.dispatchEvent(new CustomEvent(LEAD_ACCEPTED_EVENT, { detail: first }));
+    dispatch(new CustomEvent(LEAD_ACCEPTED_EVENT, { detail: first }));
     const second = key.value;
     expect(second).toMatch(/^[A-Za-z0-9_-]{8,100}$/);
     expect(second).not.toBe(first);
 
-    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    dispatch(new PageTransitionEvent('pageshow', { persisted: true }));
     expect(key.value).toMatch(/^[A-Za-z0-9_-]{8,100}$/);
     expect(key.value).not.toBe(second);
   });

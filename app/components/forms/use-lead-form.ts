@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useActionData, useFetcher, useFormAction } from 'react-router';
 import {
   LEAD_ACCEPTED_EVENT,
@@ -63,6 +63,9 @@ export function useLeadForm() {
   const problem: FailedResult | undefined = !busy && latest && !latest.ok ? latest : undefined;
   const values: LeadFormValues = pageResult && !pageResult.ok ? pageResult.values : {};
   const hydrated = useHydrated();
+  // React's, not the DOM's: a re-render would reset a hidden input's value
+  // set behind React's back to its defaultValue.
+  const [idempotencyKey, setIdempotencyKey] = useState(values.idempotency_key ?? '');
 
   // One key per enquiry (SPEC: a double click or a retried request is stored
   // and delivered once). A page rendered for a plain post brings its own. A
@@ -70,10 +73,8 @@ export function useLeadForm() {
   // page again from its back-forward cache: the form there may hold the key
   // of an enquiry already sent (issue 10 item 8).
   useEffect(() => {
-    const renewKey = () => {
-      if (keyRef.current) keyRef.current.value = newIdempotencyKey();
-    };
-    if (keyRef.current && !keyRef.current.value) renewKey();
+    const renewKey = () => setIdempotencyKey(newIdempotencyKey());
+    if (!keyRef.current?.value) renewKey();
     const onAccepted = (event: Event) => {
       if ((event as CustomEvent<unknown>).detail === keyRef.current?.value) renewKey();
     };
@@ -104,9 +105,10 @@ export function useLeadForm() {
     if (busy) return;
     const formData = new FormData(event.currentTarget);
     formData.set(SCRIPTED_SUBMIT_FIELD, '1');
-    if (!formData.get(IDEMPOTENCY_KEY_FIELD) && keyRef.current) {
-      keyRef.current.value = newIdempotencyKey();
-      formData.set(IDEMPOTENCY_KEY_FIELD, keyRef.current.value);
+    if (!formData.get(IDEMPOTENCY_KEY_FIELD)) {
+      const key = newIdempotencyKey();
+      setIdempotencyKey(key);
+      formData.set(IDEMPOTENCY_KEY_FIELD, key);
     }
     // The page moves on after success: reloading its data first would only delay that.
     void fetcher.submit(formData, { method: 'post', defaultShouldRevalidate: false });
@@ -129,6 +131,7 @@ export function useLeadForm() {
       [QUOTE_FORM_ATTRIBUTE]: '',
     },
     keyRef,
+    idempotencyKey,
     busy,
     problem,
     errorId,
