@@ -222,7 +222,7 @@ describe('outbox worker', () => {
     await eventually(async () => expect(await outbox.runOnce()).toBe(0));
     await acceptedLead([hook.url]);
     outbox.kick();
-    await hook.waitForRequests(1, 5000);
+    await hook.waitForRequests(1);
     await outbox.stop();
   });
 
@@ -236,7 +236,7 @@ describe('outbox worker', () => {
       pollIntervalMs: 10,
     });
     outbox.start();
-    await hook.waitForRequests(1, 5000);
+    await hook.waitForRequests(1);
     await outbox.stop();
     // The attempt timed out during stop() and its result is in the store.
     const delivery = (await store.getLead(lead.id))?.deliveries[0];
