@@ -12,8 +12,13 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // Ceilings, not waits: every test waits on conditions, and these only decide
+  // how long a broken one takes to fail. They are generous because this
+  // machine is shared: at a load average of 10 to 50 on two cores, hydrating a
+  // page or starting a server takes many times as long as on a quiet machine
+  // (measured: a form test of a few seconds took 40 to 90 s at a load of 45).
+  timeout: 180_000,
+  expect: { timeout: 30_000 },
   reporter: [['list']],
   use: {
     baseURL: E2E_BASE_URL,
@@ -43,7 +48,8 @@ export default defineConfig({
     url: `${E2E_BASE_URL}/healthz`,
     env: e2eServerEnv(),
     reuseExistingServer: false,
-    timeout: 240_000,
+    // A build from scratch, on a loaded machine.
+    timeout: 600_000,
     stdout: 'ignore',
     stderr: 'pipe',
   },

@@ -11,7 +11,8 @@ export default defineConfig({
       'deploy/**/*.test.ts',
     ],
     environment: 'node',
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // Ceilings, not waits (tests wait on conditions): room for a shared, loaded machine.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

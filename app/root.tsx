@@ -43,7 +43,9 @@ export const meta: Route.MetaFunction = ({ error }) =>
     : [{ title: documentTitle('Something went wrong') }, { name: 'robots', content: 'noindex' }];
 
 export function loader() {
-  return { siteLinks };
+  // The footer's year as this page was rendered (at build time for every
+  // prerendered page), so hydration renders exactly what the HTML says.
+  return { siteLinks, renderedYear: new Date().getFullYear() };
 }
 
 // The links only change with a new build: no need to ask again on navigation.

@@ -89,3 +89,43 @@ test('an unreachable tag host breaks nothing', async ({ page }) => {
   await expect(page).toHaveURL(/\/contact$/);
   expect(errors).toEqual([]);
 });
+
+test("one conversion per enquiry: /thank-you repeats the form's transaction id; a visit no submission led to sends the plain event", async ({
+  page,
+}) => {
+  await withRecordingTag(page);
+  const conversions = async () =>
+    (await events(page)).filter((event) => event.name === 'conversion').map((e) => e.params);
+  await page.goto('/quote');
+  const form = page.locator('form[data-quote-form]');
+  await expect(form.locator('input[name="idempotency_key"]')).not.toHaveValue('');
+  await form.getByLabel('Name').fill('Mere Analytics');
+  await form.getByLabel('Email').fill('mere@example.nz');
+  await form.getByLabel('Phone').fill('027 555 0303');
+  await form.getByLabel('Service').selectOption('Windows');
+  await form.getByLabel('Message').fill('A fogged double-glazed unit.');
+  await form.getByRole('button', { name: 'Request My Free Quote' }).click();
+  await expect(page).toHaveURL(/\/thank-you$/);
+
+  await expect.poll(conversions).toHaveLength(2);
+  const [fromForm, fromThankYou] = await conversions();
+  expect(fromForm).toEqual({
+    send_to: E2E_BUILD_ENV.ADS_CONVERSION_SEND_TO,
+    value: 1,
+    currency: 'NZD',
+    transaction_id: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/),
+  });
+  expect(fromThankYou).toEqual(fromForm);
+
+  // A reload of that visit sends the same id again (de-duplicated by the platform).
+  await page.reload();
+  await expect.poll(conversions).toEqual([fromForm]);
+
+  // A later visit that no submission led to: SPEC §7's event, without an id.
+  await page.getByRole('link', { name: 'Back to Home' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto('/thank-you');
+  await expect
+    .poll(conversions)
+    .toEqual([{ send_to: E2E_BUILD_ENV.ADS_CONVERSION_SEND_TO, value: 1, currency: 'NZD' }]);
+});

@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { GTAG_PATTERN } from './support/pages.ts';
+import { settled } from './support/settle.ts';
 
 /**
  * The carousel (app/components/carousel/Carousel.tsx) on the home page:
@@ -74,7 +75,7 @@ for (const { name, delay } of [
     const start = await firstVisibleSlide(carousel);
     const count = await carousel.locator('[data-slide-index]').count();
     await page.clock.runFor(delay - 1);
-    await page.waitForTimeout(100);
+    await settled(page);
     expect(await firstVisibleSlide(carousel)).toBe(start);
     await page.clock.runFor(1);
     await expectFirstVisible(carousel, (start + 1) % count);
@@ -105,7 +106,7 @@ test('autoplay pauses while the mouse is over the carousel, and resumes after (S
   const start = await firstVisibleSlide(carousel);
   await carousel.locator('.carousel__viewport').hover();
   await page.clock.runFor(12_000);
-  await page.waitForTimeout(100);
+  await settled(page);
   expect(await firstVisibleSlide(carousel)).toBe(start);
   await page.mouse.move(2, 2);
   await page.clock.runFor(4000);
@@ -157,7 +158,7 @@ test('the Pause control stops autoplay and Play resumes it; the live region spea
   await expect(live).toHaveAttribute('aria-live', 'polite');
   const start = await firstVisibleSlide(carousel);
   await page.clock.runFor(30_000);
-  await page.waitForTimeout(100);
+  await settled(page);
   expect(await firstVisibleSlide(carousel)).toBe(start);
 
   await carousel.getByRole('button', { name: 'Next slide' }).click();
@@ -179,7 +180,7 @@ test.describe('with prefers-reduced-motion: reduce', () => {
     await expect(carousel).not.toHaveAttribute('data-playing', 'true');
     await page.mouse.move(2, 2);
     await page.clock.runFor(20_000);
-    await page.waitForTimeout(100);
+    await settled(page);
     expect(await firstVisibleSlide(carousel)).toBe(0);
     await play.click();
     await page.mouse.move(2, 2);
@@ -209,7 +210,7 @@ test('keyboard: the buttons are tabbable, arrow keys move, focus inside pauses a
   // Keyboard focus inside: autoplay waits.
   const start = await firstVisibleSlide(carousel);
   await page.clock.runFor(12_000);
-  await page.waitForTimeout(100);
+  await settled(page);
   expect(await firstVisibleSlide(carousel)).toBe(start);
 
   await next.focus();

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { GTAG_PATTERN } from './support/pages.ts';
+import { settled } from './support/settle.ts';
 
 test.beforeEach(async ({ page }) => {
   await page.route(GTAG_PATTERN, (route) =>
@@ -116,6 +117,29 @@ test.describe('desktop navigation (1280 px)', () => {
     }
   });
 
+  test.describe("in Tauranga on New Year's Day", () => {
+    test.use({ timezoneId: 'Pacific/Auckland' });
+
+    test("on 1 January the footer shows the visitor's year, though the page was built the year before, with no hydration error", async ({
+      page,
+      request,
+    }) => {
+      const html = await (await request.get('/')).text();
+      const built = Number(/©\s*(?:<!-- -->)?(\d{4})/.exec(html)?.[1]);
+      expect(built).toBeGreaterThan(2000);
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
+      page.on('pageerror', (error) => problems.push(error.message));
+      // Five past midnight on New Year's Day in Tauranga.
+      await page.clock.setFixedTime(new Date(`${built + 1}-01-01T00:05:00+13:00`));
+      await ready(page, '/');
+      await expect(page.locator('footer')).toContainText(`© ${built + 1}`);
+      expect(problems.filter((text) => /hydrat|Minified React error/i.test(text))).toEqual([]);
+    });
+  });
+
   test('navigation scrolls to the top, and again after 100 ms', async ({ page }) => {
     await ready(page, '/');
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
@@ -158,8 +182,9 @@ test.describe('desktop navigation (1280 px)', () => {
     // A plain fragment navigation, as a link or the address bar makes it.
     await page.evaluate((fragment) => (window.location.hash = fragment), hash);
     await expect(page).toHaveURL(new RegExp(`${hash}$`));
-    // Past the 100 ms repeat of the scroll manager, the section is still in view.
-    await page.waitForTimeout(400);
+    // Once a timer queued after the scroll manager's 100 ms repeat has run,
+    // the section is still in view.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 150)));
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
     await expect(heading).toBeInViewport();
   });
@@ -210,6 +235,68 @@ test.describe('mobile layout (390 px)', () => {
     expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).not.toBe('hidden');
   });
 
+  test('the open menu keeps the keyboard: the page behind is inert, Tab wraps round, Escape returns to the button', async ({
+    page,
+  }) => {
+    await ready(page, '/');
+    const header = page.locator('header');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(nav).toBeVisible();
+    const close = page.getByRole('button', { name: 'Close menu' });
+    await close.focus();
+    const behind = ['.skip-link', 'main', 'footer', '.phone-bar'];
+    for (const selector of behind) {
+      await expect(page.locator(selector).first(), selector).toHaveJSProperty('inert', true);
+    }
+
+    // Tab goes through the menu and comes round to the close button, never leaving the header.
+    const visited: string[] = [];
+    for (let step = 0; step < 40; step += 1) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        const active = document.activeElement as HTMLElement | null;
+        return {
+          inHeader: Boolean(active?.closest('header')),
+          name: active?.getAttribute('aria-label') ?? active?.textContent?.trim() ?? '',
+        };
+      });
+      expect(focused.inHeader, `step ${step}: ${focused.name}`).toBe(true);
+      if (focused.name === 'Close menu') break;
+      visited.push(focused.name);
+    }
+    await expect(close).toBeFocused();
+    expect(visited).toEqual(expect.arrayContaining(['Home', 'Blog', 'Contact']));
+    expect(visited.some((name) => name.startsWith('Call Us'))).toBe(true);
+
+    // Shift+Tab from the first control of the header goes round to the last.
+    await header.getByRole('link').first().focus();
+    await page.keyboard.press('Shift+Tab');
+    await expect(nav.getByRole('link', { name: /Call Us/ })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(header.getByRole('link').first()).toBeFocused();
+
+    await page.keyboard.press('Escape');
+    await expect(nav).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+    for (const selector of behind) {
+      await expect(page.locator(selector).first(), selector).toHaveJSProperty('inert', false);
+    }
+  });
+
+  test('the menu closes when the screen becomes wide, leaving nothing inert', async ({ page }) => {
+    await ready(page, '/');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.locator('main')).toHaveJSProperty('inert', true);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(page.locator('main')).toHaveJSProperty('inert', false);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByRole('button', { name: 'Open menu' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
+  });
+
   test('an outside tap closes the menu', async ({ page }) => {
     await ready(page, '/');
     await page.getByRole('button', { name: 'Open menu' }).click();
@@ -228,11 +315,25 @@ test.describe('mobile layout (390 px)', () => {
     await ready(page, '/about');
     const bar = page.locator('.phone-bar');
     await expect(bar).toBeHidden();
+    // Every change of the bar, with how far the page was scrolled then.
+    await bar.evaluate((element) => {
+      const log: number[] = [];
+      (window as unknown as { barLog: number[] }).barLog = log;
+      new MutationObserver(() => log.push(window.scrollY)).observe(element, {
+        attributes: true,
+        attributeFilter: ['data-visible'],
+      });
+    });
     await page.evaluate(() => window.scrollTo(0, 40));
-    await page.waitForTimeout(100);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    await settled(page);
     await expect(bar).toBeHidden();
     await page.evaluate(() => window.scrollTo(0, 60));
     await expect(bar).toBeVisible();
+    // It changed once, and only past 50 px.
+    expect(await page.evaluate(() => (window as unknown as { barLog: number[] }).barLog)).toEqual([
+      60,
+    ]);
     await expect(bar.getByRole('link')).toHaveAttribute('href', /^tel:/);
   });
 });

@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { E2E_BUILD_ENV } from './support/env.ts';
-import { allPagePaths, GTAG_PATTERN } from './support/pages.ts';
+import { allPagePaths, GTAG_PATTERN, PAGE_PATHS } from './support/pages.ts';
 
 test.beforeEach(async ({ page }) => {
   await page.route(GTAG_PATTERN, (route) =>
@@ -8,27 +8,32 @@ test.beforeEach(async ({ page }) => {
   );
 });
 
-test('every page is prerendered HTML with its own title, description, canonical and share tags', async ({
+test('the pages checked one by one are the pages /sitemap.xml lists, and the thank-you page', async ({
   request,
 }) => {
-  const paths = await allPagePaths(request);
-  expect(paths.length).toBeGreaterThanOrEqual(30);
-  const titles = new Set<string>();
-  for (const path of paths) {
+  const listed = await allPagePaths(request);
+  expect(listed.length).toBeGreaterThanOrEqual(30);
+  expect([...PAGE_PATHS].sort()).toEqual(listed.sort());
+});
+
+/** Each page's <title>, for the check that no two pages share one. */
+async function titleOf(request: APIRequestContext, path: string) {
+  return /<title>([^<]+)<\/title>/.exec(await (await request.get(path)).text())?.[1];
+}
+
+for (const path of PAGE_PATHS) {
+  test(`${path} is prerendered HTML with its title, description, canonical and share tags`, async ({
+    request,
+  }) => {
     const response = await request.get(path);
-    expect(response.status(), path).toBe(200);
+    expect(response.status()).toBe(200);
     const html = await response.text();
     // Prerendered: the content is in the HTML, not rendered later by JavaScript.
-    expect(/<h1[^>]*>[^<]+/.test(html), `${path} has an h1 with text`).toBe(true);
-    expect(/lorem ipsum|coming soon/i.test(html), `${path} has placeholder text`).toBe(false);
-    const title = /<title>([^<]+)<\/title>/.exec(html)?.[1];
-    expect(title, path).toBeTruthy();
-    titles.add(title!);
-    const has = (text: string, what: string) =>
-      expect(html.includes(text), `${path}: ${what}`).toBe(true);
-    expect(/<meta name="description" content="[^"]{50,}"/.test(html), `${path}: description`).toBe(
-      true,
-    );
+    expect(/<h1[^>]*>[^<]+/.test(html), 'an h1 with text').toBe(true);
+    expect(/lorem ipsum|coming soon/i.test(html), 'placeholder text').toBe(false);
+    expect(await titleOf(request, path)).toBeTruthy();
+    const has = (text: string, what: string) => expect(html.includes(text), what).toBe(true);
+    expect(/<meta name="description" content="[^"]{50,}"/.test(html), 'description').toBe(true);
     const canonical = `${E2E_BUILD_ENV.SITE_URL}${path}`.replace(/&/g, '&amp;');
     has(`<link rel="canonical" href="${canonical}"/>`, 'canonical link');
     for (const tag of ['og:title', 'og:description', 'og:url', 'og:image', 'og:type']) {
@@ -36,9 +41,12 @@ test('every page is prerendered HTML with its own title, description, canonical 
     }
     has('name="twitter:card"', 'twitter card');
     has('"@type":"HomeAndConstructionBusiness"', 'LocalBusiness JSON-LD');
-  }
-  // Each listed page has a title of its own.
-  expect(titles.size).toBe(paths.length);
+  });
+}
+
+test('each page has a title of its own', async ({ request }) => {
+  const titles = await Promise.all(PAGE_PATHS.map((path) => titleOf(request, path)));
+  expect(new Set(titles).size).toBe(PAGE_PATHS.length);
 });
 
 test('pages hydrate and client-side navigation works without a full reload', async ({ page }) => {

@@ -29,17 +29,22 @@ function startServer(env: Record<string, string>) {
   return { child, exited, output: () => output };
 }
 
-/** Until the server answers; bounded by the test's timeout, as start-up is slow on a busy machine. */
-async function waitForHealth() {
-  for (;;) {
-    try {
-      const response = await fetch(`http://127.0.0.1:${PORT}/healthz`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** Resolves once the server answers /healthz; fails only if it exits first (the test's limit bounds the rest). */
+async function waitForHealth(server: ReturnType<typeof startServer>) {
+  let exited = false;
+  void server.exited.then(() => (exited = true));
+  await expect
+    .poll(
+      async () => {
+        if (exited) throw new Error(`server exited before it was healthy:\n${server.output()}`);
+        return fetch(`http://127.0.0.1:${PORT}/healthz`).then(
+          (response) => response.ok,
+          () => false,
+        );
+      },
+      { timeout: 0, intervals: [100, 250, 500] },
+    )
+    .toBe(true);
 }
 
 test('a bad environment value stops the server with a message naming the variable', async () => {
@@ -56,7 +61,7 @@ test('a bad environment value stops the server with a message naming the variabl
 
 test('SIGTERM lets a request in flight finish, then the server exits cleanly', async () => {
   const server = startServer({});
-  await waitForHealth();
+  await waitForHealth(server);
   // The response has begun when SIGTERM arrives; it must still arrive whole.
   const body = await new Promise<{ status: number; length: number; expected: number }>(
     (resolve, reject) => {

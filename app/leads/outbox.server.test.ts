@@ -462,7 +462,7 @@ describe('outbox worker', () => {
     await eventually(async () => expect(await outbox.runOnce()).toBe(0));
     await acceptedLead(targets);
     outbox.kick();
-    await hook.waitForRequests(1, 5000);
+    await hook.waitForRequests(1);
     await outbox.stop();
   });
 
@@ -471,7 +471,7 @@ describe('outbox worker', () => {
     const { outbox, targets } = outboxFor([hook], { timeoutMs: 400, pollIntervalMs: 10 });
     const lead = await acceptedLead(targets);
     outbox.start();
-    await hook.waitForRequests(1, 5000);
+    await hook.waitForRequests(1);
     await outbox.stop();
     // The attempt timed out during stop() and its result is in the store.
     const delivery = (await store.getLead(lead.id))?.deliveries[0];

@@ -116,7 +116,7 @@ export async function startReceiver(
     headers: {},
     failBody: 'receiver is down for maintenance',
     delayMs: 0,
-    waitForRequests(count, timeoutMs = 10_000) {
+    waitForRequests(count, timeoutMs = 30_000) {
       if (requests.length >= count) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         const timer = setTimeout(
@@ -177,10 +177,13 @@ export function tempDataDir(prefix = 'leads-'): { dir: string; remove: () => voi
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Polls until `check` passes or the time is up (for background work like the outbox). */
+/**
+ * Polls until `check` passes or the time is up (for background work like the
+ * outbox). The limit is a ceiling for a loaded machine, not a wait.
+ */
 export async function eventually(
   check: () => Promise<void> | void,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
   intervalMs = 25,
 ): Promise<void> {
   const giveUpAt = Date.now() + timeoutMs;

@@ -80,6 +80,56 @@ export function trackPageView(pathWithQuery: string, title?: string): void {
   });
 }
 
+/**
+ * One conversion per enquiry (issue 12): the form's conversion and the
+ * thank-you page's carry the same transaction id, the lead's created_at, so
+ * the advertising platform counts them once. The id travels to /thank-you in
+ * sessionStorage rather than the address: it stays in this tab, is never sent
+ * to the server, and stays out of the page_view's page_location, the history
+ * and Referer headers. It holds only the timestamp, no personal data.
+ */
+const CONVERSION_HANDOFF_KEY = 'glass:conversion-transaction';
+
+interface ConversionHandoff {
+  transactionId: string;
+  /** The router's key of the thank-you visit that took it, once one has. */
+  visit?: string;
+}
+
+function handOffConversion(transactionId: string): void {
+  try {
+    sessionStorage.setItem(CONVERSION_HANDOFF_KEY, JSON.stringify({ transactionId }));
+  } catch (error) {
+    // Storage turned off: the thank-you conversion goes without the id.
+    console.error('conversion hand-off failed', error);
+  }
+}
+
+/**
+ * The transaction id of the enquiry that led to this visit of /thank-you
+ * (`visit`: the router's history key). The first visit after a submission
+ * takes it; a reload of that visit keeps it (the platform de-duplicates it
+ * again); any other visit gets none and sends SPEC §7's plain conversion.
+ */
+export function conversionForThankYouVisit(visit: string): string | undefined {
+  try {
+    const stored = sessionStorage.getItem(CONVERSION_HANDOFF_KEY);
+    if (!stored) return undefined;
+    const handoff = JSON.parse(stored) as Partial<ConversionHandoff>;
+    if (typeof handoff.transactionId !== 'string') return undefined;
+    if (handoff.visit === undefined) {
+      sessionStorage.setItem(
+        CONVERSION_HANDOFF_KEY,
+        JSON.stringify({ transactionId: handoff.transactionId, visit }),
+      );
+      return handoff.transactionId;
+    }
+    return handoff.visit === visit ? handoff.transactionId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** SPEC §7 step 3, after a successful submission. */
 export function trackLeadSubmitted(source: FormSource, createdAt: string): void {
   track({
@@ -95,16 +145,21 @@ export function trackLeadSubmitted(source: FormSource, createdAt: string): void 
       transaction_id: createdAt,
     },
   });
+  handOffConversion(createdAt);
 }
 
-/** SPEC §4 / §7: the thank-you page's conversion and 'Thank You' page view. */
-export function trackThankYou(): void {
+/**
+ * SPEC §4 / §7: the thank-you page's conversion and 'Thank You' page view;
+ * the conversion with the form's transaction id when a submission led here.
+ */
+export function trackThankYou(transactionId?: string): void {
   track({
     name: 'conversion',
     params: {
       ...(publicConfig.adsConversionSendTo ? { send_to: publicConfig.adsConversionSendTo } : {}),
       value: 1,
       currency: 'NZD',
+      ...(transactionId ? { transaction_id: transactionId } : {}),
     },
   });
   track({

@@ -5,7 +5,7 @@ import { Icon, type IconName } from '../components/ui/Icon.tsx';
 import { PageHeader } from '../components/ui/PageHeader.tsx';
 import { business, telHref } from '../content/business.ts';
 import { facts } from '../content/facts.ts';
-import { trackThankYou } from '../lib/analytics.ts';
+import { conversionForThankYouVisit, trackThankYou } from '../lib/analytics.ts';
 import { seo } from '../lib/seo.ts';
 
 export const meta = () =>
@@ -42,10 +42,11 @@ export default function ThankYou() {
   const { key } = useLocation();
   // SPEC §4/§7: the conversion and the 'Thank You' page view, once per visit
   // to this page, even when React runs the effect twice (StrictMode in development).
+  // The conversion shares the form's transaction id when a submission led here.
   useEffect(() => {
     if (trackedVisitKey === key) return;
     trackedVisitKey = key;
-    trackThankYou();
+    trackThankYou(conversionForThankYouVisit(key));
   }, [key]);
 
   return (

@@ -69,7 +69,8 @@ export async function startSiteServer(env: Record<string, string>): Promise<Site
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    // A ceiling for a server that hangs before listening; a loaded machine needs many seconds.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 120_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       // start.ts logs { port, msg: 'Listening on …' } once it accepts connections.

@@ -1,4 +1,10 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
+import { glassTypes } from '../../app/content/glass-types.ts';
+import { services } from '../../app/content/services.ts';
+import { categorySlug } from '../../app/lib/blog/category.ts';
+import { parseArticleSource } from '../../app/lib/blog/frontmatter.ts';
 
 /**
  * Every public page, read from the site's own /sitemap.xml (which is built
@@ -12,6 +18,39 @@ export async function allPagePaths(request: APIRequestContext): Promise<string[]
   );
   return [...paths, '/thank-you'];
 }
+
+const blogDir = path.resolve(import.meta.dirname, '../../app/content/blog');
+
+/**
+ * The same pages, known when the test files load, so that route-level checks
+ * (axe, the HTML checker) can be one test per page: a slow page on a busy
+ * machine then fails alone or not at all, instead of making one test walk
+ * every route against one time limit. app/site-pages.ts cannot be imported
+ * here (it reads the articles through Vite); e2e/pages.spec.ts checks that
+ * this list and /sitemap.xml name the same pages.
+ */
+export const PAGE_PATHS: readonly string[] = (() => {
+  const posts = readdirSync(blogDir)
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => parseArticleSource(file, readFileSync(path.join(blogDir, file), 'utf8')));
+  const categories = new Set(posts.flatMap((post) => post.frontmatter.categories));
+  return [
+    '/',
+    '/services',
+    '/about',
+    '/contact',
+    '/quote',
+    '/blog',
+    ...services.map((service) => service.path),
+    ...glassTypes.map((glassType) => glassType.path),
+    ...posts.map((post) => `/blog/${post.frontmatter.slug}`),
+    ...[...categories].map((category) => `/blog/category/${categorySlug(category)}`),
+    '/privacy-policy',
+    '/terms',
+    '/sitemap',
+    '/thank-you',
+  ];
+})();
 
 /** Analytics stand-in: the real tag host is unreachable here, so answer with an empty script. */
 export const GTAG_PATTERN = 'https://www.googletagmanager.com/**';

@@ -1,6 +1,6 @@
 import type { ReactNode, RefObject } from 'react';
 import { Link } from 'react-router';
-import { EMAIL_PATTERN_SOURCE, HONEYPOT_FIELD, LIMITS } from '../../leads/form-rules.ts';
+import { HONEYPOT_FIELD, LIMITS } from '../../leads/form-rules.ts';
 import { IDEMPOTENCY_KEY_FIELD, type FieldState, type LeadForm } from './use-lead-form.ts';
 
 /** A visible label above its control, with an optional hint below it. */
@@ -42,7 +42,11 @@ interface SharedFieldProps {
   state: FieldState;
 }
 
-/** The e-mail field of every lead form (SPEC §5: required, text@text.text). */
+/**
+ * The e-mail field of every lead form (SPEC §5: required, email type). The
+ * text@text.text rule is checked on submit, with SPEC §8's message (see
+ * EMAIL_PATTERN), not by a `pattern` the browser would answer itself.
+ */
 export function EmailField({ id, defaultValue, state }: SharedFieldProps) {
   return (
     <Field id={id} label="Email">
@@ -54,7 +58,6 @@ export function EmailField({ id, defaultValue, state }: SharedFieldProps) {
         inputMode="email"
         required
         maxLength={LIMITS.email.max}
-        pattern={EMAIL_PATTERN_SOURCE}
         defaultValue={defaultValue}
         {...state}
       />
@@ -98,7 +101,7 @@ export function LeadFormEnd({
   return (
     <>
       <HoneypotField id={`${id}-${HONEYPOT_FIELD}`} />
-      <IdempotencyKeyInput inputRef={form.keyRef} value={form.values.idempotency_key} />
+      <IdempotencyKeyInput inputRef={form.keyRef} value={form.idempotencyKey} />
       <SubmitButton busy={form.busy}>{submitLabel}</SubmitButton>
       <FormProblem id={form.errorId} message={form.problem?.error} />
       <PrivacyNote />
@@ -154,21 +157,19 @@ export function HoneypotField({ id }: { id: string }) {
 }
 
 /**
- * The idempotency key. Filled in on the client when the form appears
- * (use-lead-form.ts); a page rendered for a plain post carries the one the
- * action chose. A prerendered page cannot: without JavaScript the first post
- * goes without a key, which the server accepts.
+ * The idempotency key. Filled in on the client when the form appears and
+ * renewed after each accepted enquiry (use-lead-form.ts); a page rendered for
+ * a plain post carries the one the action chose. A prerendered page cannot:
+ * without JavaScript the first post goes without a key, which the server accepts.
  */
 export function IdempotencyKeyInput({
   inputRef,
   value,
 }: {
   inputRef: RefObject<HTMLInputElement | null>;
-  value: string | undefined;
+  value: string;
 }) {
-  return (
-    <input ref={inputRef} type="hidden" name={IDEMPOTENCY_KEY_FIELD} defaultValue={value ?? ''} />
-  );
+  return <input ref={inputRef} type="hidden" name={IDEMPOTENCY_KEY_FIELD} value={value} />;
 }
 
 /** Says once, above the fields, what the browser's `required` enforces. */

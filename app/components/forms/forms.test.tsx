@@ -16,7 +16,8 @@ import {
   SUBMIT_FAILED_MESSAGE,
   UNEXPECTED_ERROR_MESSAGE,
 } from '../../leads/form-rules.ts';
-import type { LeadFormResult } from '../../leads/form-submission.ts';
+import { LEAD_ACCEPTED_EVENT, type LeadFormResult } from '../../leads/form-submission.ts';
+import { conversionForThankYouVisit } from '../../lib/analytics.ts';
 import { QUOTE_FORM_ATTRIBUTE } from '../layout/SiteHeader.tsx';
 import { CallbackForm } from './CallbackForm.tsx';
 import { EnquiryForm } from './EnquiryForm.tsx';
@@ -103,7 +104,7 @@ function fillEnquiry(form: HTMLElement, values: Partial<Record<string, string>> 
 }
 
 describe('browser constraints from the one set of rules (SPEC §5)', () => {
-  it('call-back form: labelled fields with required, lengths, types, pattern and autocomplete', () => {
+  it('call-back form: labelled fields with required, lengths, types, input modes and autocomplete', () => {
     const form = renderOnPage(<CallbackForm />, () => null);
     expect(form.hasAttribute(QUOTE_FORM_ATTRIBUTE)).toBe(true);
     expect(form.getAttribute('method')).toBe('post');
@@ -132,8 +133,10 @@ describe('browser constraints from the one set of rules (SPEC §5)', () => {
           name: 'email',
           type: 'email',
           autocomplete: 'email',
+          inputmode: 'email',
           maxlength: '254',
-          pattern: '[^\\s@]+@[^\\s@]+\\.[^\\s@]+',
+          // The browser's own bubble would hide SPEC §8's message (issue 12).
+          pattern: null,
         },
       ],
       [
@@ -209,6 +212,37 @@ describe('browser constraints from the one set of rules (SPEC §5)', () => {
     const form = renderOnPage(<CallbackForm />, () => null);
     const key = form.querySelector<HTMLInputElement>('input[name="idempotency_key"]')!;
     await waitFor(() => expect(key.value).toMatch(/^[A-Za-z0-9_-]{8,100}$/));
+  });
+
+  it('running with JavaScript, the forms check themselves (noValidate), keeping the constraints for no-JS', () => {
+    for (const element of [<CallbackForm key="c" />, <EnquiryForm key="e" source="quote_form" />]) {
+      const form = renderOnPage(element, () => null);
+      expect(form.noValidate).toBe(true);
+      expect(field(form, 'Email').required).toBe(true);
+      cleanup();
+    }
+  });
+
+  it('a new idempotency key once the enquiry sent with it is accepted, and on a return from the back-forward cache', async () => {
+    const form = renderOnPage(<EnquiryForm source="quote_form" />, () => null);
+    const key = form.querySelector<HTMLInputElement>('input[name="idempotency_key"]')!;
+    await waitFor(() => expect(key.value).not.toBe(''));
+    const first = key.value;
+
+    // Another form's enquiry, or a page shown normally: the key stays.
+    const dispatch = (event: Event) => act(() => void window.dispatchEvent(event));
+    dispatch(new CustomEvent(LEAD_ACCEPTED_EVENT, { detail: 'someone-elses-key' }));
+    dispatch(new PageTransitionEvent('pageshow', { persisted: false }));
+    expect(key.value).toBe(first);
+
+    dispatch(new CustomEvent(LEAD_ACCEPTED_EVENT, { detail: first }));
+    const second = key.value;
+    expect(second).toMatch(/^[A-Za-z0-9_-]{8,100}$/);
+    expect(second).not.toBe(first);
+
+    dispatch(new PageTransitionEvent('pageshow', { persisted: true }));
+    expect(key.value).toMatch(/^[A-Za-z0-9_-]{8,100}$/);
+    expect(key.value).not.toBe(second);
   });
 });
 
@@ -409,11 +443,16 @@ describe('the client action: the client check, then the server, then analytics a
     expect(server).not.toHaveBeenCalled();
   });
 
-  it('success: form_submit and the conversion first, then the move to /thank-you', async () => {
+  it('success: form_submit and the conversion first, the form told of its key, then the move to /thank-you', async () => {
     const server = vi.fn(async () => ({ ok: true, created_at: '2025-03-01T01:02:03.456Z' }));
-    const outcome = await quoteClientAction(clientArgs(validEnquiry, server)).catch(
-      (thrown: unknown) => thrown,
-    );
+    const accepted: unknown[] = [];
+    const onAccepted = (event: Event) => accepted.push((event as CustomEvent).detail);
+    window.addEventListener(LEAD_ACCEPTED_EVENT, onAccepted);
+    const outcome = await quoteClientAction(
+      clientArgs({ ...validEnquiry, idempotency_key: 'key-of-this-enquiry' }, server),
+    ).catch((thrown: unknown) => thrown);
+    window.removeEventListener(LEAD_ACCEPTED_EVENT, onAccepted);
+    expect(accepted).toEqual(['key-of-this-enquiry']);
     expect(outcome).toBeInstanceOf(Response);
     expect((outcome as Response).headers.get('Location')).toBe('/thank-you');
     expect(recorded).toEqual([
@@ -428,6 +467,21 @@ describe('the client action: the client check, then the server, then analytics a
         { value: 1, currency: 'NZD', transaction_id: '2025-03-01T01:02:03.456Z' },
       ],
     ]);
+  });
+
+  it("the conversion's transaction id is handed to the thank-you visit that follows, and to no other", async () => {
+    sessionStorage.clear();
+    expect(conversionForThankYouVisit('visit-0')).toBeUndefined();
+    const server = async () => ({ ok: true, created_at: '2025-03-01T01:02:03.456Z' });
+    await quoteClientAction(clientArgs(validEnquiry, server)).catch(() => undefined);
+    // Only the timestamp is kept, nothing the visitor typed.
+    expect(JSON.stringify({ ...sessionStorage })).not.toMatch(/aroha|021|cracked/i);
+    expect(conversionForThankYouVisit('visit-1')).toBe('2025-03-01T01:02:03.456Z');
+    // A reload of that visit keeps it (the platform de-duplicates it again) ...
+    expect(conversionForThankYouVisit('visit-1')).toBe('2025-03-01T01:02:03.456Z');
+    // ... a later visit that no submission led to has none.
+    expect(conversionForThankYouVisit('visit-2')).toBeUndefined();
+    sessionStorage.clear();
   });
 
   it('each form sends its own label', async () => {

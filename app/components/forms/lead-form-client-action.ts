@@ -1,6 +1,10 @@
 import { redirect, type ClientActionFunctionArgs } from 'react-router';
 import { UNEXPECTED_ERROR_MESSAGE } from '../../leads/form-rules.ts';
-import { THANK_YOU_PATH, type LeadFormResult } from '../../leads/form-submission.ts';
+import {
+  LEAD_ACCEPTED_EVENT,
+  THANK_YOU_PATH,
+  type LeadFormResult,
+} from '../../leads/form-submission.ts';
 import { trackLeadSubmitted, type FormSource } from '../../lib/analytics.ts';
 import { loadLeadValidation } from './lead-form-validation.ts';
 
@@ -21,7 +25,9 @@ function firstValues(formData: FormData): Record<string, string> {
  *    (SPEC §5); if the validator cannot be loaded the server still checks;
  * 2. the route's server action, which runs the lead service;
  * 3. on success the SPEC §7 events (form_submit and the conversion with
- *    created_at as the transaction id), THEN the move to /thank-you;
+ *    created_at as the transaction id, handed on to /thank-you's conversion),
+ *    the form told to take a new idempotency key (LEAD_ACCEPTED_EVENT), THEN
+ *    the move to /thank-you;
  * 4. a failure that is not an answer of the action (network down, a 403 from
  *    the server's origin check, a crash) becomes SPEC §8's unexpected-error
  *    message in the form instead of the route's error page (§4: the form stays).
@@ -49,6 +55,7 @@ export function leadFormClientAction(form: 'callback' | 'enquiry', source: FormS
     }
     if (!result.ok) return result;
     trackLeadSubmitted(source, result.created_at);
+    window.dispatchEvent(new CustomEvent(LEAD_ACCEPTED_EVENT, { detail: fields.idempotency_key }));
     throw redirect(THANK_YOU_PATH);
   };
 }

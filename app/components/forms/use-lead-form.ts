@@ -1,10 +1,12 @@
-import { useEffect, useId, useRef, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useActionData, useFetcher, useFormAction } from 'react-router';
 import {
+  LEAD_ACCEPTED_EVENT,
   SCRIPTED_SUBMIT_FIELD,
   type LeadFormResult,
   type LeadFormValues,
 } from '../../leads/form-submission.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 import { QUOTE_FORM_ATTRIBUTE } from '../layout/SiteHeader.tsx';
 import { preloadLeadValidation } from './lead-form-validation.ts';
 
@@ -38,6 +40,12 @@ export interface FieldState {
  * for /thank-you. Without JavaScript the browser posts the same form to the
  * same action, and a failure comes back as the page rendered with the
  * message and the visitor's values (`values`).
+ *
+ * Once hydrated the form is `noValidate`: the client check runs the form's
+ * zod schema and shows SPEC §8's message in the red box, where the browser
+ * would show its own bubble. The prerendered form keeps the browser's
+ * constraints for the moment before hydration and for no JavaScript; the
+ * server then answers with the same messages.
  */
 export function useLeadForm() {
   const fetcher = useFetcher<LeadFormResult>();
@@ -54,11 +62,31 @@ export function useLeadForm() {
   const latest = fetcher.data ?? pageResult;
   const problem: FailedResult | undefined = !busy && latest && !latest.ok ? latest : undefined;
   const values: LeadFormValues = pageResult && !pageResult.ok ? pageResult.values : {};
+  const hydrated = useHydrated();
+  // React's, not the DOM's: a re-render would reset a hidden input's value
+  // set behind React's back to its defaultValue.
+  const [idempotencyKey, setIdempotencyKey] = useState(values.idempotency_key ?? '');
 
-  // One key per form shown (SPEC: a double click or a retried request is
-  // stored and delivered once). A page rendered for a plain post brings its own.
+  // One key per enquiry (SPEC: a double click or a retried request is stored
+  // and delivered once). A page rendered for a plain post brings its own. A
+  // new one after each accepted enquiry, and whenever the browser shows the
+  // page again from its back-forward cache: the form there may hold the key
+  // of an enquiry already sent (issue 10 item 8).
   useEffect(() => {
-    if (keyRef.current && !keyRef.current.value) keyRef.current.value = newIdempotencyKey();
+    const renewKey = () => setIdempotencyKey(newIdempotencyKey());
+    if (!keyRef.current?.value) renewKey();
+    const onAccepted = (event: Event) => {
+      if ((event as CustomEvent<unknown>).detail === keyRef.current?.value) renewKey();
+    };
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) renewKey();
+    };
+    window.addEventListener(LEAD_ACCEPTED_EVENT, onAccepted);
+    window.addEventListener('pageshow', onPageShow);
+    return () => {
+      window.removeEventListener(LEAD_ACCEPTED_EVENT, onAccepted);
+      window.removeEventListener('pageshow', onPageShow);
+    };
   }, []);
 
   // After a failed attempt, take keyboard and screen-reader users to the
@@ -77,9 +105,10 @@ export function useLeadForm() {
     if (busy) return;
     const formData = new FormData(event.currentTarget);
     formData.set(SCRIPTED_SUBMIT_FIELD, '1');
-    if (!formData.get(IDEMPOTENCY_KEY_FIELD) && keyRef.current) {
-      keyRef.current.value = newIdempotencyKey();
-      formData.set(IDEMPOTENCY_KEY_FIELD, keyRef.current.value);
+    if (!formData.get(IDEMPOTENCY_KEY_FIELD)) {
+      const key = newIdempotencyKey();
+      setIdempotencyKey(key);
+      formData.set(IDEMPOTENCY_KEY_FIELD, key);
     }
     // The page moves on after success: reloading its data first would only delay that.
     void fetcher.submit(formData, { method: 'post', defaultShouldRevalidate: false });
@@ -95,12 +124,14 @@ export function useLeadForm() {
       ref: formRef,
       method: 'post' as const,
       action,
+      noValidate: hydrated,
       onSubmit,
       // Fetch the validator while the visitor types, not when they submit.
       onFocus: preloadLeadValidation,
       [QUOTE_FORM_ATTRIBUTE]: '',
     },
     keyRef,
+    idempotencyKey,
     busy,
     problem,
     errorId,

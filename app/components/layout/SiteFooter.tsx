@@ -1,17 +1,21 @@
-import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useRouteLoaderData } from 'react-router';
 import { business, fullAddress, mailHref, telHref } from '../../content/business.ts';
 import { footerQuickLinks, legalLinks } from '../../content/navigation.ts';
+import { useAfterHydration } from '../../lib/use-hydrated.ts';
 import { useSiteLinks } from '../../lib/use-site-links.ts';
+import type { loader as rootLoader } from '../../root.tsx';
 import { Icon } from '../ui/Icon.tsx';
 
-/** The year the page was built, brought up to date once the page runs. */
+const browserYear = () => new Date().getFullYear();
+
+/**
+ * The copyright year. A page prerendered in December and read on 1 January:
+ * hydration renders the year of the HTML (the root loader's, baked into the
+ * page), then React renders the browser's year, with no hydration mismatch.
+ */
 function CurrentYear() {
-  const [year, setYear] = useState(() => new Date().getFullYear());
-  // The prerendered year is the build's; the visitor's clock is only known
-  // after hydration, so the effect is the right place to read it.
-  // eslint-disable-next-line react-hooks/set-state-in-effect
-  useEffect(() => setYear(new Date().getFullYear()), []);
+  const renderedYear = useRouteLoaderData<typeof rootLoader>('root')?.renderedYear;
+  const year = useAfterHydration(browserYear, renderedYear ?? browserYear());
   return <>{year}</>;
 }
 

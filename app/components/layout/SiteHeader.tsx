@@ -2,6 +2,8 @@ import { useCallback, useEffect, useId, useRef, useState, type MouseEvent } from
 import { Link, NavLink, useLocation } from 'react-router';
 import { business, telHref } from '../../content/business.ts';
 import { isActivePath, isGroup, mainNavigation, type NavGroup } from '../../content/navigation.ts';
+import { useMediaQuery } from '../../lib/use-media-query.ts';
+import { useModalPanel } from '../../lib/use-modal-panel.ts';
 import { useSiteLinks } from '../../lib/use-site-links.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { Logo } from './Logo.tsx';
@@ -17,7 +19,8 @@ function prefersReducedMotion(): boolean {
  * SPEC §2 navigation bar. Desktop: links, two independent dropdowns and
  * 'Call Us'. Mobile: 'Request an Estimate', a call button and the menu toggle.
  * Menus close on route change, outside click and Escape; the page behind the
- * open mobile menu does not scroll.
+ * open mobile menu does not scroll, and the open mobile menu keeps the
+ * keyboard in the header (the top bar and the panel) until it closes.
  */
 export function SiteHeader() {
   const { pathname } = useLocation();
@@ -40,6 +43,13 @@ export function SiteHeader() {
     setOpenGroup(null);
     setMenuOpen(false);
   }
+  // The mobile menu is no panel on a wide screen (a phone turned, a window
+  // widened): close it there, so the page is not left inert behind it.
+  const wide = useMediaQuery('(min-width: 1024px)');
+  if (wide && menuOpen) setMenuOpen(false);
+
+  // The open mobile menu covers the page: the rest is inert and Tab stays in the header.
+  useModalPanel(headerRef, menuOpen);
 
   // Close on outside click and on Escape (focus returns to the toggle).
   useEffect(() => {
