@@ -79,7 +79,13 @@ describe('postWebhook', () => {
     const result = await postWebhook(hook.url, payload, { timeoutMs: 300 });
     // Answered at the timeout, not when the receiver lets go (it never does).
     expect(Date.now() - started).toBeLessThan(20_000);
-    expect(result).toEqual({ ok: false, permanent: false, error: 'timed out after 300 ms' });
+    expect(result).toEqual({
+      ok: false,
+      permanent: false,
+      error: 'timed out after 300 ms',
+      summary: 'no answer within 0.3 s',
+      advice: 'check the address, and that the service answers quickly',
+    });
   });
 
   it('reports connection errors', async () => {
