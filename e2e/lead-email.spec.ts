@@ -6,7 +6,7 @@ import {
   type TestCertificate,
   type TestSmtpServer,
 } from '../app/leads/smtp-test-support.server.ts';
-import { eventually } from '../app/leads/test-support.server.ts';
+import { eventually, startReceiver } from '../app/leads/test-support.server.ts';
 import {
   attachServerLogsOnFailure,
   exportLeads,
@@ -206,6 +206,41 @@ test('two server processes on one PostgreSQL send each e-mail once', async () =>
   const counts = sentPerLead(smtp);
   expect([...counts.keys()].sort()).toEqual([...ids].sort());
   expect([...counts.values()].every((count) => count === 1)).toBe(true);
+});
+
+test('a webhook that refuses a lead for good: logged once, the owner told by one e-mail, counted in /healthz', async () => {
+  const smtp = await smtpServer();
+  const hook = await startReceiver('fail');
+  hook.failStatus = 410;
+  cleanups.push(() => hook.close());
+  const data = tempDataDir();
+  cleanups.push(() => data.remove());
+  const server = await site(smtp, {
+    DATA_DIR: data.dir,
+    LEAD_ACCEPT: 'stored',
+    LEAD_WEBHOOK_URLS: `${hook.url}/t0ken-410`,
+  });
+  const result = await post(server.url, lead(`gone-${randomUUID().slice(0, 6)}`));
+  expect(result.status).toBe(201);
+  // The lead's own e-mail, and one about the webhook that gave up on it.
+  await smtp.waitForMessages(2, 60_000);
+  const subjects = smtp.messages.map((mail) => mail.parsed.subject).sort();
+  expect(subjects).toEqual([
+    expect.stringMatching(/^New enquiry: Windows, from Mail gone-/),
+    expect.stringMatching(
+      new RegExp(`^Not delivered to webhook 1 \\(127\\.0\\.0\\.1:${hook.port}\\): New enquiry`),
+    ),
+  ]);
+  const health = (await (await fetch(`${server.url}/healthz`)).json()) as Record<string, unknown>;
+  expect(health).toEqual(expect.objectContaining({ ok: true, targets: 2, failedDeliveries: 1 }));
+  const errors = server
+    .output()
+    .split('\n')
+    .filter((line) => line.includes('"level":50'));
+  expect(errors).toHaveLength(1);
+  expect(errors[0]).toContain('refused for good');
+  expect(server.output()).not.toContain('t0ken-410');
+  expect(hook.requests).toHaveLength(1);
 });
 
 test('settings that would half-work or leak stop the server, naming the variable', async () => {

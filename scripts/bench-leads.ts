@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
 
 /**
  * `npm run bench:leads` (not part of `npm test`): how many lead submissions
@@ -20,6 +21,11 @@ import pg from 'pg';
  * JSON lead with its own idempotency key. PostgreSQL runs when
  * TEST_DATABASE_URL or DATABASE_URL is set, in a schema of its own that is
  * dropped afterwards; otherwise it is reported as skipped.
+ *
+ * A third run adds the lead e-mail (issue 14): the embedded store with
+ * LEAD_EMAIL_TO set and a local SMTP server that takes every message, still
+ * in `stored` mode, so the figure shows what the e-mail target costs the
+ * answer (the outbox sends in the background); BENCH_EMAIL=0 leaves it out.
  *
  * Prints requests per second, p50 and p99 latency and errors per store, and
  * writes them to reports/bench-leads.json.
@@ -179,6 +185,42 @@ try {
   rows.push(await bench('embedded (SQLite)', { DATA_DIR: dataDir, DATABASE_URL: '' }));
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+if (process.env.BENCH_EMAIL !== '0') {
+  // A mail server that takes every message and keeps nothing: the cost
+  // measured is the site's, not a mail server's.
+  let received = 0;
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on('data', () => undefined);
+      stream.on('end', () => {
+        received += 1;
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+  const smtpPort = (smtp.server.address() as net.AddressInfo).port;
+  const emailDataDir = mkdtempSync(path.join(tmpdir(), 'glass-bench-email-'));
+  try {
+    rows.push(
+      await bench('embedded + e-mail', {
+        DATA_DIR: emailDataDir,
+        DATABASE_URL: '',
+        LEAD_ACCEPT: 'stored',
+        LEAD_EMAIL_TO: 'office@glass.example.nz',
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      }),
+    );
+    notes.push(`The local SMTP server took ${received} lead e-mails during the e-mail run.`);
+  } finally {
+    rmSync(emailDataDir, { recursive: true, force: true });
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  }
 }
 
 if (databaseUrl) {

@@ -32,7 +32,7 @@ export interface LeadsHealth {
 
 /**
  * The lead pipeline of CONTRACT "Delivery" for one server process: the store
- * (embedded or PostgreSQL), the webhook outbox, the lead service, the HTTP API
+ * (embedded or PostgreSQL), the delivery targets and their outbox, the lead service, the HTTP API
  * and the guards the page forms share with it.
  */
 export async function createLeadsIntegration(env: Env, logger: Logger): Promise<LeadsRuntime> {

@@ -64,7 +64,7 @@ export function resultBody(
 
 export interface LeadServiceOptions {
   store: LeadStore;
-  /** Where every lead goes (each webhook of LEAD_WEBHOOK_URLS). */
+  /** Where every lead goes: each webhook of LEAD_WEBHOOK_URLS, and the e-mail of LEAD_EMAIL_TO. */
   targets: readonly DeliveryTarget[];
   acceptMode: AcceptMode;
   /** The longest a target takes (CONTRACT: default 8 s; env LEAD_WEBHOOK_TIMEOUT_MS). */
@@ -170,7 +170,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     let holder: LeadRecord | null = existing;
     let waited = false;
     const giveUpAt = Date.now() + duplicateWaitMs;
-    // The first request is still deciding (webhook mode): wait for its answer.
+    // The first request is still deciding (delivered mode): wait for its answer.
     while (holder && holder.status === 'received') {
       if (Date.now() >= giveUpAt) {
         log.warn({ leadId: holder.id }, 'Duplicate request gave up waiting for the first one');
@@ -320,7 +320,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
           }
         });
       } catch (error) {
-        // The visitor's answer follows the webhooks; an accepted lead left
+        // The visitor's answer follows the targets; an accepted lead left
         // `received` is later marked not_accepted, which the log explains.
         log.error(
           { err: storeErrorForLog(error), ...context, accepted: leadAccepted },

@@ -13,7 +13,7 @@ import type { LeadSource } from './schema.ts';
 export type { LeadSource };
 
 /**
- * - `received`: committed in `webhook` mode while the first delivery attempt
+ * - `received`: committed in `delivered` mode while the first delivery attempt
  *   runs; not yet accepted or refused. The outbox leaves it alone, and a lead
  *   stuck here (the process died mid-request) is later marked not_accepted.
  * - `accepted`: the visitor was told it worked; failed deliveries are retried.
