@@ -636,8 +636,10 @@ for (const backend of STORE_BACKENDS)
         expect(log.text()).toContain('getter exploded');
       });
 
-      it('refuses to build a webhook-mode service without webhooks', () => {
-        expect(() => service({ acceptMode: 'delivered', webhookUrls: [] })).toThrow(/webhook/);
+      it('refuses to build a delivered-mode service without a target', () => {
+        expect(() => service({ acceptMode: 'delivered', webhookUrls: [] })).toThrow(
+          /delivery target/,
+        );
       });
     });
   });
