@@ -113,8 +113,12 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
       });
     },
     async health(): Promise<LeadsHealth> {
-      const failedDeliveries = await store.countFailedDeliveries().catch(() => null);
-      const up = failedDeliveries !== null;
+      // The ping records the store's state, so an outage is logged once when it starts and ends.
+      const up = await store.ping().then(
+        () => true,
+        () => false,
+      );
+      const failedDeliveries = up ? await store.countFailedDeliveries().catch(() => null) : null;
       return {
         // `delivered` mode accepts a lead the targets take even without the store.
         ok: env.LEAD_ACCEPT === 'delivered' ? targets.length > 0 : up,
