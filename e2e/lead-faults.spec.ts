@@ -214,7 +214,9 @@ test('embedded store locked by another process: webhook mode accepts by webhook,
     const delivered = receiver.requests.map((r) => (r.json as { message: string }).message);
     expect(delivered.filter((message) => message.includes('webhook-'))).toHaveLength(1);
     expect(delivered.filter((message) => message.includes('stored-'))).toHaveLength(0);
-    expect(servers[0]!.server.output()).toContain('Lead store failed; delivering to the targets only');
+    expect(servers[0]!.server.output()).toContain(
+      'Lead store failed; delivering to the targets only',
+    );
 
     // Store back: submissions are stored again.
     for (const db of locks) db.exec('ROLLBACK');
