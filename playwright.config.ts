@@ -22,7 +22,9 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: E2E_BASE_URL,
-    trace: 'retain-on-failure',
+    // Recording a trace of every test costs a fifth of the suite's time; a
+    // failure is traced on its retry (CI), or locally with `--trace on`.
+    trace: 'on-first-retry',
     launchOptions: {
       executablePath,
       args: [
