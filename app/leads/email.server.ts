@@ -269,6 +269,11 @@ function explain(error: { code?: string; responseCode?: number; message: string 
 export function emailTarget(options: EmailTargetOptions): EmailTarget {
   const { smtp } = options;
   const transporter: Transporter = nodemailer.createTransport({
+    // One connection kept open for a run of e-mails (the outbox sends in
+    // batches) instead of a handshake per message; nodemailer reopens it
+    // when the mail server drops it.
+    pool: true,
+    maxConnections: 2,
     host: smtp.host,
     port: smtp.port,
     secure: smtp.secure,

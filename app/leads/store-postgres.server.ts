@@ -258,54 +258,46 @@ export class PostgresLeadStore implements LeadStore {
   async insertLead(lead: LeadRecord, deliveries: readonly NewDelivery[]): Promise<InsertResult> {
     // A conflicting key whose holder is released in between is retried.
     for (let round = 0; round < 3; round++) {
-      const client = await this.#pool.connect();
-      let inserted = false;
-      try {
-        await client.query('BEGIN');
-        // ON CONFLICT waits for a concurrent uncommitted insert of the same
-        // key, so of two simultaneous requests exactly one inserts.
-        const result = await client.query(
-          `INSERT INTO leads (${LEAD_COLUMNS})
+      // One statement, so one round trip and atomic without BEGIN/COMMIT: the
+      // deliveries are inserted only for a lead row that was. ON CONFLICT
+      // waits for a concurrent uncommitted insert of the same key, so of two
+      // simultaneous requests exactly one inserts.
+      // Named, so each connection parses and plans it once.
+      const result = await this.#pool.query<{ inserted: string }>({
+        name: 'lead-insert',
+        text: `WITH lead AS (
+           INSERT INTO leads (${LEAD_COLUMNS})
            VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8, $9, $10)
-           ON CONFLICT (idempotency_key) DO NOTHING`,
-          [
-            lead.id,
-            lead.name,
-            lead.email,
-            lead.phone,
-            lead.service,
-            lead.message,
-            lead.created_at,
-            lead.source,
-            lead.status,
-            lead.idempotency_key,
-          ],
-        );
-        inserted = result.rowCount === 1;
-        if (inserted && deliveries.length > 0) {
-          await client.query(
-            `INSERT INTO lead_deliveries
-               (lead_id, target, label, state, attempts, next_attempt_at, position)
-             SELECT $1, u.target, u.label, u.state, 0, u.next_attempt_at, u.position
-             FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::int[])
-               AS u (target, label, state, next_attempt_at, position)`,
-            [
-              lead.id,
-              deliveries.map((d) => d.target),
-              deliveries.map((d) => d.label),
-              deliveries.map((d) => d.state),
-              deliveries.map((d) => d.next_attempt_at),
-              deliveries.map((_, position) => position),
-            ],
-          );
-        }
-        await client.query(inserted ? 'COMMIT' : 'ROLLBACK');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+           ON CONFLICT (idempotency_key) DO NOTHING
+           RETURNING id
+         ), deliveries AS (
+           INSERT INTO lead_deliveries
+             (lead_id, target, label, state, attempts, next_attempt_at, position)
+           SELECT lead.id, u.target, u.label, u.state, 0, u.next_attempt_at, u.position
+           FROM lead
+           CROSS JOIN unnest($11::text[], $12::text[], $13::text[], $14::timestamptz[], $15::int[])
+             AS u (target, label, state, next_attempt_at, position)
+         )
+         SELECT count(*) AS inserted FROM lead`,
+        values: [
+          lead.id,
+          lead.name,
+          lead.email,
+          lead.phone,
+          lead.service,
+          lead.message,
+          lead.created_at,
+          lead.source,
+          lead.status,
+          lead.idempotency_key,
+          deliveries.map((d) => d.target),
+          deliveries.map((d) => d.label),
+          deliveries.map((d) => d.state),
+          deliveries.map((d) => d.next_attempt_at),
+          deliveries.map((_, position) => position),
+        ],
+      });
+      const inserted = Number(result.rows[0]?.inserted) === 1;
       if (inserted) return { inserted: true };
       if (lead.idempotency_key === null) throw new Error('Lead insert ignored without a key');
       const existing = await this.findByIdempotencyKey(lead.idempotency_key);
@@ -509,15 +501,17 @@ export class PostgresLeadStore implements LeadStore {
 
   async hitRateLimit(key: string, windowMs: number): Promise<RateLimitCount> {
     // The database's clock, so processes on several machines agree on the window.
-    const result = await this.#pool.query<{ hits: number; reset_at: Date }>(
-      `INSERT INTO lead_rate_limits AS r (key, hits, reset_at)
+    // Named, so each connection parses and plans it once: it runs on every enquiry.
+    const result = await this.#pool.query<{ hits: number; reset_at: Date }>({
+      name: 'lead-rate-limit-hit',
+      text: `INSERT INTO lead_rate_limits AS r (key, hits, reset_at)
        VALUES ($1, 1, now() + $2 * interval '1 millisecond')
        ON CONFLICT (key) DO UPDATE SET
          hits = CASE WHEN r.reset_at <= now() THEN 1 ELSE r.hits + 1 END,
          reset_at = CASE WHEN r.reset_at <= now() THEN excluded.reset_at ELSE r.reset_at END
        RETURNING hits, reset_at`,
-      [key, windowMs],
-    );
+      values: [key, windowMs],
+    });
     const row = result.rows[0];
     return { hits: Number(row?.hits), resetAt: iso(row?.reset_at) ?? '' };
   }
