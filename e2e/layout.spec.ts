@@ -111,9 +111,14 @@ test.describe('desktop navigation (1280 px)', () => {
     await expect(footer.getByRole('link', { name: 'Sitemap' })).toHaveAttribute('href', '/sitemap');
     await expect(footer).toContainText(`© ${new Date().getFullYear()}`);
     for (const path of ['/privacy-policy', '/terms', '/sitemap']) {
+      // The next click waits until the new page has rendered, not only until
+      // the address changed: a click on a footer that React is replacing is lost.
+      const heading = page.getByRole('heading', { level: 1 });
+      const before = await heading.textContent();
       await footer.locator(`a[href="${path}"]`).click();
       await expect(page).toHaveURL(new RegExp(`${path}$`));
-      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(heading).toBeVisible();
+      await expect(heading).not.toHaveText(before ?? '');
     }
   });
 
