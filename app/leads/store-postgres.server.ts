@@ -262,15 +262,34 @@ export class PostgresLeadStore implements LeadStore {
       // deliveries are inserted only for a lead row that was. ON CONFLICT
       // waits for a concurrent uncommitted insert of the same key, so of two
       // simultaneous requests exactly one inserts.
-      // Named, so each connection parses and plans it once.
-      const result = await this.#pool.query<{ inserted: string }>({
-        name: 'lead-insert',
-        text: `WITH lead AS (
-           INSERT INTO leads (${LEAD_COLUMNS})
+      const leadValues = [
+        lead.id,
+        lead.name,
+        lead.email,
+        lead.phone,
+        lead.service,
+        lead.message,
+        lead.created_at,
+        lead.source,
+        lead.status,
+        lead.idempotency_key,
+      ];
+      const insertLead = `INSERT INTO leads (${LEAD_COLUMNS})
            VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8, $9, $10)
            ON CONFLICT (idempotency_key) DO NOTHING
-           RETURNING id
-         ), deliveries AS (
+           RETURNING id`;
+      // Named, so each connection parses and plans them once. Without targets
+      // (stored mode, nothing to deliver) the deliveries table is not touched.
+      const result = await this.#pool.query<{ inserted: string }>(
+        deliveries.length === 0
+          ? {
+              name: 'lead-insert',
+              text: `WITH lead AS (${insertLead}) SELECT count(*) AS inserted FROM lead`,
+              values: leadValues,
+            }
+          : {
+              name: 'lead-insert-with-deliveries',
+              text: `WITH lead AS (${insertLead}), deliveries AS (
            INSERT INTO lead_deliveries
              (lead_id, target, label, state, attempts, next_attempt_at, position)
            SELECT lead.id, u.target, u.label, u.state, 0, u.next_attempt_at, u.position
@@ -279,24 +298,16 @@ export class PostgresLeadStore implements LeadStore {
              AS u (target, label, state, next_attempt_at, position)
          )
          SELECT count(*) AS inserted FROM lead`,
-        values: [
-          lead.id,
-          lead.name,
-          lead.email,
-          lead.phone,
-          lead.service,
-          lead.message,
-          lead.created_at,
-          lead.source,
-          lead.status,
-          lead.idempotency_key,
-          deliveries.map((d) => d.target),
-          deliveries.map((d) => d.label),
-          deliveries.map((d) => d.state),
-          deliveries.map((d) => d.next_attempt_at),
-          deliveries.map((_, position) => position),
-        ],
-      });
+              values: [
+                ...leadValues,
+                deliveries.map((d) => d.target),
+                deliveries.map((d) => d.label),
+                deliveries.map((d) => d.state),
+                deliveries.map((d) => d.next_attempt_at),
+                deliveries.map((_, position) => position),
+              ],
+            },
+      );
       const inserted = Number(result.rows[0]?.inserted) === 1;
       if (inserted) return { inserted: true };
       if (lead.idempotency_key === null) throw new Error('Lead insert ignored without a key');
