@@ -2,7 +2,6 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
@@ -13,6 +12,7 @@ import {
   tempDataDir,
   type SiteServer,
 } from './support/lead-server.ts';
+import { freePort } from './support/free-port.ts';
 
 /**
  * The site as it really runs (README "Deploying"): Debian's Caddy with
@@ -46,14 +46,6 @@ let site: SiteServer;
 let proxy: Proxy;
 let scratch: string;
 let data: { dir: string; remove: () => void };
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 interface Answer {
   status: number;

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { expect, test as base } from '@playwright/test';
 import { E2E_BUILD_DIR } from './support/env.ts';
 import { PAGE_PATHS } from './support/pages.ts';
+import { freePort } from './support/free-port.ts';
 
 interface VnuMessage {
   type: string;
@@ -14,17 +14,6 @@ interface VnuMessage {
 }
 
 type CheckHtml = (html: string) => Promise<VnuMessage[]>;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /**
  * The Nu HTML Checker as a local web service, started once per worker: Java
