@@ -43,6 +43,88 @@ describe('SQLite store specifics', () => {
     }
   });
 
+  it('fsyncs every lead commit, also after the outbox bookkeeping that skips it', async () => {
+    const dir = tempDir();
+    try {
+      const store = await openSqliteLeadStore({ dataDir: dir });
+      const FULL = 2;
+      expect(store.synchronous).toBe(FULL);
+      const now = new Date().toISOString();
+      await store.insertLead(
+        {
+          id: '00000000-0000-4000-8000-000000000002',
+          name: 'Kept Lead',
+          email: 'kept@example.com',
+          phone: '021 000 0000',
+          service: 'Windows',
+          message: 'm',
+          created_at: now,
+          source: 'quote_form',
+          status: 'accepted',
+          idempotency_key: null,
+        },
+        [{ target: 'email', label: 'email', state: 'pending', next_attempt_at: now }],
+      );
+      const claims = await store.claimDueDeliveries({
+        owner: 'w',
+        now,
+        leaseUntil: new Date(Date.now() + 60_000).toISOString(),
+        limit: 10,
+        targets: ['email'],
+      });
+      expect(claims).toHaveLength(1);
+      expect(store.synchronous).toBe(FULL);
+      await store.recordDelivery('00000000-0000-4000-8000-000000000002', 'w', {
+        target: 'email',
+        state: 'delivered',
+        attempts: 1,
+        next_attempt_at: null,
+        last_error: null,
+        delivered_at: now,
+      });
+      await store.expireReceived(now);
+      await store.cancelDeliveriesExcept(['email']);
+      expect(store.synchronous).toBe(FULL);
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an attempt recorded without an fsync of its own survives SIGKILL right after', async () => {
+    const dir = tempDir();
+    try {
+      const storeModule = path.join(import.meta.dirname, 'store-sqlite.server.ts');
+      const script = `
+        const { openSqliteLeadStore } = await import(${JSON.stringify(storeModule)});
+        const store = await openSqliteLeadStore({ dataDir: ${JSON.stringify(dir)} });
+        const now = new Date().toISOString();
+        await store.insertLead({
+          id: '00000000-0000-4000-8000-000000000003', name: 'Recorded', email: 'r@example.com',
+          phone: '021 000 0000', service: 'Windows', message: 'm', created_at: now,
+          source: 'quote_form', status: 'accepted', idempotency_key: null,
+        }, [{ target: 'email', label: 'email', state: 'pending', next_attempt_at: now }]);
+        await store.claimDueDeliveries({ owner: 'w', now, leaseUntil: new Date(Date.now() + 60000).toISOString(), limit: 10, targets: ['email'] });
+        await store.recordDelivery('00000000-0000-4000-8000-000000000003', 'w', {
+          target: 'email', state: 'delivered', attempts: 1, next_attempt_at: null, last_error: null, delivered_at: now,
+        });
+        process.kill(process.pid, 'SIGKILL');
+      `;
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        encoding: 'utf8',
+      });
+      expect(child.signal).toBe('SIGKILL');
+      const store = await openSqliteLeadStore({ dataDir: dir });
+      const lead = await store.getLead('00000000-0000-4000-8000-000000000003');
+      await store.close();
+      expect(lead?.deliveries).toEqual([
+        expect.objectContaining({ state: 'delivered', attempts: 1, lease_owner: null }),
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a committed lead survives SIGKILL of the process right after the commit', async () => {
     const dir = tempDir();
     try {

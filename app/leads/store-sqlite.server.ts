@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { DatabaseSync, type SQLOutputValue } from 'node:sqlite';
+import { DatabaseSync, type SQLOutputValue, type StatementSync } from 'node:sqlite';
 import {
   attachDeliveries,
   clipError,
@@ -26,12 +26,21 @@ import { webhookLabel, webhookTargetKey } from './webhooks.server.ts';
  * Durability (CONTRACT "Delivery" 1 and 3: a crash loses no lead and no
  * retry): WAL journal with synchronous=FULL, so every COMMIT is fsynced
  * before it returns; a SIGKILL (or power loss) after a commit keeps it.
+ * The outbox's bookkeeping (a claim's lease, an attempt's result, a lead
+ * expired undecided) commits with synchronous=NORMAL: written to the WAL
+ * but not fsynced, so it survives a SIGKILL and is made durable by the next
+ * fsynced commit. Power lost before then only rolls the delivery row back
+ * to what it was: the attempt is made again (the one duplicate CONTRACT
+ * "Delivery" allows, a crash between a target's acceptance and the store's
+ * record), and no lead or retry is lost. It keeps the outbox's fsyncs from
+ * queueing in front of new leads' on the disk.
  * busy_timeout lets the CLI read while the server writes.
  */
 
 export const SQLITE_FILE_NAME = 'leads.sqlite';
 
 const BUSY_TIMEOUT_MS = 5000;
+const STATEMENT_CACHE_SIZE = 64;
 
 interface Migration {
   version: number;
@@ -170,6 +179,11 @@ export class SqliteLeadStore implements LeadStore {
   readonly kind = 'sqlite' as const;
   readonly file: string;
   readonly #db: DatabaseSync;
+  /**
+   * Prepared statements by their SQL: compiling a statement costs about as
+   * much as running it, and a lead submission runs the same few every time.
+   */
+  readonly #statements = new Map<string, StatementSync>();
   #closed = false;
 
   constructor(file: string) {
@@ -193,6 +207,17 @@ export class SqliteLeadStore implements LeadStore {
     }
   }
 
+  /** The prepared statement for `sql`, compiled once (up to STATEMENT_CACHE_SIZE of them). */
+  #statement(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      // Statements built for a list of ids vary; those beyond the bound are compiled each time.
+      if (this.#statements.size < STATEMENT_CACHE_SIZE) this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   /**
    * BEGIN IMMEDIATE takes the write lock up front, so two processes opening
    * the same file migrate one after the other, and a claim's read and
@@ -210,6 +235,21 @@ export class SqliteLeadStore implements LeadStore {
     }
   }
 
+  /** PRAGMA synchronous now: 2 (FULL) between bookkeeping commits (for the tests). */
+  get synchronous(): number {
+    return Number(this.#statement('PRAGMA synchronous').get()?.synchronous);
+  }
+
+  /** Outbox bookkeeping: committed without its own fsync (see the top of this file). */
+  #bookkeeping<T>(work: () => T): T {
+    this.#db.exec('PRAGMA synchronous = NORMAL');
+    try {
+      return this.#transaction(work);
+    } finally {
+      this.#db.exec('PRAGMA synchronous = FULL');
+    }
+  }
+
   #migrate(): void {
     this.#transaction(() => {
       this.#db.exec(`
@@ -219,19 +259,16 @@ export class SqliteLeadStore implements LeadStore {
           applied_at TEXT NOT NULL
         ) STRICT`);
       const applied = new Set(
-        this.#db
-          .prepare('SELECT version FROM lead_schema_migrations')
+        this.#statement('SELECT version FROM lead_schema_migrations')
           .all()
           .map((row) => Number(row.version)),
       );
       for (const migration of MIGRATIONS) {
         if (applied.has(migration.version)) continue;
         this.#db.exec(migration.sql);
-        this.#db
-          .prepare(
-            'INSERT INTO lead_schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
-          )
-          .run(migration.version, migration.name, new Date().toISOString());
+        this.#statement(
+          'INSERT INTO lead_schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+        ).run(migration.version, migration.name, new Date().toISOString());
       }
     });
   }
@@ -243,12 +280,10 @@ export class SqliteLeadStore implements LeadStore {
     for (let start = 0; start < leadIds.length; start += 500) {
       const chunk = leadIds.slice(start, start + 500);
       const placeholders = chunk.map(() => '?').join(', ');
-      const found = this.#db
-        .prepare(
-          `SELECT ${DELIVERY_COLUMNS} FROM lead_deliveries
+      const found = this.#statement(
+        `SELECT ${DELIVERY_COLUMNS} FROM lead_deliveries
            WHERE lead_id IN (${placeholders}) ORDER BY lead_id, position`,
-        )
-        .all(...chunk);
+      ).all(...chunk);
       rows.push(...found.map(toDelivery));
     }
     return rows;
@@ -256,31 +291,29 @@ export class SqliteLeadStore implements LeadStore {
 
   async insertLead(lead: LeadRecord, deliveries: readonly NewDelivery[]): Promise<InsertResult> {
     return this.#transaction(() => {
-      const inserted = this.#db
-        .prepare(
-          `INSERT INTO leads (${LEAD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      const inserted = this.#statement(
+        `INSERT INTO leads (${LEAD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (idempotency_key) DO NOTHING`,
-        )
-        .run(
-          lead.id,
-          lead.name,
-          lead.email,
-          lead.phone,
-          lead.service,
-          lead.message,
-          lead.created_at,
-          lead.source,
-          lead.status,
-          lead.idempotency_key,
-        );
+      ).run(
+        lead.id,
+        lead.name,
+        lead.email,
+        lead.phone,
+        lead.service,
+        lead.message,
+        lead.created_at,
+        lead.source,
+        lead.status,
+        lead.idempotency_key,
+      );
       if (inserted.changes === 0) {
-        const existing = this.#db
-          .prepare(`SELECT ${LEAD_COLUMNS} FROM leads WHERE idempotency_key = ?`)
-          .get(lead.idempotency_key);
+        const existing = this.#statement(
+          `SELECT ${LEAD_COLUMNS} FROM leads WHERE idempotency_key = ?`,
+        ).get(lead.idempotency_key);
         if (!existing) throw new Error('Lead insert ignored without an idempotency conflict');
         return { inserted: false as const, existing: toLead(existing) };
       }
-      const insertDelivery = this.#db.prepare(
+      const insertDelivery = this.#statement(
         `INSERT INTO lead_deliveries (lead_id, target, label, state, attempts, next_attempt_at, position)
          VALUES (?, ?, ?, ?, 0, ?, ?)`,
       );
@@ -299,14 +332,14 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async findByIdempotencyKey(key: string): Promise<LeadRecord | null> {
-    const row = this.#db
-      .prepare(`SELECT ${LEAD_COLUMNS} FROM leads WHERE idempotency_key = ?`)
-      .get(key);
+    const row = this.#statement(`SELECT ${LEAD_COLUMNS} FROM leads WHERE idempotency_key = ?`).get(
+      key,
+    );
     return row ? toLead(row) : null;
   }
 
   async getLead(id: string): Promise<LeadWithDeliveries | null> {
-    const row = this.#db.prepare(`SELECT ${LEAD_COLUMNS} FROM leads WHERE id = ?`).get(id);
+    const row = this.#statement(`SELECT ${LEAD_COLUMNS} FROM leads WHERE id = ?`).get(id);
     if (!row) return null;
     const lead = toLead(row);
     return attachDeliveries([lead], this.#deliveriesOf([lead.id]))[0] ?? null;
@@ -318,8 +351,8 @@ export class SqliteLeadStore implements LeadStore {
     updates: readonly DeliveryUpdate[],
   ): Promise<void> {
     this.#transaction(() => {
-      this.#db.prepare('UPDATE leads SET status = ? WHERE id = ?').run(status, id);
-      const update = this.#db.prepare(
+      this.#statement('UPDATE leads SET status = ? WHERE id = ?').run(status, id);
+      const update = this.#statement(
         `UPDATE lead_deliveries
          SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?, delivered_at = ?,
              lease_owner = NULL, lease_expires_at = NULL
@@ -340,9 +373,9 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async releaseIdempotencyKey(id: string): Promise<boolean> {
-    const result = this.#db
-      .prepare(`UPDATE leads SET idempotency_key = NULL WHERE id = ? AND status = 'not_accepted'`)
-      .run(id);
+    const result = this.#statement(
+      `UPDATE leads SET idempotency_key = NULL WHERE id = ? AND status = 'not_accepted'`,
+    ).run(id);
     return result.changes > 0;
   }
 
@@ -353,12 +386,11 @@ export class SqliteLeadStore implements LeadStore {
     limit: number;
     targets: readonly string[];
   }): Promise<ClaimedDelivery[]> {
-    return this.#transaction(() => {
+    return this.#bookkeeping(() => {
       // One UPDATE ... RETURNING inside an immediate transaction: no other
       // connection can write between choosing the rows and leasing them.
-      const claimed = this.#db
-        .prepare(
-          `UPDATE lead_deliveries
+      const claimed = this.#statement(
+        `UPDATE lead_deliveries
            SET lease_owner = ?, lease_expires_at = ?
            WHERE rowid IN (
              SELECT d.rowid FROM lead_deliveries d JOIN leads l ON l.id = d.lead_id
@@ -370,7 +402,7 @@ export class SqliteLeadStore implements LeadStore {
              LIMIT ?
            )
            RETURNING ${DELIVERY_COLUMNS}`,
-        )
+      )
         .all(
           options.owner,
           options.leaseUntil,
@@ -383,10 +415,9 @@ export class SqliteLeadStore implements LeadStore {
       if (claimed.length === 0) return [];
       const ids = [...new Set(claimed.map((d) => d.lead_id))];
       const leads = new Map(
-        this.#db
-          .prepare(
-            `SELECT ${LEAD_COLUMNS} FROM leads WHERE id IN (${ids.map(() => '?').join(', ')})`,
-          )
+        this.#statement(
+          `SELECT ${LEAD_COLUMNS} FROM leads WHERE id IN (${ids.map(() => '?').join(', ')})`,
+        )
           .all(...ids)
           .map((row) => [String(row.id), toLead(row)] as const),
       );
@@ -406,14 +437,13 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async recordDelivery(leadId: string, owner: string, update: DeliveryUpdate): Promise<boolean> {
-    const result = this.#db
-      .prepare(
+    const result = this.#bookkeeping(() =>
+      this.#statement(
         `UPDATE lead_deliveries
          SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?, delivered_at = ?,
              lease_owner = NULL, lease_expires_at = NULL
          WHERE lead_id = ? AND target = ? AND lease_owner = ?`,
-      )
-      .run(
+      ).run(
         update.state,
         update.attempts,
         update.next_attempt_at,
@@ -422,22 +452,22 @@ export class SqliteLeadStore implements LeadStore {
         leadId,
         update.target,
         owner,
-      );
+      ),
+    );
     return result.changes > 0;
   }
 
   async cancelDeliveriesExcept(
     targets: readonly string[],
   ): Promise<Array<{ label: string; count: number }>> {
-    return this.#transaction(() => {
-      const cancelled = this.#db
-        .prepare(
-          `UPDATE lead_deliveries
+    return this.#bookkeeping(() => {
+      const cancelled = this.#statement(
+        `UPDATE lead_deliveries
            SET state = 'cancelled', next_attempt_at = NULL, lease_owner = NULL, lease_expires_at = NULL
            WHERE state = 'pending' AND target NOT IN (SELECT value FROM json_each(?))
              AND lead_id IN (SELECT id FROM leads WHERE status = 'accepted')
            RETURNING label`,
-        )
+      )
         .all(JSON.stringify(targets))
         .map((row) => String(row.label));
       return countByLabel(cancelled);
@@ -445,15 +475,16 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async expireReceived(olderThan: string): Promise<number> {
-    return this.#transaction(() => {
-      const stale = this.#db
-        .prepare(`SELECT id FROM leads WHERE status = 'received' AND created_at < ?`)
+    return this.#bookkeeping(() => {
+      const stale = this.#statement(
+        `SELECT id FROM leads WHERE status = 'received' AND created_at < ?`,
+      )
         .all(olderThan)
         .map((row) => String(row.id));
-      const markLead = this.#db.prepare(
+      const markLead = this.#statement(
         `UPDATE leads SET status = 'not_accepted' WHERE id = ? AND status = 'received'`,
       );
-      const markDeliveries = this.#db.prepare(
+      const markDeliveries = this.#statement(
         `UPDATE lead_deliveries SET state = 'not_sent', next_attempt_at = NULL,
            lease_owner = NULL, lease_expires_at = NULL
          WHERE lead_id = ? AND state = 'pending'`,
@@ -468,24 +499,25 @@ export class SqliteLeadStore implements LeadStore {
 
   async listLeads(options: { limit?: number } = {}): Promise<LeadWithDeliveries[]> {
     const limit = Math.max(1, Math.min(options.limit ?? 50, 10_000));
-    const leads = this.#db
-      .prepare(`SELECT ${LEAD_COLUMNS} FROM leads ORDER BY created_at DESC, rowid DESC LIMIT ?`)
+    const leads = this.#statement(
+      `SELECT ${LEAD_COLUMNS} FROM leads ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+    )
       .all(limit)
       .map(toLead);
     return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
   }
 
   async exportLeads(): Promise<LeadWithDeliveries[]> {
-    const leads = this.#db
-      .prepare(`SELECT ${LEAD_COLUMNS} FROM leads ORDER BY created_at, rowid`)
+    const leads = this.#statement(`SELECT ${LEAD_COLUMNS} FROM leads ORDER BY created_at, rowid`)
       .all()
       .map(toLead);
     return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
   }
 
   async findLeadsByEmail(email: string): Promise<LeadWithDeliveries[]> {
-    const leads = this.#db
-      .prepare(`SELECT ${LEAD_COLUMNS} FROM leads WHERE email = ? ORDER BY created_at, rowid`)
+    const leads = this.#statement(
+      `SELECT ${LEAD_COLUMNS} FROM leads WHERE email = ? ORDER BY created_at, rowid`,
+    )
       .all(email.trim().toLowerCase())
       .map(toLead);
     return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
@@ -494,7 +526,7 @@ export class SqliteLeadStore implements LeadStore {
   async deleteLeads(ids: readonly string[]): Promise<number> {
     if (ids.length === 0) return 0;
     return this.#transaction(() => {
-      const remove = this.#db.prepare('DELETE FROM leads WHERE id = ?');
+      const remove = this.#statement('DELETE FROM leads WHERE id = ?');
       let count = 0;
       for (const id of new Set(ids)) count += Number(remove.run(id).changes);
       return count;
@@ -503,51 +535,49 @@ export class SqliteLeadStore implements LeadStore {
 
   async purgeCreatedBefore(cutoff: string): Promise<number> {
     // Deliveries go with their lead (ON DELETE CASCADE).
-    const result = this.#db.prepare('DELETE FROM leads WHERE created_at < ?').run(cutoff);
+    const result = this.#statement('DELETE FROM leads WHERE created_at < ?').run(cutoff);
     return Number(result.changes);
   }
 
   async hitRateLimit(key: string, windowMs: number): Promise<RateLimitCount> {
     const now = new Date().toISOString();
-    const row = this.#db
-      .prepare(
-        `INSERT INTO lead_rate_limits (key, hits, reset_at) VALUES (?, 1, ?)
+    const row = this.#statement(
+      `INSERT INTO lead_rate_limits (key, hits, reset_at) VALUES (?, 1, ?)
          ON CONFLICT (key) DO UPDATE SET
            hits = CASE WHEN reset_at <= ? THEN 1 ELSE hits + 1 END,
            reset_at = CASE WHEN reset_at <= ? THEN excluded.reset_at ELSE reset_at END
          RETURNING hits, reset_at`,
-      )
-      .get(key, new Date(Date.parse(now) + windowMs).toISOString(), now, now);
+    ).get(key, new Date(Date.parse(now) + windowMs).toISOString(), now, now);
     return { hits: Number(row?.hits), resetAt: String(row?.reset_at) };
   }
 
   async undoRateLimitHit(key: string): Promise<void> {
-    this.#db
-      .prepare('UPDATE lead_rate_limits SET hits = hits - 1 WHERE key = ? AND hits > 0')
-      .run(key);
+    this.#statement('UPDATE lead_rate_limits SET hits = hits - 1 WHERE key = ? AND hits > 0').run(
+      key,
+    );
   }
 
   async resetRateLimit(key: string): Promise<void> {
-    this.#db.prepare('DELETE FROM lead_rate_limits WHERE key = ?').run(key);
+    this.#statement('DELETE FROM lead_rate_limits WHERE key = ?').run(key);
   }
 
   async purgeRateLimits(): Promise<number> {
-    const result = this.#db
-      .prepare('DELETE FROM lead_rate_limits WHERE reset_at <= ?')
-      .run(new Date().toISOString());
+    const result = this.#statement('DELETE FROM lead_rate_limits WHERE reset_at <= ?').run(
+      new Date().toISOString(),
+    );
     return Number(result.changes);
   }
 
   async countFailedDeliveries(): Promise<number> {
-    const row = this.#db
-      .prepare(`SELECT count(*) AS n FROM lead_deliveries WHERE state = 'failed'`)
-      .get();
+    const row = this.#statement(
+      `SELECT count(*) AS n FROM lead_deliveries WHERE state = 'failed'`,
+    ).get();
     return Number(row?.n ?? 0);
   }
 
   async ping(): Promise<void> {
     if (this.#closed) throw new Error('Lead store is closed');
-    this.#db.prepare('SELECT 1').get();
+    this.#statement('SELECT 1').get();
   }
 
   async close(): Promise<void> {
