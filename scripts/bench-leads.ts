@@ -34,14 +34,19 @@ import { SMTPServer } from 'smtp-server';
  * own; BENCH_CLIENTS=1 sends them all as one address, which makes the shared
  * PostgreSQL limit a single hot row that every request queues on.
  *
+ * Rounds: BENCH_ROUNDS (default 3) rounds, each running every store in
+ * turn; a row is the median of its store's runs, because one run on a busy
+ * two-core machine can be 20% off either way.
+ *
  * Prints requests per second, p50 and p99 latency and errors per store, and
- * writes them to reports/bench-leads.json.
+ * writes them (and every run) to reports/bench-leads.json.
  */
 
 const root = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const clients = Math.max(1, Number(process.env.BENCH_CLIENTS ?? 1000));
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 let clientCounter = 0;
 /** The next visitor's address, 10.0.x.y, round robin over `clients` addresses. */
 function clientAddress(): string {
@@ -68,14 +73,17 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startServer(env: Record<string, string>): Promise<{
+async function startServer(
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{
   origin: string;
   child: ChildProcess;
   stop: () => Promise<void>;
 }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['server/start.ts'], {
-    cwd: root,
+    cwd,
     env: {
       ...process.env,
       PORT: String(port),
@@ -136,12 +144,12 @@ interface BenchRow {
   stored: number | null;
 }
 
-function countStored(env: Record<string, string>): number | null {
+function countStored(env: Record<string, string>, cwd: string): number | null {
   const result = spawnSync(
     process.execPath,
     ['server/leads-cli.ts', 'export', '--format', 'json'],
     {
-      cwd: root,
+      cwd,
       env: { ...process.env, ...env },
       maxBuffer: 512 * 1024 * 1024,
       encoding: 'utf8',
@@ -151,8 +159,8 @@ function countStored(env: Record<string, string>): number | null {
   return (JSON.parse(result.stdout) as unknown[]).length;
 }
 
-async function bench(store: string, env: Record<string, string>): Promise<BenchRow> {
-  const server = await startServer(env);
+async function bench(store: string, env: Record<string, string>, cwd = root): Promise<BenchRow> {
+  const server = await startServer(env, cwd);
   try {
     // A short warm-up (JIT, the store's first connections), not counted.
     await autocannon({
@@ -171,7 +179,7 @@ async function bench(store: string, env: Record<string, string>): Promise<BenchR
         },
       ],
     });
-    const before = countStored(env);
+    const before = countStored(env, cwd);
     console.log(
       `\n${store}: ${seconds} s, ${connections} connections, ${clients} client addresses…`,
     );
@@ -191,7 +199,7 @@ async function bench(store: string, env: Record<string, string>): Promise<BenchR
         },
       ],
     });
-    const after = countStored(env);
+    const after = countStored(env, cwd);
     return {
       store,
       requestsPerSecond: result.requests.average,
@@ -209,20 +217,33 @@ async function bench(store: string, env: Record<string, string>): Promise<BenchR
   }
 }
 
-const rows: BenchRow[] = [];
-const notes: string[] = [];
-
-const dataDir = mkdtempSync(path.join(tmpdir(), 'glass-bench-'));
-try {
-  rows.push(await bench('embedded (SQLite)', { DATA_DIR: dataDir, DATABASE_URL: '' }));
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
+interface Config {
+  store: string;
+  /** The checkout whose built server runs (BENCH_BEFORE: an earlier one). */
+  cwd?: string;
+  /** The server's settings for one run; each run gets a fresh, empty store. */
+  begin: () => Promise<{ env: Record<string, string>; end: () => Promise<void> }>;
 }
 
+const notes: string[] = [];
+const cleanups: Array<() => Promise<void>> = [];
+const configs: Config[] = [
+  {
+    store: 'embedded (SQLite)',
+    begin: async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'glass-bench-'));
+      return {
+        env: { DATA_DIR: dataDir, DATABASE_URL: '' },
+        end: async () => rmSync(dataDir, { recursive: true, force: true }),
+      };
+    },
+  },
+];
+
+let emailsReceived = 0;
 if (process.env.BENCH_EMAIL !== '0') {
   // A mail server that takes every message and keeps nothing: the cost
   // measured is the site's, not a mail server's.
-  let received = 0;
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -230,55 +251,139 @@ if (process.env.BENCH_EMAIL !== '0') {
     onData(stream, _session, callback) {
       stream.on('data', () => undefined);
       stream.on('end', () => {
-        received += 1;
+        emailsReceived += 1;
         callback();
       });
     },
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+  cleanups.push(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
   const smtpPort = (smtp.server.address() as net.AddressInfo).port;
-  const emailDataDir = mkdtempSync(path.join(tmpdir(), 'glass-bench-email-'));
-  try {
-    rows.push(
-      await bench('embedded + e-mail', {
-        DATA_DIR: emailDataDir,
-        DATABASE_URL: '',
-        LEAD_ACCEPT: 'stored',
-        LEAD_EMAIL_TO: 'office@glass.example.nz',
-        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      }),
-    );
-    notes.push(`The local SMTP server took ${received} lead e-mails during the e-mail run.`);
-  } finally {
-    rmSync(emailDataDir, { recursive: true, force: true });
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
-  }
+  configs.push({
+    store: 'embedded + e-mail',
+    begin: async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'glass-bench-email-'));
+      return {
+        env: {
+          DATA_DIR: dataDir,
+          DATABASE_URL: '',
+          LEAD_ACCEPT: 'stored',
+          LEAD_EMAIL_TO: 'office@glass.example.nz',
+          SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        },
+        end: async () => rmSync(dataDir, { recursive: true, force: true }),
+      };
+    },
+  });
 }
 
 if (databaseUrl) {
-  const schema = `leads_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    const url = new URL(databaseUrl);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    rows.push(await bench('PostgreSQL', { DATABASE_URL: url.href }));
-  } finally {
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
-  }
+  configs.push({
+    store: 'PostgreSQL',
+    begin: async () => {
+      const schema = `leads_bench_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: databaseUrl });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      const url = new URL(databaseUrl);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      return {
+        env: { DATABASE_URL: url.href },
+        end: async () => {
+          await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+          await admin.end();
+        },
+      };
+    },
+  });
 } else {
   notes.push('PostgreSQL skipped: set TEST_DATABASE_URL (or DATABASE_URL) to include it.');
 }
 
+/**
+ * BENCH_BEFORE: the path of another checkout of this site (an earlier
+ * commit, built with its own `npm ci && npm run build`). Its server runs
+ * the embedded and PostgreSQL configurations too, in the same rounds, so a
+ * change is measured before and after on the same machine at the same time.
+ */
+const beforeRoot = process.env.BENCH_BEFORE?.trim();
+if (beforeRoot) {
+  const cwd = path.resolve(beforeRoot);
+  for (const config of configs.filter((c) => c.store !== 'embedded + e-mail')) {
+    configs.push({ ...config, store: `before: ${config.store}`, cwd });
+  }
+}
+
+/**
+ * BENCH_ROUNDS rounds, each running every configuration in turn, so a
+ * machine that is busier for a while slows them alike; each row is the
+ * median run of its configuration (by requests per second).
+ */
+const runs = new Map<string, BenchRow[]>(configs.map((config) => [config.store, []]));
+try {
+  for (let round = 1; round <= rounds; round++) {
+    for (const config of configs) {
+      const { env, end } = await config.begin();
+      try {
+        runs
+          .get(config.store)
+          ?.push(await bench(`${config.store} (${round}/${rounds})`, env, config.cwd));
+      } finally {
+        await end();
+      }
+    }
+  }
+} finally {
+  for (const cleanup of cleanups) await cleanup();
+}
+if (configs.some((config) => config.store === 'embedded + e-mail')) {
+  notes.push(`The local SMTP server took ${emailsReceived} lead e-mails during the e-mail runs.`);
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+const rows: BenchRow[] = configs.map((config) => {
+  const all = runs.get(config.store) ?? [];
+  const middle = [...all].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[
+    Math.floor(all.length / 2)
+  ] as BenchRow;
+  return {
+    ...middle,
+    store: config.store,
+    requestsPerSecond: median(all.map((run) => run.requestsPerSecond)),
+    p50Ms: median(all.map((run) => run.p50Ms)),
+    p99Ms: median(all.map((run) => run.p99Ms)),
+  };
+});
+if (rounds > 1) {
+  for (const config of configs) {
+    const all = runs.get(config.store) ?? [];
+    notes.push(
+      `${config.store}: req/s ${all.map((run) => run.requestsPerSecond.toFixed(0)).join(', ')}; p99 ms ${all.map((run) => run.p99Ms).join(', ')}`,
+    );
+  }
+}
+const baseline = rows.find((row) => row.store === 'embedded (SQLite)');
+const withEmail = rows.find((row) => row.store === 'embedded + e-mail');
+if (baseline && withEmail) {
+  const change = (withEmail.requestsPerSecond / baseline.requestsPerSecond - 1) * 100;
+  notes.push(
+    `The e-mail target changes requests per second by ${change >= 0 ? '+' : ''}${change.toFixed(1)}% (medians).`,
+  );
+}
+
 const pad = (text: string | number, width: number) => String(text).padStart(width);
 console.log(
-  `\n${'store'.padEnd(18)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('requests', 10)}${pad('2xx', 9)}${pad('non-2xx', 9)}${pad('errors', 8)}${pad('stored', 9)}`,
+  `\n${'store'.padEnd(30)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('requests', 10)}${pad('2xx', 9)}${pad('non-2xx', 9)}${pad('errors', 8)}${pad('stored', 9)}`,
 );
 for (const row of rows) {
   console.log(
-    `${row.store.padEnd(18)}${pad(row.requestsPerSecond.toFixed(0), 9)}${pad(row.p50Ms, 9)}${pad(row.p99Ms, 9)}${pad(row.requests, 10)}${pad(row.accepted, 9)}${pad(row.non2xx, 9)}${pad(row.errors + row.timeouts, 8)}${pad(row.stored ?? '?', 9)}`,
+    `${row.store.padEnd(30)}${pad(row.requestsPerSecond.toFixed(0), 9)}${pad(row.p50Ms, 9)}${pad(row.p99Ms, 9)}${pad(row.requests, 10)}${pad(row.accepted, 9)}${pad(row.non2xx, 9)}${pad(row.errors + row.timeouts, 8)}${pad(row.stored ?? '?', 9)}`,
   );
 }
 for (const note of notes) console.log(note);
@@ -286,5 +391,5 @@ for (const note of notes) console.log(note);
 mkdirSync(path.join(root, 'reports'), { recursive: true });
 writeFileSync(
   path.join(root, 'reports/bench-leads.json'),
-  `${JSON.stringify({ seconds, connections, clients, rows, notes, at: new Date().toISOString() }, null, 2)}\n`,
+  `${JSON.stringify({ seconds, connections, clients, rounds, rows, runs: Object.fromEntries(runs), notes, at: new Date().toISOString() }, null, 2)}\n`,
 );
