@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runLeadStoreContract } from './store.contract.ts';
+import { makeLead, runLeadStoreContract } from './store.contract.ts';
 import { openSqliteLeadStore, SQLITE_FILE_NAME } from './store-sqlite.server.ts';
 import { openLeadStore } from './store.server.ts';
 import { sqliteHarness } from './test-support.server.ts';
@@ -13,6 +13,24 @@ function tempDir(): string {
 }
 
 runLeadStoreContract('SQLite', sqliteHarness);
+
+/**
+ * Runs `steps` (module code with `store` open on `dir`) in a child process
+ * that then kills itself with SIGKILL: no close, no clean exit.
+ */
+function runThenSigkill(dir: string, steps: string): void {
+  const storeModule = path.join(import.meta.dirname, 'store-sqlite.server.ts');
+  const script = `
+    const { openSqliteLeadStore } = await import(${JSON.stringify(storeModule)});
+    const store = await openSqliteLeadStore({ dataDir: ${JSON.stringify(dir)} });
+    ${steps}
+    process.kill(process.pid, 'SIGKILL');
+  `;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+  });
+  expect(child.signal).toBe('SIGKILL');
+}
 
 describe('SQLite store specifics', () => {
   it('openLeadStore without DATABASE_URL creates DATA_DIR and the file', async () => {
@@ -50,21 +68,10 @@ describe('SQLite store specifics', () => {
       const FULL = 2;
       expect(store.synchronous).toBe(FULL);
       const now = new Date().toISOString();
-      await store.insertLead(
-        {
-          id: '00000000-0000-4000-8000-000000000002',
-          name: 'Kept Lead',
-          email: 'kept@example.com',
-          phone: '021 000 0000',
-          service: 'Windows',
-          message: 'm',
-          created_at: now,
-          source: 'quote_form',
-          status: 'accepted',
-          idempotency_key: null,
-        },
-        [{ target: 'email', label: 'email', state: 'pending', next_attempt_at: now }],
-      );
+      const lead = makeLead({ created_at: now });
+      await store.insertLead(lead, [
+        { target: 'email', label: 'email', state: 'pending', next_attempt_at: now },
+      ]);
       const claims = await store.claimDueDeliveries({
         owner: 'w',
         now,
@@ -74,7 +81,7 @@ describe('SQLite store specifics', () => {
       });
       expect(claims).toHaveLength(1);
       expect(store.synchronous).toBe(FULL);
-      await store.recordDelivery('00000000-0000-4000-8000-000000000002', 'w', {
+      await store.recordDelivery(lead.id, 'w', {
         target: 'email',
         state: 'delivered',
         attempts: 1,
@@ -94,10 +101,9 @@ describe('SQLite store specifics', () => {
   it('an attempt recorded without an fsync of its own survives SIGKILL right after', async () => {
     const dir = tempDir();
     try {
-      const storeModule = path.join(import.meta.dirname, 'store-sqlite.server.ts');
-      const script = `
-        const { openSqliteLeadStore } = await import(${JSON.stringify(storeModule)});
-        const store = await openSqliteLeadStore({ dataDir: ${JSON.stringify(dir)} });
+      runThenSigkill(
+        dir,
+        `
         const now = new Date().toISOString();
         await store.insertLead({
           id: '00000000-0000-4000-8000-000000000003', name: 'Recorded', email: 'r@example.com',
@@ -108,12 +114,8 @@ describe('SQLite store specifics', () => {
         await store.recordDelivery('00000000-0000-4000-8000-000000000003', 'w', {
           target: 'email', state: 'delivered', attempts: 1, next_attempt_at: null, last_error: null, delivered_at: now,
         });
-        process.kill(process.pid, 'SIGKILL');
-      `;
-      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-        encoding: 'utf8',
-      });
-      expect(child.signal).toBe('SIGKILL');
+      `,
+      );
       const store = await openSqliteLeadStore({ dataDir: dir });
       const lead = await store.getLead('00000000-0000-4000-8000-000000000003');
       await store.close();
@@ -128,22 +130,17 @@ describe('SQLite store specifics', () => {
   it('a committed lead survives SIGKILL of the process right after the commit', async () => {
     const dir = tempDir();
     try {
-      const storeModule = path.join(import.meta.dirname, 'store-sqlite.server.ts');
-      // The child commits a lead and kills itself with SIGKILL: no close, no clean exit.
-      const script = `
-        const { openSqliteLeadStore } = await import(${JSON.stringify(storeModule)});
-        const store = await openSqliteLeadStore({ dataDir: ${JSON.stringify(dir)} });
+      // The child commits a lead and is killed right after.
+      runThenSigkill(
+        dir,
+        `
         await store.insertLead({
           id: '00000000-0000-4000-8000-000000000001', name: 'Killed Process', email: 'k@example.com',
           phone: '021 000 0000', service: 'Windows', message: 'm', created_at: new Date().toISOString(),
           source: 'quote_form', status: 'accepted', idempotency_key: null,
         }, [{ target: 'webhook:0123456789abcdef', label: 'webhook 1 (127.0.0.1:9)', state: 'pending', next_attempt_at: new Date().toISOString() }]);
-        process.kill(process.pid, 'SIGKILL');
-      `;
-      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-        encoding: 'utf8',
-      });
-      expect(child.signal).toBe('SIGKILL');
+      `,
+      );
       const store = await openSqliteLeadStore({ dataDir: dir });
       const lead = await store.getLead('00000000-0000-4000-8000-000000000001');
       await store.close();
