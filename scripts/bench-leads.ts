@@ -25,7 +25,9 @@ import { SMTPServer } from 'smtp-server';
  * A third run adds the lead e-mail (issue 14): the embedded store with
  * LEAD_EMAIL_TO set and a local SMTP server that takes every message, still
  * in `stored` mode, so the figure shows what the e-mail target costs the
- * answer (the outbox sends in the background); BENCH_EMAIL=0 leaves it out.
+ * answer (the outbox sends in the background, and while the server is
+ * saturated it waits, at most 10 s a round, so most of a run's e-mails are
+ * sent after it); BENCH_EMAIL=0 leaves it out.
  *
  * Visitors: BENCH_CLIENTS (default 1000) client addresses, sent through
  * X-Forwarded-For as a proxy on this machine would (TRUST_PROXY loopback).

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { createLeadService } from '../app/leads/lead-service.server.ts';
-import { createOutbox } from '../app/leads/outbox.server.ts';
+import { createOutbox, eventLoopBusy } from '../app/leads/outbox.server.ts';
 import { createRetentionPurge } from '../app/leads/retention.server.ts';
 import { reconnectingLeadStore } from '../app/leads/store.server.ts';
 import type { GivenUpHandler } from '../app/leads/outbox.server.ts';
@@ -65,6 +65,8 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
     targets,
     timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
     onGivenUp,
+    // Requests come first: a burst's deliveries wait (at most 10 s a round) until it has passed.
+    busy: eventLoopBusy(),
   });
   const service = createLeadService({
     store,

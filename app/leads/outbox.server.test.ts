@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import {
   createOutbox,
   DEFAULT_RETRY_POLICY,
+  eventLoopBusy,
   nextRetryAt,
   retryDelayMs,
   type OutboxOptions,
@@ -105,6 +106,22 @@ describe('retry schedule (pure)', () => {
     // At the top of every wait: 5+10+…+640 s ≈ 21 min, then every 15 min for the rest of the day.
     expect(attempts).toBeGreaterThan(95);
     expect(attempts).toBeLessThan(105);
+  });
+});
+
+describe('eventLoopBusy', () => {
+  it('is true after the loop was kept busy, false after it was idle', async () => {
+    const busy = eventLoopBusy(0.9, 100);
+    expect(busy()).toBe(false);
+    const until = performance.now() + 300;
+    while (performance.now() < until) {
+      // keep the event loop busy
+    }
+    expect(busy()).toBe(true);
+    // A shorter window than 100 ms keeps the verdict.
+    expect(busy()).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(busy()).toBe(false);
   });
 });
 
@@ -464,6 +481,67 @@ describe('outbox worker', () => {
     outbox.kick();
     await hook.waitForRequests(1);
     await outbox.stop();
+  });
+
+  it('waits while the server is busy, and delivers as soon as it is not', async () => {
+    const hook = await receiver('ok');
+    let busy = true;
+    let asked = 0;
+    const { outbox, targets } = outboxFor([hook], {
+      pollIntervalMs: 20,
+      maxYieldMs: 600_000,
+      busy: () => {
+        asked += 1;
+        return busy;
+      },
+    });
+    outbox.start();
+    await acceptedLead(targets);
+    outbox.kick();
+    await eventually(() => expect(asked).toBeGreaterThanOrEqual(5));
+    expect(hook.requests).toHaveLength(0);
+    busy = false;
+    await hook.waitForRequests(1);
+    await outbox.stop();
+  });
+
+  it('a load that never passes still gets a round every maxYieldMs', async () => {
+    const hook = await receiver('ok');
+    let asked = 0;
+    const { outbox, targets } = outboxFor([hook], {
+      pollIntervalMs: 20,
+      maxYieldMs: 200,
+      busy: () => {
+        asked += 1;
+        return true;
+      },
+    });
+    outbox.start();
+    await acceptedLead(targets);
+    outbox.kick();
+    await hook.waitForRequests(1);
+    expect(asked).toBeGreaterThan(1);
+    await outbox.stop();
+  });
+
+  it('stop() does not wait out a busy server', async () => {
+    const hook = await receiver('ok');
+    let asked = 0;
+    const { outbox, targets } = outboxFor([hook], {
+      pollIntervalMs: 20,
+      maxYieldMs: 600_000,
+      busy: () => {
+        asked += 1;
+        return true;
+      },
+    });
+    outbox.start();
+    await acceptedLead(targets);
+    outbox.kick();
+    await eventually(() => expect(asked).toBeGreaterThanOrEqual(2));
+    await outbox.stop();
+    expect(hook.requests).toHaveLength(0);
+    expect((await store.listLeads())[0]?.deliveries[0]?.state).toBe('pending');
   });
 
   it('stop() waits for in-flight deliveries to be recorded', async () => {

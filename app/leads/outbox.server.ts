@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import {
   storeErrorForLog,
@@ -116,6 +117,35 @@ export interface OutboxOptions {
   owner?: string;
   /** Told once when a delivery is given up for good (the owner's alert e-mail). */
   onGivenUp?: GivenUpHandler | undefined;
+  /**
+   * True while the process is too busy answering requests for background
+   * work (the server passes `eventLoopBusy()`). While it is, each round waits
+   * `pollIntervalMs` at a time, for at most `maxYieldMs`, then runs anyway:
+   * a burst of enquiries is stored at full speed and its e-mails follow when
+   * it has passed, and a load that never passes still gets a round every
+   * `maxYieldMs`. Never busy by default.
+   */
+  busy?: () => boolean;
+  /** The longest a round waits for `busy` to clear (default 10 s). */
+  maxYieldMs?: number;
+}
+
+/**
+ * `busy` for the outbox: the event loop was active at least `threshold` of
+ * the time since the last verdict (at least `windowMs` ago; a shorter window
+ * keeps the last verdict). Only the process's own loop counts, so other work
+ * on the machine does not hold deliveries back.
+ */
+export function eventLoopBusy(threshold = 0.9, windowMs = 500): () => boolean {
+  let since = performance.eventLoopUtilization();
+  let verdict = false;
+  return () => {
+    const window = performance.eventLoopUtilization(since);
+    if (window.idle + window.active < windowMs) return verdict;
+    since = performance.eventLoopUtilization();
+    verdict = window.utilization >= threshold;
+    return verdict;
+  };
 }
 
 /** A delivery given up for good: a permanent refusal, or 24 hours of retries. */
@@ -191,6 +221,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const log = logger.child({ component: 'lead-outbox' });
   const targets = new Map(options.targets.map((target) => [target.key, target]));
   const targetKeys = [...targets.keys()];
+  const busy = options.busy ?? (() => false);
+  const maxYieldMs = options.maxYieldMs ?? 10_000;
 
   let running = false;
   let stopping = false;
@@ -287,11 +319,29 @@ export function createOutbox(options: OutboxOptions): Outbox {
     return claims.length;
   }
 
+  /** Waits while the process is busy, at most maxYieldMs (see OutboxOptions.busy). */
+  async function yieldWhileBusy(): Promise<void> {
+    const started = performance.now();
+    let yielded = false;
+    while (!stopping && busy() && performance.now() - started < maxYieldMs) {
+      yielded = true;
+      await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
+    }
+    if (yielded) {
+      log.debug(
+        { waitedMs: Math.round(performance.now() - started) },
+        'Outbox waited for a busy server',
+      );
+    }
+  }
+
   async function drain(): Promise<number> {
     let total = 0;
     do {
       kicked = false;
       for (;;) {
+        await yieldWhileBusy();
+        if (stopping) break;
         const count = await round();
         total += count;
         // A full batch means more may be due; stop() only lets the current round finish.
