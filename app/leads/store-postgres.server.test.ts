@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { runLeadStoreContract } from './store.contract.ts';
-import { openPostgresLeadStore } from './store-postgres.server.ts';
+import { MIGRATIONS, openPostgresLeadStore } from './store-postgres.server.ts';
 import { openLeadStore } from './store.server.ts';
 import {
   POSTGRES_SKIP_MESSAGE,
@@ -54,7 +54,7 @@ describe.skipIf(!databaseUrl)('PostgreSQL store specifics', () => {
         `SELECT version FROM ${harness.schema}.lead_schema_migrations ORDER BY version`,
       );
       await client.end();
-      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+      expect(rows).toEqual(MIGRATIONS.map(({ version }) => ({ version })));
     } finally {
       await harness.cleanup();
     }

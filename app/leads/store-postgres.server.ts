@@ -108,6 +108,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // SQLite's version 4 (a delivery row in one B-tree, the due index on
+    // pending rows only). PostgreSQL keeps rows in a heap whatever the key,
+    // and its due index has been partial since version 1: nothing to change;
+    // the version keeps the two stores' lists one.
+    version: 4,
+    name: 'deliveries keyed by lead and target, due index on pending rows',
+    sql: 'SELECT 1',
+  },
 ];
 
 const LEAD_COLUMNS =

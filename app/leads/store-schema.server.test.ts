@@ -4,7 +4,11 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS as POSTGRES_MIGRATIONS } from './store-postgres.server.ts';
-import { MIGRATIONS as SQLITE_MIGRATIONS, SQLITE_FILE_NAME } from './store-sqlite.server.ts';
+import {
+  CLAIM_SQL,
+  MIGRATIONS as SQLITE_MIGRATIONS,
+  SQLITE_FILE_NAME,
+} from './store-sqlite.server.ts';
 import {
   POSTGRES_SKIP_MESSAGE,
   postgresHarness,
@@ -214,6 +218,66 @@ describe('upgrading a store whose delivery rows held webhook addresses', () => {
     const lead = await store.getLead(LEAD_ID);
     await store.close();
     expectUpgraded((lead?.deliveries ?? []) as unknown as Array<Record<string, unknown>>);
+  });
+
+  it('SQLite: then a delivery is one B-tree entry, and the due index holds pending rows only', async () => {
+    const data = tempDataDir('leads-v4-');
+    cleanups.push(async () => data.remove());
+    const db = new DatabaseSync(path.join(data.dir, SQLITE_FILE_NAME));
+    db.exec(`CREATE TABLE lead_schema_migrations (
+      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
+    db.exec(SQLITE_MIGRATIONS[0]?.sql ?? '');
+    db.prepare(`INSERT INTO lead_schema_migrations VALUES (1, ?, ?)`).run(
+      SQLITE_MIGRATIONS[0]?.name ?? '',
+      new Date().toISOString(),
+    );
+    for (const sql of V1_ROWS) db.exec(sql);
+    db.close();
+
+    const { openSqliteLeadStore } = await import('./store-sqlite.server.ts');
+    const store = await openSqliteLeadStore({ dataDir: data.dir });
+    // The upgraded row is still due, and the claim finds it by its key.
+    const claimed = await store.claimDueDeliveries({
+      owner: 'schema-test',
+      now: '2025-03-02T00:00:00.000Z',
+      leaseUntil: '2025-03-02T00:01:00.000Z',
+      limit: 10,
+      targets: [webhookTargetKey(SECRET_URL)],
+    });
+    await store.close();
+    expect(claimed.map((claim) => [claim.lead_id, claim.attempts])).toEqual([[LEAD_ID, 2]]);
+
+    const upgraded = new DatabaseSync(path.join(data.dir, SQLITE_FILE_NAME));
+    const sqlOf = (name: string) =>
+      String(upgraded.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(name)?.sql);
+    const table = sqlOf('lead_deliveries');
+    const index = sqlOf('lead_deliveries_due');
+    // The outbox's claim reads due rows in order from that index, whatever the
+    // table's size: not every accepted lead, not a sort.
+    for (let index = 0; index < 200; index += 1) {
+      const id = randomUUID();
+      upgraded
+        .prepare(
+          `INSERT INTO leads (id, name, email, phone, service, message, created_at, source, status)
+           VALUES (?, 'n', 'e@example.com', '021 000 0000', 'Windows', 'm', ?, 'quote_form', 'accepted')`,
+        )
+        .run(id, '2025-03-01T00:00:00.000Z');
+      upgraded
+        .prepare(
+          `INSERT INTO lead_deliveries (lead_id, target, label, state, next_attempt_at)
+           VALUES (?, 'email', 'email', ?, '2025-03-01T00:00:00.000Z')`,
+        )
+        .run(id, index % 2 ? 'pending' : 'delivered');
+    }
+    const plan = upgraded
+      .prepare(`EXPLAIN QUERY PLAN ${CLAIM_SQL}`)
+      .all('o', 'l', 'n', 'n', '["email"]', 10)
+      .map((row) => String(row.detail));
+    upgraded.close();
+    expect(table).toMatch(/WITHOUT ROWID/);
+    expect(index).toMatch(/WHERE state = 'pending'/);
+    expect(plan.join('\n')).toMatch(/SEARCH d USING (COVERING )?INDEX lead_deliveries_due/);
+    expect(plan.join('\n')).not.toMatch(/SCAN (d|l)\b|TEMP B-TREE/);
   });
 
   it.skipIf(!TEST_DATABASE_URL)(

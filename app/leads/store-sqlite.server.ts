@@ -133,6 +133,39 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    // A delivery row is one B-tree entry, keyed by lead and target, instead
+    // of a rowid table plus the primary key's index; and the due index holds
+    // pending rows only, as PostgreSQL's always has. A lead with a target
+    // then writes two pages fewer in its fsynced commit (issue 14: the
+    // e-mail target's cost to a saturated server).
+    version: 4,
+    name: 'deliveries keyed by lead and target, due index on pending rows',
+    sql: `
+      CREATE TABLE lead_deliveries_v4 (
+        lead_id TEXT NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        target TEXT NOT NULL,
+        label TEXT NOT NULL,
+        state TEXT NOT NULL
+          CHECK (state IN ('pending', 'delivered', 'failed', 'not_sent', 'cancelled')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT,
+        last_error TEXT,
+        delivered_at TEXT,
+        lease_owner TEXT,
+        lease_expires_at TEXT,
+        position INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (lead_id, target)
+      ) STRICT, WITHOUT ROWID;
+      INSERT INTO lead_deliveries_v4
+        SELECT lead_id, target, label, state, attempts, next_attempt_at, last_error,
+               delivered_at, lease_owner, lease_expires_at, position
+        FROM lead_deliveries;
+      DROP TABLE lead_deliveries;
+      ALTER TABLE lead_deliveries_v4 RENAME TO lead_deliveries;
+      CREATE INDEX lead_deliveries_due ON lead_deliveries (next_attempt_at) WHERE state = 'pending';
+    `,
+  },
 ];
 
 type Row = Record<string, SQLOutputValue>;
@@ -141,6 +174,26 @@ const LEAD_COLUMNS =
   'id, name, email, phone, service, message, created_at, source, status, idempotency_key';
 const DELIVERY_COLUMNS =
   'lead_id, target, label, state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_expires_at';
+
+/**
+ * The outbox's claim: the oldest due pending deliveries of accepted leads,
+ * leased in one statement. CROSS JOIN keeps the deliveries the outer loop,
+ * read in order from the due index; left to itself the planner may walk
+ * every accepted lead instead, which grows with the table (a backlog of
+ * 20,000 e-mails then drained at a fraction of the speed).
+ */
+export const CLAIM_SQL = `UPDATE lead_deliveries
+  SET lease_owner = ?, lease_expires_at = ?
+  WHERE (lead_id, target) IN (
+    SELECT d.lead_id, d.target FROM lead_deliveries d CROSS JOIN leads l ON l.id = d.lead_id
+    WHERE d.state = 'pending' AND l.status = 'accepted'
+      AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ?
+      AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= ?)
+      AND d.target IN (SELECT value FROM json_each(?))
+    ORDER BY d.next_attempt_at
+    LIMIT ?
+  )
+  RETURNING ${DELIVERY_COLUMNS}`;
 
 function toLead(row: Row): LeadRecord {
   return {
@@ -389,20 +442,7 @@ export class SqliteLeadStore implements LeadStore {
     return this.#bookkeeping(() => {
       // One UPDATE ... RETURNING inside an immediate transaction: no other
       // connection can write between choosing the rows and leasing them.
-      const claimed = this.#statement(
-        `UPDATE lead_deliveries
-           SET lease_owner = ?, lease_expires_at = ?
-           WHERE rowid IN (
-             SELECT d.rowid FROM lead_deliveries d JOIN leads l ON l.id = d.lead_id
-             WHERE d.state = 'pending' AND l.status = 'accepted'
-               AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ?
-               AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= ?)
-               AND d.target IN (SELECT value FROM json_each(?))
-             ORDER BY d.next_attempt_at
-             LIMIT ?
-           )
-           RETURNING ${DELIVERY_COLUMNS}`,
-      )
+      const claimed = this.#statement(CLAIM_SQL)
         .all(
           options.owner,
           options.leaseUntil,
@@ -411,7 +451,9 @@ export class SqliteLeadStore implements LeadStore {
           JSON.stringify(options.targets),
           options.limit,
         )
-        .map(toDelivery);
+        .map(toDelivery)
+        // RETURNING gives rows in the table's key order: oldest due first again.
+        .sort((a, b) => (a.next_attempt_at ?? '').localeCompare(b.next_attempt_at ?? ''));
       if (claimed.length === 0) return [];
       const ids = [...new Set(claimed.map((d) => d.lead_id))];
       const leads = new Map(
