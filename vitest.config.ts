@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Unit, component and server tests live beside the code they test.
@@ -11,6 +12,11 @@ export default defineConfig({
       'deploy/**/*.test.ts',
     ],
     environment: 'node',
+    // Many tests wait on other processes (a server, PostgreSQL, an SMTP
+    // server), so one more worker than cores keeps the cores busy: on two
+    // cores the suite takes 20 s instead of 51 s with Vitest's default
+    // (cores - 1, one worker here).
+    maxWorkers: availableParallelism() + 1,
     // Ceilings, not waits (tests wait on conditions): room for a shared, loaded machine.
     testTimeout: 60_000,
     hookTimeout: 60_000,

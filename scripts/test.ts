@@ -1,10 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { E2E_BUILD_ENV } from '../e2e/support/env.ts';
 
 /**
- * `npm test`: every check the project has, in order, on a fresh clone.
- * Format, lint and types first (fast), then unit, component and server tests
+ * `npm test`: every check the project has, on a fresh clone. Format, lint
+ * and types first (fast, side by side), then unit, component and server tests
  * (Vitest), then the browser suite (Playwright, which builds and starts the
  * site). Every step runs even if an earlier one failed, and the totals end the
  * output as 'N passed, N failed'.
@@ -22,11 +23,30 @@ interface Step {
   env?: Record<string, string>;
 }
 
-const steps: Step[] = [
-  { name: 'format', command: 'prettier', args: ['--check', '.', '--log-level', 'warn'] },
-  { name: 'lint', command: 'eslint', args: ['--max-warnings=0', '.'] },
-  { name: 'typegen', command: 'react-router', args: ['typegen'] },
-  { name: 'types', command: 'tsc', args: ['--noEmit', '-p', '.'] },
+/**
+ * The quick checks and the browser suite's build run side by side (each is
+ * one process, mostly on one core), their output printed whole as each
+ * ends; typegen before types, which reads what it writes. Then the tests,
+ * one runner at a time, each using every core.
+ */
+const checks: Step[][] = [
+  // The browser suite's build (Playwright's web server then finds it up to date).
+  [
+    {
+      name: 'build',
+      command: 'node',
+      args: ['scripts/ensure-build.ts'],
+      env: { ...E2E_BUILD_ENV },
+    },
+  ],
+  [{ name: 'format', command: 'prettier', args: ['--check', '.', '--log-level', 'warn'] }],
+  [{ name: 'lint', command: 'eslint', args: ['--max-warnings=0', '.'] }],
+  [
+    { name: 'typegen', command: 'react-router', args: ['typegen'] },
+    { name: 'types', command: 'tsc', args: ['--noEmit', '-p', '.'] },
+  ],
+];
+const suites: Step[] = [
   {
     name: 'unit',
     command: 'vitest',
@@ -46,7 +66,46 @@ const steps: Step[] = [
 ];
 
 const failedSteps: string[] = [];
-for (const step of steps) {
+
+function report(step: Step, status: number | null, started: number) {
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (status === 0) {
+    console.log(`✔ ${step.name} (${seconds} s)`);
+  } else {
+    console.log(`✘ ${step.name} failed (${seconds} s)`);
+    failedSteps.push(step.name);
+  }
+}
+
+/** Runs one step with its output collected, and prints it whole when it ends. */
+function runCollected(step: Step): Promise<void> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const output: Buffer[] = [];
+    const child = spawn(step.command, step.args, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...step.env },
+    });
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+    child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
+    child.on('close', (status) => {
+      console.log(`\n▶ ${step.name}: ${step.command} ${step.args.join(' ')}`);
+      process.stdout.write(Buffer.concat(output));
+      report(step, status, started);
+      resolve();
+    });
+  });
+}
+
+await Promise.all(
+  checks.map(async (chain) => {
+    for (const step of chain) await runCollected(step);
+  }),
+);
+
+for (const step of suites) {
   console.log(`\n▶ ${step.name}: ${step.command} ${step.args.join(' ')}`);
   const started = Date.now();
   const result = spawnSync(step.command, step.args, {
@@ -54,13 +113,7 @@ for (const step of steps) {
     stdio: 'inherit',
     env: { ...process.env, ...step.env },
   });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  if (result.status === 0) {
-    console.log(`✔ ${step.name} (${seconds} s)`);
-  } else {
-    console.log(`✘ ${step.name} failed (${seconds} s)`);
-    failedSteps.push(step.name);
-  }
+  report(step, result.status, started);
 }
 
 // Totals of individual tests, from the runners' own JSON reports.

@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { TestInfo } from '@playwright/test';
+import { main } from '../../server/leads-cli.ts';
 import { E2E_BUILD_ENV } from './env.ts';
 
 /**
@@ -16,7 +15,6 @@ import { E2E_BUILD_ENV } from './env.ts';
  */
 
 const root = path.resolve(import.meta.dirname, '../..');
-const run = promisify(execFile);
 
 export interface SiteServer {
   readonly url: string;
@@ -124,17 +122,20 @@ export interface ExportedLead {
   }>;
 }
 
-/** CONTRACT "Commands": `leads export --format json`, against the store a server used. */
+/**
+ * CONTRACT "Commands": `leads export --format json`, against the store a
+ * server used. The CLI's own main(), run in this process (what
+ * `npm run leads` runs, without starting a Node process for each look).
+ */
 export async function exportLeads(env: Record<string, string>): Promise<ExportedLead[]> {
-  const { stdout } = await run(
-    process.execPath,
-    ['server/leads-cli.ts', 'export', '--format', 'json'],
-    {
-      cwd: root,
-      env: { ...(process.env as Record<string, string>), ...env, LOG_LEVEL: 'silent' },
-      maxBuffer: 64 * 1024 * 1024,
-    },
-  );
+  let stdout = '';
+  let stderr = '';
+  const code = await main(['export', '--format', 'json'], {
+    env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+  });
+  if (code !== 0) throw new Error(`leads export failed (exit ${code}): ${stderr}`);
   return JSON.parse(stdout) as ExportedLead[];
 }
 
