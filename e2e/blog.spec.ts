@@ -28,9 +28,18 @@ test.beforeEach(async ({ page }) => {
   );
 });
 
+/** Waits for React: for tests that interact, or read what hydration adds or changes. */
 async function ready(page: Page, path: string) {
   await page.goto(path);
   await expect(page.locator('html[data-js="on"]')).toBeAttached();
+}
+
+/**
+ * Only navigates: read-only tests read the prerendered page as loaded, without
+ * waiting for hydration, because hydration is most of a test's CPU on this machine.
+ */
+async function open(page: Page, path: string) {
+  await page.goto(path);
 }
 
 const cards = (page: Page) => page.locator('.post-grid article');
@@ -41,7 +50,7 @@ test.describe('blog list', () => {
   test('heading, search, chips, sidebar, cards with short dates, and the trust block', async ({
     page,
   }) => {
-    await ready(page, '/blog');
+    await open(page, '/blog');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(
       'Shared Resources for Your Home Needs',
     );
@@ -194,11 +203,11 @@ test.describe('blog list', () => {
       expect(html.match(/<article class="card post-card"/g) ?? [], slug).toHaveLength(count);
     }
     // SPEC §4: case-insensitive, hyphens read as spaces.
-    await ready(page, '/blog/category/Energy-Efficiency');
+    await open(page, '/blog/category/Energy-Efficiency');
     await expect(
       page.getByRole('heading', { level: 2, name: 'Energy Efficiency Articles' }),
     ).toBeVisible();
-    await ready(page, '/blog/category/gardening');
+    await open(page, '/blog/category/gardening');
     await expect(page.getByRole('heading', { level: 2, name: 'All Blogs' })).toBeVisible();
     await expect(cards(page)).toHaveCount(6);
   });
@@ -231,7 +240,7 @@ test.describe('article page', () => {
   test('parts in SPEC order: breadcrumb, title, author, reading time, date, chips, cover, body, help box, CTA, related, previous/next', async ({
     page,
   }) => {
-    await ready(page, '/blog/clean-cloudy-glass-windows');
+    await open(page, '/blog/clean-cloudy-glass-windows');
     const breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' });
     await expect(breadcrumb.getByRole('listitem')).toHaveText([
       'Home',

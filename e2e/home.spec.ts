@@ -19,15 +19,24 @@ test.beforeEach(async ({ page }) => {
   );
 });
 
+/** Waits for React: for tests that interact, or read what hydration adds or changes. */
 async function openHome(page: Page) {
   await page.goto('/');
   await expect(page.locator('html[data-js="on"]')).toBeAttached();
 }
 
+/**
+ * Only navigates: read-only tests read the prerendered page as loaded, without
+ * waiting for hydration, because hydration is most of a test's CPU on this machine.
+ */
+async function loadHome(page: Page) {
+  await page.goto('/');
+}
+
 const REVIEW_LIMIT = 150;
 
 test('the twelve sections come in SPEC order', async ({ page }) => {
-  await openHome(page);
+  await loadHome(page);
   const order = await page
     .locator('main > *')
     .evaluateAll((sections) =>
@@ -69,7 +78,7 @@ test('the twelve sections come in SPEC order', async ({ page }) => {
 test('1. hero: headline, intro, trust badge (47 reviews, 5/5), Request an Estimate', async ({
   page,
 }) => {
-  await openHome(page);
+  await loadHome(page);
   const hero = page.locator('[data-home-section="hero"]');
   await expect(hero.getByRole('heading', { level: 1 })).toHaveText(
     'Glass Repairs, Replacement, and Installation',
@@ -92,7 +101,7 @@ test('1. hero: headline, intro, trust badge (47 reviews, 5/5), Request an Estima
 test('2-3. Let Us Call You, with the phone until the form lands; then the empty grey section', async ({
   page,
 }) => {
-  await openHome(page);
+  await loadHome(page);
   const callBack = page.locator('section#call-back');
   await expect(callBack.getByRole('heading', { level: 2 })).toHaveText('Let Us Call You');
   await expect(callBack).toContainText(home.callBack.intro);
@@ -112,7 +121,7 @@ test('2-3. Let Us Call You, with the phone until the form lands; then the empty 
 test('4. local experts: doors and windows links, nine service cards with Learn More', async ({
   page,
 }) => {
-  await openHome(page);
+  await loadHome(page);
   const section = page.locator('[data-home-section="local-experts"]');
   await expect(section.locator('p a[href="/services/doors"]')).toBeVisible();
   await expect(section.locator('p a[href="/services/windows"]')).toBeVisible();
@@ -131,7 +140,7 @@ test('4. local experts: doors and windows links, nine service cards with Learn M
 });
 
 test('5. Reasons to Trust: four boxes with every SPEC item', async ({ page }) => {
-  await openHome(page);
+  await loadHome(page);
   const section = page.locator('[data-home-section="trust"]');
   await expect(section.getByRole('heading', { level: 3 })).toHaveText([
     'The Advantage Plan',
@@ -156,7 +165,7 @@ test('5. Reasons to Trust: four boxes with every SPEC item', async ({ page }) =>
 });
 
 test('6, 9, 12. the call-to-action banners lead to /quote and the phone', async ({ page }) => {
-  await openHome(page);
+  await loadHome(page);
   for (const [id, banner] of [
     ['banner-emergency', home.ctaBanners[0]],
     ['banner-quote', home.ctaBanners[1]],
@@ -181,7 +190,7 @@ test('6, 9, 12. the call-to-action banners lead to /quote and the phone', async 
 test('7. Special Offers: the five SPEC §3 offers with all their fields, the featured one ringed', async ({
   page,
 }) => {
-  await openHome(page);
+  await loadHome(page);
   const section = page.locator('[data-home-section="offers"]');
   const cards = section.locator('.offer-card');
   await expect(cards).toHaveCount(5);

@@ -19,9 +19,18 @@ test.beforeEach(async ({ page }) => {
   );
 });
 
+/** Waits for React: for tests that interact, or read what hydration adds or changes. */
 async function ready(page: Page, path: string) {
   await page.goto(path);
   await expect(page.locator('html[data-js="on"]')).toBeAttached();
+}
+
+/**
+ * Only navigates: read-only tests read the prerendered page as loaded, without
+ * waiting for hydration, because hydration is most of a test's CPU on this machine.
+ */
+async function open(page: Page, path: string) {
+  await page.goto(path);
 }
 
 /** Every JSON-LD block of the prerendered page, parsed. */
@@ -96,7 +105,7 @@ for (const service of services as readonly Service[]) {
     test('texts in SPEC §2 order: title, carousel, intro, Details, Features, benefits, Get a Free Quote', async ({
       page,
     }) => {
-      await ready(page, service.path);
+      await open(page, service.path);
       const main = page.locator('main');
       await expect(main.getByRole('heading', { level: 1 })).toHaveText(service.title);
       await expect(main.getByText(service.introText)).toBeVisible();
@@ -283,7 +292,7 @@ for (const service of services as readonly Service[]) {
 }
 
 test('service pages link to the glass types their copy recommends', async ({ page }) => {
-  await ready(page, '/services/windows');
+  await open(page, '/services/windows');
   const aside = page.getByRole('complementary', { name: /related glass/ });
   await expect(aside.getByRole('link', { name: /PerformaTech 206/ })).toHaveAttribute(
     'href',
@@ -293,7 +302,7 @@ test('service pages link to the glass types their copy recommends', async ({ pag
     'href',
     '/glass-types/planitherm',
   );
-  await ready(page, '/services/pool-fences');
+  await open(page, '/services/pool-fences');
   await expect(page.getByRole('heading', { name: 'Glass we recommend' })).toHaveCount(0);
 });
 
