@@ -198,20 +198,25 @@ function expectUpgraded(deliveries: Array<Record<string, unknown>>) {
   expect(JSON.stringify(deliveries)).not.toMatch(/s3cr3t|catch\/12345|key=/);
 }
 
+/** A SQLite store as version 1 left it, with V1_ROWS in it. */
+function writeVersion1Store(dir: string): void {
+  const db = new DatabaseSync(path.join(dir, SQLITE_FILE_NAME));
+  db.exec(`CREATE TABLE lead_schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
+  db.exec(SQLITE_MIGRATIONS[0]?.sql ?? '');
+  db.prepare(`INSERT INTO lead_schema_migrations VALUES (1, ?, ?)`).run(
+    SQLITE_MIGRATIONS[0]?.name ?? '',
+    new Date().toISOString(),
+  );
+  for (const sql of V1_ROWS) db.exec(sql);
+  db.close();
+}
+
 describe('upgrading a store whose delivery rows held webhook addresses', () => {
   it('SQLite: the address becomes a key and a label, the retry state is kept', async () => {
     const data = tempDataDir('leads-upgrade-');
     cleanups.push(async () => data.remove());
-    const db = new DatabaseSync(path.join(data.dir, SQLITE_FILE_NAME));
-    db.exec(`CREATE TABLE lead_schema_migrations (
-      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
-    db.exec(SQLITE_MIGRATIONS[0]?.sql ?? '');
-    db.prepare(`INSERT INTO lead_schema_migrations VALUES (1, ?, ?)`).run(
-      SQLITE_MIGRATIONS[0]?.name ?? '',
-      new Date().toISOString(),
-    );
-    for (const sql of V1_ROWS) db.exec(sql);
-    db.close();
+    writeVersion1Store(data.dir);
 
     const { openSqliteLeadStore } = await import('./store-sqlite.server.ts');
     const store = await openSqliteLeadStore({ dataDir: data.dir });
@@ -223,16 +228,7 @@ describe('upgrading a store whose delivery rows held webhook addresses', () => {
   it('SQLite: then a delivery is one B-tree entry, and the due index holds pending rows only', async () => {
     const data = tempDataDir('leads-v4-');
     cleanups.push(async () => data.remove());
-    const db = new DatabaseSync(path.join(data.dir, SQLITE_FILE_NAME));
-    db.exec(`CREATE TABLE lead_schema_migrations (
-      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
-    db.exec(SQLITE_MIGRATIONS[0]?.sql ?? '');
-    db.prepare(`INSERT INTO lead_schema_migrations VALUES (1, ?, ?)`).run(
-      SQLITE_MIGRATIONS[0]?.name ?? '',
-      new Date().toISOString(),
-    );
-    for (const sql of V1_ROWS) db.exec(sql);
-    db.close();
+    writeVersion1Store(data.dir);
 
     const { openSqliteLeadStore } = await import('./store-sqlite.server.ts');
     const store = await openSqliteLeadStore({ dataDir: data.dir });
