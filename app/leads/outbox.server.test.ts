@@ -483,22 +483,31 @@ describe('outbox worker', () => {
     await outbox.stop();
   });
 
-  it('waits while the server is busy, and delivers as soon as it is not', async () => {
-    const hook = await receiver('ok');
-    let busy = true;
+  /**
+   * A started outbox whose `busy` answers `isBusy()` and counts the questions,
+   * with one accepted lead due for `hook` and the outbox kicked.
+   */
+  async function busyOutbox(hook: Receiver, maxYieldMs: number, isBusy: () => boolean) {
     let asked = 0;
     const { outbox, targets } = outboxFor([hook], {
       pollIntervalMs: 20,
-      maxYieldMs: 600_000,
+      maxYieldMs,
       busy: () => {
         asked += 1;
-        return busy;
+        return isBusy();
       },
     });
     outbox.start();
     await acceptedLead(targets);
     outbox.kick();
-    await eventually(() => expect(asked).toBeGreaterThanOrEqual(5));
+    return { outbox, asked: () => asked };
+  }
+
+  it('waits while the server is busy, and delivers as soon as it is not', async () => {
+    const hook = await receiver('ok');
+    let busy = true;
+    const { outbox, asked } = await busyOutbox(hook, 600_000, () => busy);
+    await eventually(() => expect(asked()).toBeGreaterThanOrEqual(5));
     expect(hook.requests).toHaveLength(0);
     busy = false;
     await hook.waitForRequests(1);
@@ -507,38 +516,16 @@ describe('outbox worker', () => {
 
   it('a load that never passes still gets a round every maxYieldMs', async () => {
     const hook = await receiver('ok');
-    let asked = 0;
-    const { outbox, targets } = outboxFor([hook], {
-      pollIntervalMs: 20,
-      maxYieldMs: 200,
-      busy: () => {
-        asked += 1;
-        return true;
-      },
-    });
-    outbox.start();
-    await acceptedLead(targets);
-    outbox.kick();
+    const { outbox, asked } = await busyOutbox(hook, 200, () => true);
     await hook.waitForRequests(1);
-    expect(asked).toBeGreaterThan(1);
+    expect(asked()).toBeGreaterThan(1);
     await outbox.stop();
   });
 
   it('stop() does not wait out a busy server', async () => {
     const hook = await receiver('ok');
-    let asked = 0;
-    const { outbox, targets } = outboxFor([hook], {
-      pollIntervalMs: 20,
-      maxYieldMs: 600_000,
-      busy: () => {
-        asked += 1;
-        return true;
-      },
-    });
-    outbox.start();
-    await acceptedLead(targets);
-    outbox.kick();
-    await eventually(() => expect(asked).toBeGreaterThanOrEqual(2));
+    const { outbox, asked } = await busyOutbox(hook, 600_000, () => true);
+    await eventually(() => expect(asked()).toBeGreaterThanOrEqual(2));
     await outbox.stop();
     expect(hook.requests).toHaveLength(0);
     expect((await store.listLeads())[0]?.deliveries[0]?.state).toBe('pending');
