@@ -213,6 +213,7 @@ async function bench(
       ],
     });
     const before = countStored(env, cwd);
+    const emailsBeforeRun = emailsReceived;
     console.log(
       `\n${store}: ${seconds} s, ${connections} connections, ${clients} client addresses…`,
     );
@@ -232,11 +233,12 @@ async function bench(
         },
       ],
     });
+    const emailsDuringRun = emailsReceived - emailsBeforeRun;
     const after = countStored(env, cwd);
     const drained = drain && after !== null ? await drainEmails(after, emailsAtStart) : undefined;
     if (drained) {
       console.log(
-        `${store}: ${drained.emails} of ${drained.leads} lead e-mails had arrived ${drained.seconds} s after the load stopped`,
+        `${store}: ${emailsDuringRun} lead e-mails arrived during the load; ${drained.emails} of ${drained.leads} had arrived ${drained.seconds} s after it stopped`,
       );
     }
     return {
