@@ -8,7 +8,6 @@ import {
   uniqueToken,
   type SiteServer,
 } from './support/lead-server.ts';
-import { GTAG_PATTERN } from './support/pages.ts';
 
 /**
  * Issue 11 item 4: a real person whose browser or password manager fills the
@@ -119,12 +118,9 @@ test.afterAll(async () => {
 // eslint-disable-next-line no-empty-pattern
 test.afterEach(async ({}, testInfo) => attachServerLogsOnFailure(testInfo));
 
-test.beforeEach(async ({ page }) => {
+test.beforeEach(() => {
   // Several page loads and a submission per test: a loaded machine needs the room.
   test.slow();
-  await page.route(GTAG_PATTERN, (route) =>
-    route.fulfill({ contentType: 'text/javascript', body: '' }),
-  );
 });
 
 async function openForm(page: Page, path: string): Promise<Locator> {

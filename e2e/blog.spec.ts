@@ -1,6 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_BUILD_ENV } from './support/env.ts';
-import { GTAG_PATTERN } from './support/pages.ts';
 
 /** SPEC §2-§5, §9 and issue 5: the blog list, its category routes and the articles. */
 
@@ -21,12 +20,6 @@ const SHORT_DATES = [
   '20 Dec 2023',
   '15 Dec 2023',
 ];
-
-test.beforeEach(async ({ page }) => {
-  await page.route(GTAG_PATTERN, (route) =>
-    route.fulfill({ contentType: 'text/javascript', body: '' }),
-  );
-});
 
 /** Waits for React: for tests that interact, or read what hydration adds or changes. */
 async function ready(page: Page, path: string) {

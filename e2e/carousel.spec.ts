@@ -1,5 +1,4 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { GTAG_PATTERN } from './support/pages.ts';
 import { settled } from './support/settle.ts';
 
 /**
@@ -14,12 +13,6 @@ import { settled } from './support/settle.ts';
  * the position is read from which slides are in view (the others are inert),
  * which Embla updates as soon as it selects a slide.
  */
-
-test.beforeEach(async ({ page }) => {
-  await page.route(GTAG_PATTERN, (route) =>
-    route.fulfill({ contentType: 'text/javascript', body: '' }),
-  );
-});
 
 const SERVICES = 'Our glass services';
 const OFFERS = 'Offers';

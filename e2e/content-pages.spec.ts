@@ -5,7 +5,6 @@ import { performaTech, planitherm } from '../app/content/glass-types.ts';
 import { privacyPolicyFor, sitemapIntro, terms } from '../app/content/legal.ts';
 import { DEFAULT_LEAD_RETENTION_DAYS } from '../app/leads/retention.ts';
 import { E2E_BUILD_ENV } from './support/env.ts';
-import { GTAG_PATTERN } from './support/pages.ts';
 
 /**
  * Issue 3, items 3 and 4: the two glass type pages, About (FAQ accordion and
@@ -16,9 +15,6 @@ import { GTAG_PATTERN } from './support/pages.ts';
 const SITE = E2E_BUILD_ENV.SITE_URL;
 
 test.beforeEach(async ({ page }) => {
-  await page.route(GTAG_PATTERN, (route) =>
-    route.fulfill({ contentType: 'text/javascript', body: '' }),
-  );
   // The maps host is unreachable here; the pages must not depend on it.
   await page.route('https://www.google.com/**', (route) => route.abort());
 });

@@ -18,7 +18,6 @@ import {
   type ExportedLead,
   type SiteServer,
 } from './support/lead-server.ts';
-import { GTAG_PATTERN } from './support/pages.ts';
 
 /**
  * The three lead forms end to end (SPEC §4, §5, §7, §8; CONTRACT "HTTP API"):
@@ -56,14 +55,11 @@ test.afterAll(async () => {
 // eslint-disable-next-line no-empty-pattern
 test.afterEach(async ({}, testInfo) => attachServerLogsOnFailure(testInfo));
 
-test.beforeEach(async ({ page }) => {
+test.beforeEach(() => {
   for (const receiver of receivers) {
     receiver.mode = 'ok';
     receiver.delayMs = 0;
   }
-  await page.route(GTAG_PATTERN, (route) =>
-    route.fulfill({ contentType: 'text/javascript', body: '' }),
-  );
 });
 
 // ---------------------------------------------------------------------------
@@ -502,9 +498,6 @@ test('a page shown again from the back-forward cache takes a new key; its enquir
   });
   try {
     const page = await browser.newPage();
-    await page.route(GTAG_PATTERN, (route) =>
-      route.fulfill({ contentType: 'text/javascript', body: '' }),
-    );
     const token = uniqueToken();
     const keys = postedKeys(page);
     const form = await openForm(page, 'contact');
@@ -710,9 +703,6 @@ test('over LEAD_RATE_LIMIT: the 429 message in the form, with and without JavaSc
 
     const scripted = await browser.newContext();
     const page = await scripted.newPage();
-    await page.route(GTAG_PATTERN, (route) =>
-      route.fulfill({ contentType: 'text/javascript', body: '' }),
-    );
     await page.goto(`${limited.url}/`);
     await expect(page.locator('html[data-js="on"]')).toBeAttached();
     form = page.locator('form[data-quote-form]');

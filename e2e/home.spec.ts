@@ -4,7 +4,6 @@ import { home } from '../app/content/home.ts';
 import { offers } from '../app/content/offers.ts';
 import { services } from '../app/content/services.ts';
 import { testimonials } from '../app/content/testimonials.ts';
-import { GTAG_PATTERN } from './support/pages.ts';
 
 /**
  * The home page, SPEC §2 'Home page' items 1-12: texts, figures, links and
@@ -12,12 +11,6 @@ import { GTAG_PATTERN } from './support/pages.ts';
  * fallback, the page without JavaScript and its structured data. The
  * carousels' behaviour is in e2e/carousel.spec.ts.
  */
-
-test.beforeEach(async ({ page }) => {
-  await page.route(GTAG_PATTERN, (route) =>
-    route.fulfill({ contentType: 'text/javascript', body: '' }),
-  );
-});
 
 /** Waits for React: for tests that interact, or read what hydration adds or changes. */
 async function openHome(page: Page) {

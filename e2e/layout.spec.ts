@@ -1,12 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { GTAG_PATTERN } from './support/pages.ts';
 import { settled } from './support/settle.ts';
-
-test.beforeEach(async ({ page }) => {
-  await page.route(GTAG_PATTERN, (route) =>
-    route.fulfill({ contentType: 'text/javascript', body: '' }),
-  );
-});
 
 /** Waits for React: for tests that interact, or read what hydration adds or changes. */
 async function ready(page: Page, path: string) {

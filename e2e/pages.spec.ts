@@ -1,12 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { E2E_BUILD_ENV } from './support/env.ts';
-import { allPagePaths, GTAG_PATTERN, PAGE_PATHS } from './support/pages.ts';
-
-test.beforeEach(async ({ page }) => {
-  await page.route(GTAG_PATTERN, (route) =>
-    route.fulfill({ contentType: 'text/javascript', body: '' }),
-  );
-});
+import { allPagePaths, PAGE_PATHS } from './support/pages.ts';
 
 test('the pages checked one by one are the pages /sitemap.xml lists, and the thank-you page', async ({
   request,

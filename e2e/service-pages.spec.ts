@@ -2,7 +2,6 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { business } from '../app/content/business.ts';
 import { services, type Service } from '../app/content/services.ts';
 import { E2E_BUILD_ENV } from './support/env.ts';
-import { GTAG_PATTERN } from './support/pages.ts';
 
 /**
  * Issue 3, items 1, 2 and 6: the services overview and the nine service
@@ -12,12 +11,6 @@ import { GTAG_PATTERN } from './support/pages.ts';
 
 const SITE = E2E_BUILD_ENV.SITE_URL;
 const TOWNS = ['Tauranga', 'Mount Maunganui', 'Papamoa', 'Te Puke', 'Katikati'];
-
-test.beforeEach(async ({ page }) => {
-  await page.route(GTAG_PATTERN, (route) =>
-    route.fulfill({ contentType: 'text/javascript', body: '' }),
-  );
-});
 
 /** Waits for React: for tests that interact, or read what hydration adds or changes. */
 async function ready(page: Page, path: string) {

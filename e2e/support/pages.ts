@@ -52,5 +52,8 @@ export const PAGE_PATHS: readonly string[] = (() => {
   ];
 })();
 
-/** Analytics stand-in: the real tag host is unreachable here, so answer with an empty script. */
+/**
+ * The analytics tag's address, for tests that answer it with a recording
+ * stand-in. Elsewhere its host does not resolve (playwright.config.ts).
+ */
 export const GTAG_PATTERN = 'https://www.googletagmanager.com/**';
