@@ -4,11 +4,11 @@ import path from 'node:path';
 import { E2E_BUILD_ENV } from '../e2e/support/env.ts';
 
 /**
- * `npm test`: every check the project has, on a fresh clone. Format, lint
- * and types first (fast, side by side), then unit, component and server tests
- * (Vitest), then the browser suite (Playwright, which builds and starts the
- * site). Every step runs even if an earlier one failed, and the totals end the
- * output as 'N passed, N failed'.
+ * `npm test`: every check the project has, on a fresh clone. Format, lint,
+ * types, the unit, component and server tests (Vitest) and the browser
+ * suite's build first, side by side; then the browser suite (Playwright,
+ * which starts the site). Every step runs even if an earlier one failed, and
+ * the totals end the output as 'N passed, N failed'.
  */
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -24,10 +24,11 @@ interface Step {
 }
 
 /**
- * The quick checks and the browser suite's build run side by side (each is
- * one process, mostly on one core), their output printed whole as each
- * ends; typegen before types, which reads what it writes. Then the tests,
- * one runner at a time, each using every core.
+ * The quick checks, Vitest and the browser suite's build run side by side
+ * (each mostly on one core, and many Vitest tests wait on servers and child
+ * processes, which leaves room for the others), their output printed whole
+ * as each ends; typegen before types, which reads what it writes. Then the
+ * browser suite, using every core.
  */
 const checks: Step[][] = [
   // The browser suite's build (Playwright's web server then finds it up to date).
@@ -39,6 +40,18 @@ const checks: Step[][] = [
       env: { ...E2E_BUILD_ENV },
     },
   ],
+  [
+    {
+      name: 'unit',
+      command: 'vitest',
+      args: [
+        'run',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${path.join(reports, 'vitest.json')}`,
+      ],
+    },
+  ],
   [{ name: 'format', command: 'prettier', args: ['--check', '.', '--log-level', 'warn'] }],
   [{ name: 'lint', command: 'eslint', args: ['--max-warnings=0', '.'] }],
   [
@@ -47,16 +60,6 @@ const checks: Step[][] = [
   ],
 ];
 const suites: Step[] = [
-  {
-    name: 'unit',
-    command: 'vitest',
-    args: [
-      'run',
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile.json=${path.join(reports, 'vitest.json')}`,
-    ],
-  },
   {
     name: 'browser',
     command: 'playwright',
