@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -23,8 +23,18 @@ export const E2E_BUILD_ENV = {
 
 let dataDir: string | undefined;
 
+/**
+ * The suite's site server settings, with a lead store of its own. Every
+ * process that loads playwright.config.ts (the runner and each worker) calls
+ * this; the folder goes when that process exits, by which time the runner has
+ * stopped the server that used it.
+ */
 export function e2eServerEnv(extra: Record<string, string> = {}): Record<string, string> {
-  dataDir ??= mkdtempSync(path.join(tmpdir(), 'glass-e2e-'));
+  if (!dataDir) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'glass-e2e-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    dataDir = dir;
+  }
   return {
     ...(process.env as Record<string, string>),
     ...E2E_BUILD_ENV,
