@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_BUILD_ENV } from './support/env.ts';
+import { ready } from './support/pages.ts';
 
 /** SPEC §2-§5, §9 and issue 5: the blog list, its category routes and the articles. */
 
@@ -21,20 +22,6 @@ const SHORT_DATES = [
   '15 Dec 2023',
 ];
 
-/** Waits for React: for tests that interact, or read what hydration adds or changes. */
-async function ready(page: Page, path: string) {
-  await page.goto(path);
-  await expect(page.locator('html[data-js="on"]')).toBeAttached();
-}
-
-/**
- * Only navigates: read-only tests read the prerendered page as loaded, without
- * waiting for hydration, because hydration is most of a test's CPU on this machine.
- */
-async function open(page: Page, path: string) {
-  await page.goto(path);
-}
-
 const cards = (page: Page) => page.locator('.post-grid article');
 const cardTitles = (page: Page) => page.locator('.post-grid article h3');
 const chips = (page: Page) => page.getByRole('navigation', { name: 'Filter articles by category' });
@@ -43,7 +30,7 @@ test.describe('blog list', () => {
   test('heading, search, chips, sidebar, cards with short dates, and the trust block', async ({
     page,
   }) => {
-    await open(page, '/blog');
+    await page.goto('/blog');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(
       'Shared Resources for Your Home Needs',
     );
@@ -196,11 +183,11 @@ test.describe('blog list', () => {
       expect(html.match(/<article class="card post-card"/g) ?? [], slug).toHaveLength(count);
     }
     // SPEC §4: case-insensitive, hyphens read as spaces.
-    await open(page, '/blog/category/Energy-Efficiency');
+    await page.goto('/blog/category/Energy-Efficiency');
     await expect(
       page.getByRole('heading', { level: 2, name: 'Energy Efficiency Articles' }),
     ).toBeVisible();
-    await open(page, '/blog/category/gardening');
+    await page.goto('/blog/category/gardening');
     await expect(page.getByRole('heading', { level: 2, name: 'All Blogs' })).toBeVisible();
     await expect(cards(page)).toHaveCount(6);
   });
@@ -233,7 +220,7 @@ test.describe('article page', () => {
   test('parts in SPEC order: breadcrumb, title, author, reading time, date, chips, cover, body, help box, CTA, related, previous/next', async ({
     page,
   }) => {
-    await open(page, '/blog/clean-cloudy-glass-windows');
+    await page.goto('/blog/clean-cloudy-glass-windows');
     const breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' });
     await expect(breadcrumb.getByRole('listitem')).toHaveText([
       'Home',

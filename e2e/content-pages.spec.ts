@@ -5,6 +5,7 @@ import { performaTech, planitherm } from '../app/content/glass-types.ts';
 import { privacyPolicyFor, sitemapIntro, terms } from '../app/content/legal.ts';
 import { DEFAULT_LEAD_RETENTION_DAYS } from '../app/leads/retention.ts';
 import { E2E_BUILD_ENV } from './support/env.ts';
+import { ready } from './support/pages.ts';
 
 /**
  * Issue 3, items 3 and 4: the two glass type pages, About (FAQ accordion and
@@ -18,20 +19,6 @@ test.beforeEach(async ({ page }) => {
   // The maps host is unreachable here; the pages must not depend on it.
   await page.route('https://www.google.com/**', (route) => route.abort());
 });
-
-/** Waits for React: for tests that interact, or read what hydration adds or changes. */
-async function ready(page: Page, path: string) {
-  await page.goto(path);
-  await expect(page.locator('html[data-js="on"]')).toBeAttached();
-}
-
-/**
- * Only navigates: read-only tests read the prerendered page as loaded, without
- * waiting for hydration, because hydration is most of a test's CPU on this machine.
- */
-async function open(page: Page, path: string) {
-  await page.goto(path);
-}
 
 async function jsonLd(request: APIRequestContext, path: string) {
   const html = await (await request.get(path)).text();
@@ -47,7 +34,7 @@ async function sectionHeadings(page: Page) {
 
 test.describe('PerformaTech 206 (SPEC §2, §9)', () => {
   test('every section in order, with the figures', async ({ page }) => {
-    await open(page, '/glass-types/performatech');
+    await page.goto('/glass-types/performatech');
     const main = page.locator('main');
     await expect(main.getByRole('heading', { level: 1 })).toHaveText(performaTech.title);
     expect(await sectionHeadings(page)).toEqual(
@@ -128,7 +115,7 @@ test.describe('Planitherm XN (SPEC §2, §9)', () => {
   test('benefit cards 52%, 81%, reduced condensation; up to 59% less heat loss; applications; why we use it', async ({
     page,
   }) => {
-    await open(page, '/glass-types/planitherm');
+    await page.goto('/glass-types/planitherm');
     const main = page.locator('main');
     await expect(main.getByRole('heading', { level: 1 })).toHaveText(planitherm.title);
     const cards = main.locator('.figure-card');
@@ -168,7 +155,7 @@ test.describe('Planitherm XN (SPEC §2, §9)', () => {
 
 test.describe('About (SPEC §2, §4)', () => {
   test('intro, specialties, five why-choose-us cards, phone and quote links', async ({ page }) => {
-    await open(page, '/about');
+    await page.goto('/about');
     const main = page.locator('main');
     await expect(main.getByRole('heading', { level: 1 })).toHaveText(about.heading);
     for (const paragraph of about.intro) await expect(main.getByText(paragraph)).toBeVisible();
@@ -192,7 +179,7 @@ test.describe('About (SPEC §2, §4)', () => {
   test('FAQ accordion: none open, then at most one; clicking the open one closes it', async ({
     page,
   }) => {
-    await open(page, '/about');
+    await page.goto('/about');
     const questions = page.locator('.faq__question');
     await expect(questions).toHaveCount(about.faq.length);
     const openItems = page.locator('.faq__item[open]');
@@ -250,7 +237,7 @@ test.describe('About (SPEC §2, §4)', () => {
       acceptedAnswer: { '@type': string; text: string };
     }[];
 
-    await open(page, '/about');
+    await page.goto('/about');
     const shown = await page.locator('.faq__item').evaluateAll((items) =>
       items.map((item) => ({
         question: item.querySelector('summary')?.textContent?.trim() ?? '',
@@ -306,7 +293,7 @@ test.describe('Contact and quote (SPEC §2, §9)', () => {
   });
 
   test('the quote page has its header and the place of the form', async ({ page }) => {
-    await open(page, '/quote');
+    await page.goto('/quote');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     const formPlace = page.locator('#quote-form-section');
     await expect(formPlace.getByRole('heading', { level: 2 })).toHaveText('Request a Free Quote');
@@ -356,7 +343,7 @@ test.describe('legal pages and sitemap (SPEC §2 footer)', () => {
   test('the privacy policy covers the Privacy Act 2020, where enquiries go, analytics, retention and access', async ({
     page,
   }) => {
-    await open(page, '/privacy-policy');
+    await page.goto('/privacy-policy');
     const main = page.locator('main');
     for (const text of [
       'Privacy Act 2020',
@@ -406,7 +393,7 @@ test.describe('legal pages and sitemap (SPEC §2 footer)', () => {
   });
 
   test('the sitemap page has its intro and every group', async ({ page }) => {
-    await open(page, '/sitemap');
+    await page.goto('/sitemap');
     await expect(page.locator('main').getByText(sitemapIntro)).toBeVisible();
     await expect(page.locator('main h2')).toHaveText([
       'Main pages',

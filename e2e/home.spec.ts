@@ -1,9 +1,10 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { business, telHref } from '../app/content/business.ts';
 import { home } from '../app/content/home.ts';
 import { offers } from '../app/content/offers.ts';
 import { services } from '../app/content/services.ts';
 import { testimonials } from '../app/content/testimonials.ts';
+import { ready } from './support/pages.ts';
 
 /**
  * The home page, SPEC §2 'Home page' items 1-12: texts, figures, links and
@@ -12,24 +13,10 @@ import { testimonials } from '../app/content/testimonials.ts';
  * carousels' behaviour is in e2e/carousel.spec.ts.
  */
 
-/** Waits for React: for tests that interact, or read what hydration adds or changes. */
-async function openHome(page: Page) {
-  await page.goto('/');
-  await expect(page.locator('html[data-js="on"]')).toBeAttached();
-}
-
-/**
- * Only navigates: read-only tests read the prerendered page as loaded, without
- * waiting for hydration, because hydration is most of a test's CPU on this machine.
- */
-async function loadHome(page: Page) {
-  await page.goto('/');
-}
-
 const REVIEW_LIMIT = 150;
 
 test('the twelve sections come in SPEC order', async ({ page }) => {
-  await loadHome(page);
+  await page.goto('/');
   const order = await page
     .locator('main > *')
     .evaluateAll((sections) =>
@@ -71,7 +58,7 @@ test('the twelve sections come in SPEC order', async ({ page }) => {
 test('1. hero: headline, intro, trust badge (47 reviews, 5/5), Request an Estimate', async ({
   page,
 }) => {
-  await loadHome(page);
+  await page.goto('/');
   const hero = page.locator('[data-home-section="hero"]');
   await expect(hero.getByRole('heading', { level: 1 })).toHaveText(
     'Glass Repairs, Replacement, and Installation',
@@ -94,7 +81,7 @@ test('1. hero: headline, intro, trust badge (47 reviews, 5/5), Request an Estima
 test('2-3. Let Us Call You, with the phone until the form lands; then the empty grey section', async ({
   page,
 }) => {
-  await loadHome(page);
+  await page.goto('/');
   const callBack = page.locator('section#call-back');
   await expect(callBack.getByRole('heading', { level: 2 })).toHaveText('Let Us Call You');
   await expect(callBack).toContainText(home.callBack.intro);
@@ -114,7 +101,7 @@ test('2-3. Let Us Call You, with the phone until the form lands; then the empty 
 test('4. local experts: doors and windows links, nine service cards with Learn More', async ({
   page,
 }) => {
-  await loadHome(page);
+  await page.goto('/');
   const section = page.locator('[data-home-section="local-experts"]');
   await expect(section.locator('p a[href="/services/doors"]')).toBeVisible();
   await expect(section.locator('p a[href="/services/windows"]')).toBeVisible();
@@ -133,7 +120,7 @@ test('4. local experts: doors and windows links, nine service cards with Learn M
 });
 
 test('5. Reasons to Trust: four boxes with every SPEC item', async ({ page }) => {
-  await loadHome(page);
+  await page.goto('/');
   const section = page.locator('[data-home-section="trust"]');
   await expect(section.getByRole('heading', { level: 3 })).toHaveText([
     'The Advantage Plan',
@@ -158,7 +145,7 @@ test('5. Reasons to Trust: four boxes with every SPEC item', async ({ page }) =>
 });
 
 test('6, 9, 12. the call-to-action banners lead to /quote and the phone', async ({ page }) => {
-  await loadHome(page);
+  await page.goto('/');
   for (const [id, banner] of [
     ['banner-emergency', home.ctaBanners[0]],
     ['banner-quote', home.ctaBanners[1]],
@@ -183,7 +170,7 @@ test('6, 9, 12. the call-to-action banners lead to /quote and the phone', async 
 test('7. Special Offers: the five SPEC §3 offers with all their fields, the featured one ringed', async ({
   page,
 }) => {
-  await loadHome(page);
+  await page.goto('/');
   const section = page.locator('[data-home-section="offers"]');
   const cards = section.locator('.offer-card');
   await expect(cards).toHaveCount(5);
@@ -229,7 +216,7 @@ test('8. Testimonials: seven, initials and 5 stars, long reviews cut at 150 with
 }) => {
   // Keep the first card in view while it is read.
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  await openHome(page);
+  await ready(page, '/');
   const section = page.locator('[data-home-section="testimonials"]');
   const cards = section.locator('.testimonial-card');
   await expect(cards).toHaveCount(7);
@@ -270,7 +257,7 @@ test('8. Testimonials: seven, initials and 5 stars, long reviews cut at 150 with
 test('10. Premium Glass Types: the two glass types with their figures and links', async ({
   page,
 }) => {
-  await openHome(page);
+  await ready(page, '/');
   const section = page.locator('[data-home-section="glass-types"]');
   const cards = section.locator('.glass-card');
   await expect(cards).toHaveCount(2);
@@ -301,7 +288,7 @@ test('11. service areas: the five areas, the 200 km radius and the map on reques
   });
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
-  await openHome(page);
+  await ready(page, '/');
 
   const section = page.locator('[data-home-section="service-areas"]');
   await expect(section.locator('.service-areas__list li')).toHaveText([
@@ -352,7 +339,7 @@ test('a failed image becomes the labelled placeholder of SPEC §2', async ({ pag
     route.fulfill({ status: 404, body: '' }),
   );
   await page.route('**/images/hero.svg', (route) => route.fulfill({ status: 404, body: '' }));
-  await openHome(page);
+  await ready(page, '/');
   // The hero image fails before the page hydrates: still replaced.
   const heroFallback = page.locator('[data-home-section="hero"] .illustration--fallback');
   await expect(heroFallback).toHaveText('Image not available');
@@ -429,7 +416,7 @@ test.describe('on a phone (390 px)', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
   test('the hero text comes first and the page has no horizontal scroll', async ({ page }) => {
-    await openHome(page);
+    await ready(page, '/');
     const heading = (await page.getByRole('heading', { level: 1 }).boundingBox())!;
     const image = (await page.locator('[data-home-section="hero"] img').boundingBox())!;
     expect(heading.y).toBeLessThan(image.y);
@@ -465,7 +452,7 @@ test.describe('on a phone (390 px)', () => {
 
   test('a swipe moves the service carousel by one card', async ({ page }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
-    await openHome(page);
+    await ready(page, '/');
     const carousel = page.getByRole('region', { name: 'Our glass services', exact: true });
     await carousel.scrollIntoViewIfNeeded();
     await expect(carousel).toHaveAttribute('data-carousel-ready', '');

@@ -1,23 +1,10 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { settled } from './support/settle.ts';
-
-/** Waits for React: for tests that interact, or read what hydration adds or changes. */
-async function ready(page: Page, path: string) {
-  await page.goto(path);
-  await expect(page.locator('html[data-js="on"]')).toBeAttached();
-}
-
-/**
- * Only navigates: read-only tests read the prerendered page as loaded, without
- * waiting for hydration, because hydration is most of a test's CPU on this machine.
- */
-async function open(page: Page, path: string) {
-  await page.goto(path);
-}
+import { ready } from './support/pages.ts';
 
 test.describe('desktop navigation (1280 px)', () => {
   test('links in SPEC order, with Call Us', async ({ page }) => {
-    await open(page, '/');
+    await page.goto('/');
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav.getByRole('link', { name: 'Home', exact: true })).toBeVisible();
     const labels = await nav.locator('.main-nav__list > li > :first-child').allInnerTexts();
@@ -74,13 +61,13 @@ test.describe('desktop navigation (1280 px)', () => {
   });
 
   test('the active link is highlighted by path prefix', async ({ page }) => {
-    await open(page, '/services/windows');
+    await page.goto('/services/windows');
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav.getByRole('link', { name: 'Services', exact: true })).toHaveClass(/is-active/);
     await expect(nav.getByRole('link', { name: 'Home', exact: true })).not.toHaveClass(/is-active/);
-    await open(page, '/glass-types/planitherm');
+    await page.goto('/glass-types/planitherm');
     await expect(page.getByRole('button', { name: 'Glass Types' })).toHaveClass(/is-active/);
-    await open(page, '/blog/category/windows');
+    await page.goto('/blog/category/windows');
     await expect(nav.getByRole('link', { name: 'Blog', exact: true })).toHaveClass(/is-active/);
   });
 

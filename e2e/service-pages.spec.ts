@@ -2,6 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { business } from '../app/content/business.ts';
 import { services, type Service } from '../app/content/services.ts';
 import { E2E_BUILD_ENV } from './support/env.ts';
+import { ready } from './support/pages.ts';
 
 /**
  * Issue 3, items 1, 2 and 6: the services overview and the nine service
@@ -11,20 +12,6 @@ import { E2E_BUILD_ENV } from './support/env.ts';
 
 const SITE = E2E_BUILD_ENV.SITE_URL;
 const TOWNS = ['Tauranga', 'Mount Maunganui', 'Papamoa', 'Te Puke', 'Katikati'];
-
-/** Waits for React: for tests that interact, or read what hydration adds or changes. */
-async function ready(page: Page, path: string) {
-  await page.goto(path);
-  await expect(page.locator('html[data-js="on"]')).toBeAttached();
-}
-
-/**
- * Only navigates: read-only tests read the prerendered page as loaded, without
- * waiting for hydration, because hydration is most of a test's CPU on this machine.
- */
-async function open(page: Page, path: string) {
-  await page.goto(path);
-}
 
 /** Every JSON-LD block of the prerendered page, parsed. */
 async function jsonLd(request: APIRequestContext, path: string) {
@@ -98,7 +85,7 @@ for (const service of services as readonly Service[]) {
     test('texts in SPEC §2 order: title, carousel, intro, Details, Features, benefits, Get a Free Quote', async ({
       page,
     }) => {
-      await open(page, service.path);
+      await page.goto(service.path);
       const main = page.locator('main');
       await expect(main.getByRole('heading', { level: 1 })).toHaveText(service.title);
       await expect(main.getByText(service.introText)).toBeVisible();
@@ -285,7 +272,7 @@ for (const service of services as readonly Service[]) {
 }
 
 test('service pages link to the glass types their copy recommends', async ({ page }) => {
-  await open(page, '/services/windows');
+  await page.goto('/services/windows');
   const aside = page.getByRole('complementary', { name: /related glass/ });
   await expect(aside.getByRole('link', { name: /PerformaTech 206/ })).toHaveAttribute(
     'href',
@@ -295,7 +282,7 @@ test('service pages link to the glass types their copy recommends', async ({ pag
     'href',
     '/glass-types/planitherm',
   );
-  await open(page, '/services/pool-fences');
+  await page.goto('/services/pool-fences');
   await expect(page.getByRole('heading', { name: 'Glass we recommend' })).toHaveCount(0);
 });
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { glassTypes } from '../../app/content/glass-types.ts';
 import { services } from '../../app/content/services.ts';
 import { categorySlug } from '../../app/lib/blog/category.ts';
@@ -57,3 +57,13 @@ export const PAGE_PATHS: readonly string[] = (() => {
  * stand-in. Elsewhere its host does not resolve (playwright.config.ts).
  */
 export const GTAG_PATTERN = 'https://www.googletagmanager.com/**';
+
+/**
+ * Opens a page and waits for React: for tests that interact, or read what
+ * hydration adds or changes. Tests that only read the page as loaded use
+ * `page.goto` alone, because hydration is most of a test's CPU on this machine.
+ */
+export async function ready(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.locator('html[data-js="on"]')).toBeAttached();
+}
