@@ -1,26 +1,51 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Carousel, slidePositionText, visibleSlideIndexes } from './Carousel.tsx';
+import type { ReactElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Carousel } from './Carousel.tsx';
+import {
+  slidePositionText,
+  startCarousel,
+  startCarousels,
+  visibleSlideIndexes,
+} from './carousel.ts';
+
+/** The listeners of the mocked reduced-motion query, to announce a change of preference. */
+const motionListeners = new Set<() => void>();
+let prefersReducedMotion = false;
 
 /** jsdom has no matchMedia: answer the reduced-motion query as asked. */
 function mockReducedMotion(reduce: boolean) {
+  prefersReducedMotion = reduce;
   window.matchMedia = ((query: string) => ({
-    matches: reduce && query.includes('prefers-reduced-motion: reduce'),
+    get matches() {
+      return prefersReducedMotion && query.includes('prefers-reduced-motion: reduce');
+    },
     media: query,
     onchange: null,
-    addEventListener: () => {},
-    removeEventListener: () => {},
+    addEventListener: (_type: string, listener: () => void) => motionListeners.add(listener),
+    removeEventListener: (_type: string, listener: () => void) => motionListeners.delete(listener),
     addListener: () => {},
     removeListener: () => {},
     dispatchEvent: () => false,
-  })) as typeof window.matchMedia;
+  })) as unknown as typeof window.matchMedia;
+}
+
+/** The visitor changes their motion preference while the page is open. */
+function changeReducedMotion(reduce: boolean) {
+  prefersReducedMotion = reduce;
+  for (const listener of motionListeners) listener();
 }
 
 const slides = ['Alpha', 'Bravo', 'Charlie', 'Delta'].map((name) => <p key={name}>{name}</p>);
 
 beforeEach(() => mockReducedMotion(false));
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  document.body.innerHTML = '';
+  motionListeners.clear();
+});
 
 describe('Carousel markup (WAI-ARIA carousel pattern)', () => {
   it('is a labelled carousel region of labelled slide groups, every slide in the HTML', () => {
@@ -65,6 +90,19 @@ describe('Carousel markup (WAI-ARIA carousel pattern)', () => {
   it('does not autoplay under prefers-reduced-motion: the control offers Play', () => {
     mockReducedMotion(true);
     render(<Carousel label="Offers" slides={slides} autoplayMs={6000} />);
+    const play = screen.getByRole('button', { name: 'Play slide show' });
+    expect(play.textContent).toBe('Play');
+  });
+
+  it('follows a change of the motion preference until the visitor chooses', () => {
+    render(<Carousel label="Offers" slides={slides} autoplayMs={6000} />);
+    changeReducedMotion(true);
+    expect(screen.getByRole('button', { name: 'Play slide show' })).toBeTruthy();
+    changeReducedMotion(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Pause slide show' }));
+    // The visitor's Pause outlasts a later change of preference.
+    changeReducedMotion(true);
+    changeReducedMotion(false);
     expect(screen.getByRole('button', { name: 'Play slide show' })).toBeTruthy();
   });
 
@@ -83,6 +121,104 @@ describe('Carousel markup (WAI-ARIA carousel pattern)', () => {
     const live = document.querySelector('[aria-live]');
     expect(live?.getAttribute('aria-live')).toBe('polite');
     expect(live?.textContent).toBe('');
+  });
+});
+
+describe('a carousel rendered to static HTML, started by the module', () => {
+  /** The page as a static site serves it: the component's HTML, no React in the browser. */
+  function staticPage(...carousels: ReactElement[]) {
+    document.body.innerHTML = carousels.map((carousel) => renderToStaticMarkup(carousel)).join('');
+  }
+
+  it('carries its options as data attributes, and the no-JavaScript scroller', () => {
+    staticPage(
+      <Carousel
+        label="Windows: pictures"
+        slides={slides}
+        autoplayMs={4000}
+        pauseOnHover={false}
+        slidesPerView={1}
+        slideErrorMessage="Windows: picture {n} failed to load"
+      />,
+    );
+    const root = document.querySelector<HTMLElement>('[data-carousel]')!;
+    expect(root.dataset).toMatchObject({
+      autoplayMs: '4000',
+      slideErrorMessage: 'Windows: picture {n} failed to load',
+    });
+    expect(root.hasAttribute('data-loop')).toBe(false);
+    expect(root.hasAttribute('data-pause-on-hover')).toBe(false);
+    expect(root.hasAttribute('data-carousel-ready')).toBe(false);
+    // The native scroller takes keyboard focus until Embla drives it.
+    expect(root.querySelector('.carousel__viewport')?.getAttribute('tabindex')).toBe('0');
+  });
+
+  it('startCarousels starts every carousel on the page, and its result stops them', () => {
+    mockReducedMotion(true);
+    staticPage(
+      <Carousel label="Our glass services" slides={slides} autoplayMs={4000} loop />,
+      <Carousel label="Offers" slides={slides} autoplayMs={6000} loop />,
+    );
+    const stop = startCarousels();
+    const toggles = screen.getAllByRole('button', { name: /slide show/ });
+    expect(toggles.map((toggle) => toggle.getAttribute('aria-label'))).toEqual([
+      'Play slide show',
+      'Play slide show',
+    ]);
+    fireEvent.click(toggles[1]!);
+    expect(toggles[1]?.getAttribute('aria-label')).toBe('Pause slide show');
+    expect(toggles[1]?.textContent).toBe('Pause');
+
+    stop();
+    // Stopped: the markup is back as rendered and the controls do nothing.
+    expect(toggles.map((toggle) => toggle.getAttribute('aria-label'))).toEqual([
+      'Pause slide show',
+      'Pause slide show',
+    ]);
+    fireEvent.click(toggles[0]!);
+    expect(toggles[0]?.getAttribute('aria-label')).toBe('Pause slide show');
+  });
+
+  it('shows one icon at a time on the Pause/Play control', () => {
+    staticPage(<Carousel label="Offers" slides={slides} autoplayMs={6000} />);
+    startCarousels();
+    const toggle = screen.getByRole('button', { name: 'Pause slide show' });
+    const icon = (name: string) =>
+      toggle.querySelector<HTMLElement>(`[data-carousel-icon="${name}"]`)!;
+    expect([icon('pause').hidden, icon('play').hidden]).toEqual([false, true]);
+    fireEvent.click(toggle);
+    expect([icon('pause').hidden, icon('play').hidden]).toEqual([true, false]);
+  });
+
+  it('a second start of the same carousel changes nothing', () => {
+    staticPage(<Carousel label="Offers" slides={slides} autoplayMs={6000} />);
+    const root = document.querySelector<HTMLElement>('[data-carousel]')!;
+    const stop = startCarousel(root);
+    startCarousel(root)();
+    // Had both started, one click would toggle twice and show Pause again.
+    fireEvent.click(screen.getByRole('button', { name: 'Pause slide show' }));
+    expect(screen.getByRole('button', { name: 'Play slide show' })).toBeTruthy();
+    stop();
+  });
+
+  it('logs a failed image with its slide number when the page asks', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      staticPage(
+        <Carousel
+          label="Windows: pictures"
+          slides={['a', 'b'].map((name) => (
+            <img key={name} src={`/missing-${name}.png`} alt="" />
+          ))}
+          slideErrorMessage="Windows: picture {n} failed to load"
+        />,
+      );
+      startCarousels();
+      document.querySelectorAll('img')[1]!.dispatchEvent(new Event('error'));
+      expect(warn).toHaveBeenCalledWith('Windows: picture 2 failed to load');
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 

@@ -36,7 +36,7 @@ export function ServiceGallery({
       loop={false}
       autoplayMs={SERVICE_CAROUSEL_MS}
       pauseOnHover={pauseOnHover}
-      onSlideError={(index) => console.warn(`${title}: picture ${index + 1} failed to load`)}
+      slideErrorMessage={`${title}: picture {n} failed to load`}
       slides={images.map((image, index) => (
         <Illustration
           key={image.src}
