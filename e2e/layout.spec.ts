@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { settled } from './support/settle.ts';
-import { ready } from './support/pages.ts';
+import { PAGE_PATHS, ready } from './support/pages.ts';
 
 test.describe('desktop navigation (1280 px)', () => {
   test('links in SPEC order, with Call Us', async ({ page }) => {
@@ -353,6 +353,22 @@ test.describe('before the page script runs (390 px)', () => {
     await page.getByRole('button', { name: 'Open menu' }).tap();
     await expect(nav).toBeHidden();
   });
+
+  // Issue 15: on a phone profile the menu works at the load event, with no fallback period.
+  for (const path of ['/', PAGE_PATHS.find((p) => /^\/blog\/(?!category\/)./.test(p))!]) {
+    test(`${path}: with the CPU slowed six times, a tap at the load event opens the menu`, async ({
+      page,
+    }) => {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+      await page.goto(path, { waitUntil: 'load' });
+      // Shown as the load event fires, not once a script has replaced a fallback.
+      const toggle = page.getByRole('button', { name: 'Open menu' });
+      expect(await toggle.isVisible()).toBe(true);
+      await toggle.tap();
+      await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    });
+  }
 });
 
 test.describe('without JavaScript', () => {
