@@ -5,6 +5,7 @@ import {
   Meta,
   Outlet,
   Scripts,
+  useLocation,
   type LinksFunction,
 } from 'react-router';
 import type { Route } from './+types/root';
@@ -18,6 +19,7 @@ import { siteLinks } from './content/site-links.ts';
 import { localBusinessJsonLd } from './lib/json-ld.ts';
 import { documentTitle, notFoundMeta } from './lib/seo.ts';
 import { useNonce } from './lib/request-context.ts';
+import { useSiteLinks } from './lib/use-site-links.ts';
 import stylesHref from './styles/app.css?url';
 // The carousel and the map are shared by the home, service and contact pages.
 import carouselStylesHref from './styles/carousel.css?url';
@@ -61,6 +63,8 @@ function HydrationMarker() {
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const { pathname } = useLocation();
+  const contentLinks = useSiteLinks();
   return (
     <html lang="en-NZ">
       <head>
@@ -81,7 +85,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <a className="skip-link" href="#main">
           Skip to main content
         </a>
-        <SiteHeader />
+        <SiteHeader currentPath={pathname} links={contentLinks} />
         <main id="main" tabIndex={-1}>
           {children}
         </main>

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { settled } from './support/settle.ts';
-import { ready } from './support/pages.ts';
+import { PAGE_PATHS, ready } from './support/pages.ts';
 
 test.describe('desktop navigation (1280 px)', () => {
   test('links in SPEC order, with Call Us', async ({ page }) => {
@@ -338,20 +338,62 @@ test.describe('mobile layout (390 px)', () => {
   });
 });
 
+test.describe('before the page script runs (390 px)', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('a tap on the toggle opens the menu, with no fallback', async ({ page }) => {
+    // The page's scripts never arrive, as on a slow phone before they have run.
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.goto('/');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav).toBeHidden();
+    await page.getByRole('button', { name: 'Open menu' }).tap();
+    await expect(nav).toBeVisible();
+    await expect(page.locator('html')).not.toHaveAttribute('data-js');
+    await page.getByRole('button', { name: 'Open menu' }).tap();
+    await expect(nav).toBeHidden();
+  });
+
+  // Issue 15: on a phone profile the menu works at the load event, with no fallback period.
+  for (const path of ['/', PAGE_PATHS.find((p) => /^\/blog\/(?!category\/)./.test(p))!]) {
+    test(`${path}: with the CPU slowed six times, a tap at the load event opens the menu`, async ({
+      page,
+    }) => {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+      await page.goto(path, { waitUntil: 'load' });
+      // Shown as the load event fires, not once a script has replaced a fallback.
+      const toggle = page.getByRole('button', { name: 'Open menu' });
+      expect(await toggle.isVisible()).toBe(true);
+      await toggle.tap();
+      await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    });
+  }
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
 
-  test('pages render and every page stays reachable through the footer menu link', async ({
+  test('pages render, the menu opens and every page stays reachable through it and the footer', async ({
     page,
   }) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    const menu = page.getByRole('link', { name: 'Menu' });
-    await expect(menu).toBeVisible();
-    await menu.click();
-    await expect(page).toHaveURL(/#footer-navigation$/);
-    await page.locator('footer').getByRole('link', { name: 'Windows' }).click();
+    // The toggle opens the menu by itself (a popover), so no fallback link is needed.
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav).toBeHidden();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(nav).toBeVisible();
+    // A focused group shows its links.
+    await nav.getByRole('button', { name: 'Glass Types' }).click();
+    await expect(nav.getByRole('link', { name: 'Planitherm Glass' })).toBeVisible();
+    await nav.getByRole('button', { name: 'Services menu' }).click();
+    await nav.getByRole('link', { name: 'Windows' }).click();
     await expect(page).toHaveURL(/\/services\/windows$/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // The footer lists every page as well.
+    await page.locator('footer').getByRole('link', { name: 'Doors', exact: true }).click();
+    await expect(page).toHaveURL(/\/services\/doors$/);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   });
 });

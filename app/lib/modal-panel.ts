@@ -1,5 +1,3 @@
-import { useEffect, type RefObject } from 'react';
-
 /** What Tab can reach, in document order, among what is shown. */
 const TABBABLE = [
   'a[href]',
@@ -48,34 +46,31 @@ function makeOutsideInert(container: HTMLElement): () => void {
 /**
  * A full-screen panel (the mobile menu) keeps the keyboard inside while it is
  * open: the rest of the page is inert and Tab / Shift+Tab wrap round within
- * `container` instead of leaving for the browser's own controls. Escape and
- * where focus goes on closing are the panel's own business.
+ * `container` instead of leaving for the browser's own controls. Call it when
+ * the panel opens; the function it returns undoes both when it closes. Escape
+ * and where focus goes on closing are the panel's own business.
  */
-export function useModalPanel(container: RefObject<HTMLElement | null>, open: boolean): void {
-  useEffect(() => {
-    const element = container.current;
-    if (!open || !element) return;
-    const restore = makeOutsideInert(element);
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Tab' || event.altKey || event.ctrlKey || event.metaKey) return;
-      const tabbable = tabbableIn(element);
-      const first = tabbable[0];
-      const last = tabbable[tabbable.length - 1];
-      if (!first || !last) return;
-      const active = document.activeElement;
-      const inside = active instanceof HTMLElement && element.contains(active);
-      if (event.shiftKey && (!inside || active === first)) {
-        event.preventDefault();
-        last.focus();
-      } else if (!event.shiftKey && (!inside || active === last)) {
-        event.preventDefault();
-        first.focus();
-      }
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => {
-      document.removeEventListener('keydown', onKeyDown);
-      restore();
-    };
-  }, [container, open]);
+export function holdFocusInside(container: HTMLElement): () => void {
+  const restore = makeOutsideInert(container);
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Tab' || event.altKey || event.ctrlKey || event.metaKey) return;
+    const tabbable = tabbableIn(container);
+    const first = tabbable[0];
+    const last = tabbable[tabbable.length - 1];
+    if (!first || !last) return;
+    const active = document.activeElement;
+    const inside = active instanceof HTMLElement && container.contains(active);
+    if (event.shiftKey && (!inside || active === first)) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && (!inside || active === last)) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+  document.addEventListener('keydown', onKeyDown);
+  return () => {
+    document.removeEventListener('keydown', onKeyDown);
+    restore();
+  };
 }
