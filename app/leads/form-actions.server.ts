@@ -198,7 +198,8 @@ export function leadFormMiddleware(form: LeadSource): MiddlewareFunction<Respons
   return async ({ request, context }, next) => {
     if (request.method !== 'POST' || !wantsJson(request)) return next();
     const outcome = await submitLeadFormPost(request, context.get(leadsContext), form);
-    // A scripted post asks for data, so it is never redirected; answered as the action would be.
+    // Accepted without the `js` field: a program asking for JSON, not the
+    // form's script, gets the plain post's redirect.
     if ('redirect' in outcome) return redirect(outcome.redirect, outcome.status);
     return Response.json(outcome.result, { status: outcome.status });
   };
