@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_BUILD_ENV } from './support/env.ts';
 import { GTAG_PATTERN } from './support/pages.ts';
+import { recordTag, type TagEvent } from './support/tag-record.ts';
 
 /**
  * The real tag host is replaced by a local stand-in that records what the
@@ -95,8 +96,10 @@ test("one conversion per enquiry: /thank-you repeats the form's transaction id; 
   page,
 }) => {
   await withRecordingTag(page);
-  const conversions = async () =>
-    (await events(page)).filter((event) => event.name === 'conversion').map((e) => e.params);
+  // The form moves on to /thank-you with a page load: record across documents.
+  const tag = await recordTag(page);
+  const conversions = (events: TagEvent[]) =>
+    events.filter((event) => event.name === 'conversion').map((e) => e.params);
   await page.goto('/quote');
   const form = page.locator('form[data-quote-form]');
   await expect(form.locator('input[name="idempotency_key"]')).not.toHaveValue('');
@@ -108,8 +111,8 @@ test("one conversion per enquiry: /thank-you repeats the form's transaction id; 
   await form.getByRole('button', { name: 'Request My Free Quote' }).click();
   await expect(page).toHaveURL(/\/thank-you$/);
 
-  await expect.poll(conversions).toHaveLength(2);
-  const [fromForm, fromThankYou] = await conversions();
+  await expect.poll(() => conversions(tag.events())).toHaveLength(2);
+  const [fromForm, fromThankYou] = conversions(tag.events());
   expect(fromForm).toEqual({
     send_to: E2E_BUILD_ENV.ADS_CONVERSION_SEND_TO,
     value: 1,
@@ -119,14 +122,16 @@ test("one conversion per enquiry: /thank-you repeats the form's transaction id; 
   expect(fromThankYou).toEqual(fromForm);
 
   // A reload of that visit sends the same id again (de-duplicated by the platform).
+  const loaded = tag.documents();
   await page.reload();
-  await expect.poll(conversions).toEqual([fromForm]);
+  await expect.poll(() => tag.documents()).toBe(loaded + 1);
+  await expect.poll(() => conversions(tag.eventsOfThisDocument())).toEqual([fromForm]);
 
   // A later visit that no submission led to: SPEC §7's event, without an id.
   await page.getByRole('link', { name: 'Back to Home' }).click();
   await expect(page).toHaveURL(/\/$/);
   await page.goto('/thank-you');
   await expect
-    .poll(conversions)
+    .poll(() => conversions(tag.eventsOfThisDocument()))
     .toEqual([{ send_to: E2E_BUILD_ENV.ADS_CONVERSION_SEND_TO, value: 1, currency: 'NZD' }]);
 });

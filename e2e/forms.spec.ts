@@ -9,6 +9,7 @@ import {
 import { startReceiver, type Receiver } from '../app/leads/test-support.server.ts';
 import { API_ERROR_MESSAGES } from '../app/leads/lead-request.server.ts';
 import { E2E_BUILD_ENV } from './support/env.ts';
+import { recordTag, type TagRecord } from './support/tag-record.ts';
 import {
   attachServerLogsOnFailure,
   exportLeads,
@@ -122,14 +123,21 @@ async function postPlainly(page: Page, kind: FormKind) {
   return { status: response.status(), form: page.locator('form[data-quote-form]') };
 }
 
-/** What the site queued for the analytics tag (gtag.js reads window.dataLayer). */
-function events(page: Page) {
-  return page.evaluate(() =>
-    (window.dataLayer ?? [])
-      .map((entry) => Array.from(entry as ArrayLike<unknown>))
-      .filter((args) => args[0] === 'event')
-      .map((args) => ({ name: args[1] as string, params: args[2] as Record<string, unknown> })),
-  );
+/**
+ * What the site queued for the analytics tag, on every document the page
+ * showed (a form moves on to /thank-you with a page load); recorded from
+ * each test's start (support/tag-record.ts).
+ */
+const tagRecords = new WeakMap<Page, TagRecord>();
+
+test.beforeEach(async ({ page, javaScriptEnabled }) => {
+  if (javaScriptEnabled) tagRecords.set(page, await recordTag(page));
+});
+
+async function events(page: Page) {
+  const record = tagRecords.get(page);
+  if (!record) throw new Error("the analytics tag is recorded only on the test's own page");
+  return record.events();
 }
 
 async function leadsWith(token: string): Promise<ExportedLead[]> {
@@ -321,8 +329,9 @@ test('contact form: an earlier error is cleared when the next attempt starts', a
   // Hold the next attempt on its way to the server, to see it start.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(`${server.url}/contact.data`, async (route) => {
-    await held;
+  // The form's own post: to its page, asking for JSON (use-lead-form.ts).
+  await page.route(`${server.url}/contact`, async (route) => {
+    if (route.request().method() === 'POST') await held;
     await route.continue();
   });
   await form.getByLabel('Email', { exact: true }).fill(`jo.${token}@example.nz`);
@@ -383,7 +392,8 @@ test('the server checks again: what a tampered page sends is refused with the sa
   const form = await openForm(page, 'quote');
   await fillForm(form, 'quote', token);
   // Skip the client check by swapping in a value the client would refuse after it ran.
-  await page.route(`${server.url}/quote.data`, async (route) => {
+  await page.route(`${server.url}/quote`, async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
     const body = new URLSearchParams(route.request().postData() ?? '');
     body.set('email', 'not-an-email');
     await route.continue({ postData: body.toString() });

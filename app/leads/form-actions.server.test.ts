@@ -2,8 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { webhookTargets } from './webhooks.server.ts';
 import { RouterContextProvider, type ActionFunctionArgs } from 'react-router';
 import { API_ERROR_MESSAGES } from './lead-request.server.ts';
-import { leadsContext } from './context.ts';
-import { callbackAction, enquiryAction } from './form-actions.server.ts';
+import { leadsContext, type LeadsRequestContext } from './context.ts';
+import {
+  callbackAction,
+  enquiryAction,
+  enquiryMiddleware,
+  submitLeadFormPost,
+} from './form-actions.server.ts';
 import type { LeadFormResult } from './form-submission.ts';
 import { createLeadService } from './lead-service.server.ts';
 import {
@@ -11,6 +16,7 @@ import {
   INVALID_EMAIL_MESSAGE,
   REQUIRED_FIELDS_MESSAGE,
   SUBMIT_FAILED_MESSAGE,
+  type LeadSource,
 } from './schema.ts';
 import { openSqliteLeadStore } from './store-sqlite.server.ts';
 import type { LeadStore } from './store.server.ts';
@@ -34,9 +40,11 @@ afterEach(async () => {
   data.remove();
 });
 
-function context(options: { rateLimited?: boolean; acceptMode?: 'delivered' | 'stored' } = {}) {
-  const provider = new RouterContextProvider();
-  provider.set(leadsContext, {
+/** The server's lead service for one request, as the production server provides it. */
+function leadsFor(
+  options: { rateLimited?: boolean; acceptMode?: 'delivered' | 'stored' } = {},
+): LeadsRequestContext {
+  return {
     service: createLeadService({
       store,
       targets: webhookTargets(receivers.map((receiver) => receiver.url)),
@@ -46,7 +54,13 @@ function context(options: { rateLimited?: boolean; acceptMode?: 'delivered' | 's
     }),
     siteUrl: ORIGIN,
     rateLimited: options.rateLimited ?? false,
-  });
+  };
+}
+
+/** The same, as the React Router adapter reads it from the request's context. */
+function routerContext(leads: LeadsRequestContext | null = leadsFor()) {
+  const provider = new RouterContextProvider();
+  provider.set(leadsContext, leads);
   return provider;
 }
 
@@ -66,14 +80,25 @@ function post(
   });
 }
 
-type ActionOutcome = { status: number; body?: LeadFormResult; location?: string | null };
+type Outcome = { status: number; body?: LeadFormResult; location?: string | null };
 
-/** What the action answered, whether data() or a redirect Response. */
+/** What submitLeadFormPost answered for `form`'s post. */
 async function run(
+  form: LeadSource,
+  request: Request,
+  leads: LeadsRequestContext | null = leadsFor(),
+): Promise<Outcome> {
+  const outcome = await submitLeadFormPost(request, leads, form);
+  if ('redirect' in outcome) return { status: outcome.status, location: outcome.redirect };
+  return { status: outcome.status, body: outcome.result };
+}
+
+/** What a route action answered, whether data() or a redirect Response. */
+async function runAction(
   action: (args: ActionFunctionArgs) => Promise<unknown>,
   request: Request,
-  provider = context(),
-): Promise<ActionOutcome> {
+  provider = routerContext(),
+): Promise<Outcome> {
   const outcome = await action({
     request,
     params: {},
@@ -105,7 +130,7 @@ const enquiry = {
 
 describe('a plain form post (no JavaScript)', () => {
   it('valid: redirected to /thank-you (303); the lead is stored and delivered', async () => {
-    const outcome = await run(callbackAction, post('/?index', callback));
+    const outcome = await run('hero_form', post('/?index', callback));
     expect(outcome).toEqual({ status: 303, location: '/thank-you' });
     const [lead] = await store.exportLeads();
     expect(lead).toMatchObject({
@@ -127,7 +152,7 @@ describe('a plain form post (no JavaScript)', () => {
 
   it('invalid: 400 with the SPEC §8 message, the failing fields and the values typed', async () => {
     const outcome = await run(
-      enquiryAction('quote_form'),
+      'quote_form',
       post('/quote', { ...enquiry, email: 'tama@example', [HONEYPOT_FIELD]: 'bots only' }),
     );
     expect(outcome.status).toBe(400);
@@ -145,7 +170,7 @@ describe('a plain form post (no JavaScript)', () => {
   });
 
   it('blank fields: the required message', async () => {
-    const outcome = await run(callbackAction, post('/?index', { ...callback, lastName: '  ' }));
+    const outcome = await run('hero_form', post('/?index', { ...callback, lastName: '  ' }));
     expect(outcome.status).toBe(400);
     expect(outcome.body).toMatchObject({
       error: REQUIRED_FIELDS_MESSAGE,
@@ -154,8 +179,8 @@ describe('a plain form post (no JavaScript)', () => {
   });
 
   it('the contact and quote pages record their own source', async () => {
-    await run(enquiryAction('contact_form'), post('/contact', enquiry));
-    await run(enquiryAction('quote_form'), post('/quote', enquiry));
+    await run('contact_form', post('/contact', enquiry));
+    await run('quote_form', post('/quote', enquiry));
     const leads = await store.exportLeads();
     expect(leads.map((lead) => lead.source)).toEqual(['contact_form', 'quote_form']);
     expect(leads[0]).toMatchObject({
@@ -169,7 +194,7 @@ describe('a plain form post (no JavaScript)', () => {
 
 describe('a scripted post (js=1)', () => {
   it("valid: { ok, created_at } for the analytics, with the stored lead's time", async () => {
-    const outcome = await run(enquiryAction('quote_form'), post('/quote', { ...enquiry, js: '1' }));
+    const outcome = await run('quote_form', post('/quote', { ...enquiry, js: '1' }));
     expect(outcome.status).toBe(201);
     const [lead] = await store.exportLeads();
     expect(outcome.body).toEqual({ ok: true, created_at: lead?.created_at });
@@ -178,8 +203,8 @@ describe('a scripted post (js=1)', () => {
   it('the same key twice (a double click, a retry): one lead, one delivery, the same answer', async () => {
     const fields = { ...enquiry, js: '1', idempotency_key: 'double-click-key-1' };
     const [first, second] = await Promise.all([
-      run(enquiryAction('quote_form'), post('/quote', fields)),
-      run(enquiryAction('quote_form'), post('/quote', fields)),
+      run('quote_form', post('/quote', fields)),
+      run('quote_form', post('/quote', fields)),
     ]);
     expect([first.status, second.status].sort()).toEqual([200, 201]);
     expect(first.body).toEqual(second.body);
@@ -189,7 +214,7 @@ describe('a scripted post (js=1)', () => {
 
   it('honeypot filled: looks like success, kept as spam, never delivered', async () => {
     const outcome = await run(
-      enquiryAction('quote_form'),
+      'quote_form',
       post('/quote', { ...enquiry, js: '1', [HONEYPOT_FIELD]: 'http://spam.example' }),
     );
     expect(outcome.body).toMatchObject({ ok: true });
@@ -200,7 +225,7 @@ describe('a scripted post (js=1)', () => {
 
   it('every webhook failing: 502 with the SPEC §8 message and the values kept', async () => {
     for (const receiver of receivers) receiver.mode = 'fail';
-    const outcome = await run(callbackAction, post('/?index', { ...callback, js: '1' }));
+    const outcome = await run('hero_form', post('/?index', { ...callback, js: '1' }));
     expect(outcome.status).toBe(502);
     expect(outcome.body).toMatchObject({ ok: false, error: SUBMIT_FAILED_MESSAGE });
     expect((outcome.body as { values: Record<string, string> }).values.firstName).toBe('  Aroha ');
@@ -210,9 +235,9 @@ describe('a scripted post (js=1)', () => {
 describe('the API rules apply to the forms too', () => {
   it('over the rate limit (flagged by the server): 429 with the message, nothing stored', async () => {
     const outcome = await run(
-      enquiryAction('quote_form'),
+      'quote_form',
       post('/quote', enquiry),
-      context({ rateLimited: true }),
+      leadsFor({ rateLimited: true }),
     );
     expect(outcome.status).toBe(429);
     expect(outcome.body).toMatchObject({ error: API_ERROR_MESSAGES.tooManyRequests });
@@ -222,7 +247,7 @@ describe('the API rules apply to the forms too', () => {
 
   it('larger than 16 KiB: 413', async () => {
     const outcome = await run(
-      enquiryAction('quote_form'),
+      'quote_form',
       post('/quote', {}, { body: `message=${'x'.repeat(17 * 1024)}` }),
     );
     expect(outcome.status).toBe(413);
@@ -230,7 +255,7 @@ describe('the API rules apply to the forms too', () => {
 
   it('another content type: 415', async () => {
     const outcome = await run(
-      enquiryAction('quote_form'),
+      'quote_form',
       post('/quote', enquiry, { headers: { 'Content-Type': 'text/plain' } }),
     );
     expect(outcome.status).toBe(415);
@@ -238,7 +263,7 @@ describe('the API rules apply to the forms too', () => {
 
   it('from another site: 403', async () => {
     const outcome = await run(
-      enquiryAction('quote_form'),
+      'quote_form',
       post('/quote', enquiry, { headers: { Origin: 'https://evil.example' } }),
     );
     expect(outcome.status).toBe(403);
@@ -247,7 +272,7 @@ describe('the API rules apply to the forms too', () => {
 
   it('over-long fields are refused by the server even if a browser let them through', async () => {
     const outcome = await run(
-      enquiryAction('quote_form'),
+      'quote_form',
       post('/quote', { ...enquiry, message: 'x'.repeat(1001), js: '1' }),
     );
     expect(outcome.status).toBe(400);
@@ -258,15 +283,96 @@ describe('the API rules apply to the forms too', () => {
     const errors = console.error;
     console.error = () => undefined;
     try {
-      const outcome = await run(
-        enquiryAction('quote_form'),
-        post('/quote', enquiry),
-        new RouterContextProvider(),
-      );
+      const outcome = await run('quote_form', post('/quote', enquiry), null);
       expect(outcome.status).toBe(502);
       expect(outcome.body).toMatchObject({ error: SUBMIT_FAILED_MESSAGE });
     } finally {
       console.error = errors;
     }
+  });
+});
+
+describe("the React Router adapter (the routes' action and middleware)", () => {
+  /** The route middleware's answer; `null` when it passed the request on to the route. */
+  async function throughMiddleware(
+    request: Request,
+    provider = routerContext(),
+  ): Promise<Response | null> {
+    const passedOn = new Response('the route rendered the page');
+    const answer = await enquiryMiddleware('quote_form')(
+      { request, params: {}, context: provider } as unknown as Parameters<
+        ReturnType<typeof enquiryMiddleware>
+      >[0],
+      async () => passedOn,
+    );
+    return answer === passedOn ? null : (answer as Response);
+  }
+
+  const scripted = { Accept: 'application/json' };
+
+  it("the action answers a plain post: a redirect to /thank-you (303), or the page's data with the status", async () => {
+    expect(await runAction(callbackAction, post('/?index', callback))).toEqual({
+      status: 303,
+      location: '/thank-you',
+    });
+    const refused = await runAction(
+      enquiryAction('quote_form'),
+      post('/quote', { ...enquiry, email: 'tama@example' }),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ ok: false, error: INVALID_EMAIL_MESSAGE });
+    const leads = await store.exportLeads();
+    expect(leads.map((lead) => lead.source)).toEqual(['hero_form']);
+  });
+
+  it("the action without the server's lead service: the SPEC §8 message", async () => {
+    const errors = console.error;
+    console.error = () => undefined;
+    try {
+      const outcome = await runAction(
+        enquiryAction('contact_form'),
+        post('/contact', enquiry),
+        routerContext(null),
+      );
+      expect(outcome).toMatchObject({ status: 502, body: { error: SUBMIT_FAILED_MESSAGE } });
+    } finally {
+      console.error = errors;
+    }
+  });
+
+  it('the middleware answers a scripted post (it asks for JSON) with JSON, before the route runs', async () => {
+    const accepted = await throughMiddleware(
+      post('/quote', { ...enquiry, js: '1' }, { headers: scripted }),
+    );
+    expect(accepted?.status).toBe(201);
+    expect(accepted?.headers.get('Content-Type')).toMatch(/^application\/json/);
+    const [lead] = await store.exportLeads();
+    expect(await accepted?.json()).toEqual({ ok: true, created_at: lead?.created_at });
+
+    const refused = await throughMiddleware(
+      post('/quote', { ...enquiry, name: ' ', js: '1' }, { headers: scripted }),
+    );
+    expect(refused?.status).toBe(400);
+    expect(await refused?.json()).toMatchObject({
+      ok: false,
+      error: REQUIRED_FIELDS_MESSAGE,
+      fields: { name: REQUIRED_FIELDS_MESSAGE },
+    });
+
+    // Answers given before the body is read reach the script as JSON too.
+    const tooLarge = await throughMiddleware(
+      post('/quote', {}, { headers: scripted, body: `message=${'x'.repeat(17 * 1024)}` }),
+    );
+    expect(tooLarge?.status).toBe(413);
+    expect(await tooLarge?.json()).toMatchObject({ error: API_ERROR_MESSAGES.tooLarge });
+  });
+
+  it('the middleware passes plain posts (they ask for HTML) and page visits on to the route', async () => {
+    const html = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    expect(await throughMiddleware(post('/quote', enquiry, { headers: html }))).toBeNull();
+    expect(
+      await throughMiddleware(new Request(`${ORIGIN}/quote`, { headers: scripted })),
+    ).toBeNull();
+    expect(await store.exportLeads()).toEqual([]);
   });
 });

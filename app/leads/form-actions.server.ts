@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { data, redirect, type ActionFunctionArgs } from 'react-router';
+import { data, redirect, type ActionFunctionArgs, type MiddlewareFunction } from 'react-router';
 import {
   API_ERROR_MESSAGES,
   isAllowedRequestOrigin,
   readLeadRequest,
 } from './lead-request.server.ts';
-import { leadsContext } from './context.ts';
+import { leadsContext, type LeadsRequestContext } from './context.ts';
 import {
   SCRIPTED_SUBMIT_FIELD,
   THANK_YOU_PATH,
@@ -19,13 +19,19 @@ import {
   SUBMIT_FAILED_MESSAGE,
   validateCallbackForm,
   validateEnquiryForm,
+  type LeadSource,
   type ValidationResult,
 } from './schema.ts';
 
 /**
- * The route actions of the three lead forms (SPEC §4, §7; CONTRACT "HTTP
- * API": the site's own forms post to the same service as POST /api/leads,
- * so they work with JavaScript turned off).
+ * The form posts of the three lead forms (SPEC §4, §7; CONTRACT "HTTP API":
+ * the site's own forms post to the same service as POST /api/leads, so they
+ * work with JavaScript turned off).
+ *
+ * submitLeadFormPost is the whole of it and knows no web framework: a Web
+ * Request in, an answer out. The React Router adapter below (the routes'
+ * `middleware` and `action`) only turns that answer into the framework's
+ * kind; a page layer without React Router needs only another such adapter.
  *
  * The body is read under the API's rules (16 KiB, the two content types),
  * validated with the form's own schema (the browser ran the same one), turned
@@ -37,18 +43,58 @@ import {
  *   redirected to /thank-you; a scripted one gets `{ ok: true, created_at }`
  *   so the page sends the SPEC §7 events first, then moves on itself;
  * - anything else: the visitor-facing message with the HTTP status of the API
- *   (400, 413, 415, 429, 502) and the visitor's values, so a page rendered
- *   without JavaScript shows the message and keeps what was typed.
+ *   (400, 403, 413, 415, 429, 502) and the visitor's values, so a page
+ *   rendered without JavaScript shows the message and keeps what was typed.
  */
 
-interface LeadForm<Values> {
+/** What a lead form post is answered with. */
+export type LeadFormPostOutcome =
+  { status: number; result: LeadFormResult } | { status: 303; redirect: string };
+
+interface LeadForm {
   /** The form's field names, echoed back for the re-render. */
   fields: readonly string[];
-  validate: (input: unknown) => ValidationResult<Values>;
-  toLead: (values: Values) => Record<string, string>;
+  /** The form's own schema, then the lead its values make. */
+  check: (input: unknown) => ValidationResult<Record<string, string>>;
 }
 
 const ECHOED_HIDDEN_FIELDS = ['idempotency_key'] as const;
+
+/** Runs a form's schema and, when it passes, turns the values into a lead. */
+function leadForm<Values>(
+  fields: readonly string[],
+  validate: (input: unknown) => ValidationResult<Values>,
+  toLead: (values: Values) => Record<string, string>,
+): LeadForm {
+  return {
+    fields,
+    check(input) {
+      const validation = validate(input);
+      return validation.ok ? { ok: true, value: toLead(validation.value) } : validation;
+    },
+  };
+}
+
+const ENQUIRY_FIELDS = ['name', 'email', 'phone', 'service', 'message'] as const;
+
+/**
+ * Each page's form by the source it records (SPEC §7's labels): the home
+ * page's 'Let Us Call You' form, and the one form the contact and quote
+ * pages share.
+ */
+const LEAD_FORMS: Record<LeadSource, LeadForm> = {
+  hero_form: leadForm(
+    ['firstName', 'lastName', 'email', 'phone', 'postcode', 'serviceType'],
+    validateCallbackForm,
+    callbackToLead,
+  ),
+  contact_form: leadForm(ENQUIRY_FIELDS, validateEnquiryForm, (values) =>
+    enquiryToLead(values, 'contact_form'),
+  ),
+  quote_form: leadForm(ENQUIRY_FIELDS, validateEnquiryForm, (values) =>
+    enquiryToLead(values, 'quote_form'),
+  ),
+};
 
 /** The visitor's own text fields, as posted (never the honeypot). */
 function echoValues(body: unknown, fields: readonly string[]): LeadFormValues {
@@ -71,15 +117,21 @@ function failure(
   error: string,
   values: LeadFormValues,
   fields: Record<string, string> = {},
-) {
-  return data<LeadFormResult>({ ok: false, error, fields, values }, { status });
+): LeadFormPostOutcome {
+  return { status, result: { ok: false, error, fields, values } };
 }
 
-async function submitLeadForm<Values>(
-  { request, context }: ActionFunctionArgs,
-  form: LeadForm<Values>,
-) {
-  const leads = context.get(leadsContext);
+/**
+ * One post of a lead form (`form`: the page's form, by its source), with
+ * or without JavaScript. `leads` is the server's lead service for this
+ * request (null where the app runs without the production server).
+ */
+export async function submitLeadFormPost(
+  request: Request,
+  leads: LeadsRequestContext | null,
+  form: LeadSource,
+): Promise<LeadFormPostOutcome> {
+  const rules = LEAD_FORMS[form];
   if (!leads) {
     // Only when the app runs without the production server (e.g. a bare
     // `react-router dev`): there is no lead service to call.
@@ -87,7 +139,7 @@ async function submitLeadForm<Values>(
     return failure(502, SUBMIT_FAILED_MESSAGE, {});
   }
   // The server's originGuard refuses these first; checked again here so the
-  // action is safe wherever it is mounted.
+  // function is safe wherever it is mounted.
   if (!isAllowedRequestOrigin(request, leads.siteUrl)) {
     return failure(403, API_ERROR_MESSAGES.crossOrigin, {});
   }
@@ -95,29 +147,26 @@ async function submitLeadForm<Values>(
   const read = await readLeadRequest(request);
   if (!read.ok) return failure(read.status, read.error, {});
   const body = read.body as Record<string, unknown>;
-  const values = echoValues(body, form.fields);
+  const values = echoValues(body, rules.fields);
   const scripted = typeof body === 'object' && body?.[SCRIPTED_SUBMIT_FIELD] === '1';
 
   // Flagged by the server's limiter (CONTRACT LEAD_RATE_LIMIT), which has
   // already set Retry-After on the response.
   if (leads.rateLimited) return failure(429, API_ERROR_MESSAGES.tooManyRequests, values);
 
-  const validation = form.validate(body);
-  if (!validation.ok) return failure(400, validation.error, values, validation.fields);
+  const check = rules.check(body);
+  if (!check.ok) return failure(400, check.error, values, check.fields);
 
   const result = await leads.service.submit({
-    ...form.toLead(validation.value),
+    ...check.value,
     idempotency_key: body.idempotency_key,
     [HONEYPOT_FIELD]: body[HONEYPOT_FIELD],
   });
   switch (result.kind) {
     case 'accepted':
     case 'duplicate':
-      if (!scripted) return redirect(THANK_YOU_PATH, 303);
-      return data<LeadFormResult>(
-        { ok: true, created_at: result.created_at },
-        { status: result.status },
-      );
+      if (!scripted) return { status: 303, redirect: THANK_YOU_PATH };
+      return { status: result.status, result: { ok: true, created_at: result.created_at } };
     case 'invalid':
       return failure(400, result.error, values, result.fields);
     case 'rejected':
@@ -125,23 +174,58 @@ async function submitLeadForm<Values>(
   }
 }
 
-const CALLBACK_FORM: LeadForm<Parameters<typeof callbackToLead>[0]> = {
-  fields: ['firstName', 'lastName', 'email', 'phone', 'postcode', 'serviceType'],
-  validate: validateCallbackForm,
-  toLead: callbackToLead,
-};
+// ---------------------------------------------------------------------------
+// The React Router adapter
+
+/**
+ * Whether the post came from the form's own script, which asks for JSON
+ * (use-lead-form.ts). A browser's plain form post asks for HTML. Content
+ * negotiation rather than the body's `js` field, so even an answer given
+ * before the body is read (403, 413, 415) reaches the script as JSON.
+ */
+export function wantsJson(request: Request): boolean {
+  const accept = request.headers.get('accept') ?? '';
+  return /\bapplication\/json\b/i.test(accept) && !/\btext\/html\b/i.test(accept);
+}
+
+/**
+ * The route middleware of a page with a lead form: a scripted post is
+ * answered here with JSON, before React Router runs the route's loaders or
+ * renders anything (an action's Response would only become the page's
+ * action data). Everything else goes on to the route.
+ */
+export function leadFormMiddleware(form: LeadSource): MiddlewareFunction<Response> {
+  return async ({ request, context }, next) => {
+    if (request.method !== 'POST' || !wantsJson(request)) return next();
+    const outcome = await submitLeadFormPost(request, context.get(leadsContext), form);
+    // Accepted without the `js` field: a program asking for JSON, not the
+    // form's script, gets the plain post's redirect.
+    if ('redirect' in outcome) return redirect(outcome.redirect, outcome.status);
+    return Response.json(outcome.result, { status: outcome.status });
+  };
+}
+
+/**
+ * The route action of a page with a lead form: the plain (no-JavaScript)
+ * post, redirected to /thank-you or answered with the page rendered with
+ * the message and the visitor's values (the form's `result`).
+ */
+export function leadFormAction(form: LeadSource) {
+  return async ({ request, context }: ActionFunctionArgs) => {
+    const outcome = await submitLeadFormPost(request, context.get(leadsContext), form);
+    if ('redirect' in outcome) return redirect(outcome.redirect, outcome.status);
+    return data<LeadFormResult>(outcome.result, { status: outcome.status });
+  };
+}
 
 /** The home page's 'Let Us Call You' form. */
-export function callbackAction(args: ActionFunctionArgs) {
-  return submitLeadForm(args, CALLBACK_FORM);
-}
+export const callbackAction = leadFormAction('hero_form');
+export const callbackMiddleware = leadFormMiddleware('hero_form');
 
 /** The contact (`contact_form`) and quote (`quote_form`) pages share one form. */
 export function enquiryAction(source: 'contact_form' | 'quote_form') {
-  const form: LeadForm<Parameters<typeof enquiryToLead>[0]> = {
-    fields: ['name', 'email', 'phone', 'service', 'message'],
-    validate: validateEnquiryForm,
-    toLead: (values) => enquiryToLead(values, source),
-  };
-  return (args: ActionFunctionArgs) => submitLeadForm(args, form);
+  return leadFormAction(source);
+}
+export function enquiryMiddleware(source: 'contact_form' | 'quote_form') {
+  return leadFormMiddleware(source);
 }

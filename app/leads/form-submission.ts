@@ -1,5 +1,5 @@
 /**
- * What the route action of a lead form answers (form-actions.server.ts) and
+ * What a lead form's post is answered with (form-actions.server.ts) and
  * what the form component reads back (app/components/forms). Browser-safe:
  * types and one field name, no imports.
  */
@@ -7,15 +7,16 @@
 /**
  * A hidden field the form adds only when it submits through JavaScript.
  * Without it the post is a plain browser form post, answered with a redirect
- * to /thank-you; with it the action answers with data, so the page can send
- * the SPEC §7 analytics events before it moves on. A field rather than a
- * header because React Router's own requests carry no header that a plain
- * form post could not also carry, and a field is visible in every test.
+ * to /thank-you; with it an accepted lead is answered with its data, so the
+ * page can send the SPEC §7 analytics events before it moves on. A field, so
+ * it is visible in every test; the script also asks for JSON (Accept), which
+ * decides the form of every answer, including those given before the body
+ * is read.
  */
 export const SCRIPTED_SUBMIT_FIELD = 'js';
 
 /**
- * Dispatched on `window` by a form's client action when the lead service
+ * Dispatched on `window` by a form's scripted submission when the lead service
  * accepted an enquiry; its `detail` is the idempotency key that enquiry
  * used. The form then takes a new key, so a second, different enquiry from
  * the same form (kept on screen, or shown again from the back-forward cache)

@@ -3,10 +3,9 @@ import { ContactDetails } from '../components/contact/ContactDetails.tsx';
 import { QuoteFormSection } from '../components/contact/QuoteFormSection.tsx';
 import { PageHeader } from '../components/ui/PageHeader.tsx';
 import { EnquiryForm } from '../components/forms/EnquiryForm.tsx';
-import { contactClientAction } from '../components/forms/lead-form-client-action.ts';
 import { business } from '../content/business.ts';
 import { facts } from '../content/facts.ts';
-import { enquiryAction } from '../leads/form-actions.server.ts';
+import { enquiryAction, enquiryMiddleware } from '../leads/form-actions.server.ts';
 import { breadcrumbJsonLd } from '../lib/json-ld.ts';
 import { seo } from '../lib/seo.ts';
 import pagesCss from '../styles/pages.css?url';
@@ -14,9 +13,12 @@ import type { Route } from './+types/contact';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: pagesCss }];
 
-/** SPEC §4/§7: the quote form posts here, with or without JavaScript. */
+/**
+ * SPEC §4/§7: the quote form posts here, with or without JavaScript:
+ * the middleware answers its script, the action a plain post.
+ */
+export const middleware = [enquiryMiddleware('contact_form')];
 export const action = enquiryAction('contact_form');
-export const clientAction = contactClientAction;
 
 export const meta: Route.MetaFunction = () =>
   seo({
@@ -32,7 +34,7 @@ export const meta: Route.MetaFunction = () =>
   });
 
 /** SPEC §2 'Contact page': the details, the map and the place of the quote form. */
-export default function Contact() {
+export default function Contact({ actionData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader
@@ -66,7 +68,12 @@ export default function Contact() {
           </p>
         }
       >
-        <EnquiryForm source="contact_form" labelledBy="quote-form-heading" />
+        <EnquiryForm
+          source="contact_form"
+          labelledBy="quote-form-heading"
+          action="/contact"
+          result={actionData}
+        />
       </QuoteFormSection>
     </>
   );

@@ -6,12 +6,9 @@ import {
   serviceCards,
   testimonialCards,
 } from '../components/home/home-cards.ts';
-import {
-  DeferredCallbackForm,
-  deferredCallbackClientAction,
-} from '../components/forms/DeferredCallbackForm.tsx';
+import { DeferredCallbackForm } from '../components/forms/DeferredCallbackForm.tsx';
 import { home } from '../content/home.ts';
-import { callbackAction } from '../leads/form-actions.server.ts';
+import { callbackAction, callbackMiddleware } from '../leads/form-actions.server.ts';
 import { seo } from '../lib/seo.ts';
 import homeCss from '../styles/home.css?url';
 
@@ -35,9 +32,18 @@ if (typeof document !== 'undefined') void loadSections();
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: homeCss }];
 
-/** SPEC §4/§7: the call-back form posts here, with or without JavaScript. */
+/**
+ * SPEC §4/§7: the call-back form posts here, with or without JavaScript:
+ * the middleware answers its script, the action a plain post.
+ */
+export const middleware = [callbackMiddleware];
 export const action = callbackAction;
-export const clientAction = deferredCallbackClientAction;
+
+/**
+ * Where the call-back form posts: this index route's own address (a post to
+ * '/' alone would be the root route's, which has no action).
+ */
+const FORM_ACTION = '/?index';
 
 /**
  * Runs at build time (the page is prerendered): everything the home page
@@ -62,7 +68,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
   });
 
 /** SPEC §2 'Home page', items 1-12 in order. */
-export default function Home({ loaderData }: Route.ComponentProps) {
+export default function Home({ loaderData, actionData }: Route.ComponentProps) {
   const { home, services, offers, testimonials, glassTypes } = loaderData;
   return (
     <>
@@ -72,7 +78,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       </Suspense>
       {/* 2: the call-back form of the leads issue goes inside this section. */}
       <CallBackSection content={home.callBack}>
-        <DeferredCallbackForm labelledBy="call-back-heading" />
+        <DeferredCallbackForm
+          labelledBy="call-back-heading"
+          action={FORM_ACTION}
+          result={actionData}
+        />
       </CallBackSection>
       {/* 3: SPEC §2 'an empty grey section': a quiet band, nothing to announce. */}
       <div className="home-grey-band" aria-hidden="true" data-home-section="grey" />

@@ -1,8 +1,7 @@
 import { QuoteFormSection } from '../components/contact/QuoteFormSection.tsx';
 import { PageHeader } from '../components/ui/PageHeader.tsx';
 import { EnquiryForm } from '../components/forms/EnquiryForm.tsx';
-import { quoteClientAction } from '../components/forms/lead-form-client-action.ts';
-import { enquiryAction } from '../leads/form-actions.server.ts';
+import { enquiryAction, enquiryMiddleware } from '../leads/form-actions.server.ts';
 import { breadcrumbJsonLd } from '../lib/json-ld.ts';
 import { seo } from '../lib/seo.ts';
 import pagesCss from '../styles/pages.css?url';
@@ -10,9 +9,12 @@ import type { Route } from './+types/quote';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: pagesCss }];
 
-/** SPEC §4/§7: the quote form posts here, with or without JavaScript. */
+/**
+ * SPEC §4/§7: the quote form posts here, with or without JavaScript:
+ * the middleware answers its script, the action a plain post.
+ */
+export const middleware = [enquiryMiddleware('quote_form')];
 export const action = enquiryAction('quote_form');
-export const clientAction = quoteClientAction;
 
 export const meta: Route.MetaFunction = () =>
   seo({
@@ -29,7 +31,7 @@ export const meta: Route.MetaFunction = () =>
   });
 
 /** SPEC §2 'Quote page': one form (it comes with the leads issue) and the phone. */
-export default function Quote() {
+export default function Quote({ actionData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader
@@ -43,7 +45,12 @@ export default function Quote() {
         }
       />
       <QuoteFormSection>
-        <EnquiryForm source="quote_form" labelledBy="quote-form-heading" />
+        <EnquiryForm
+          source="quote_form"
+          labelledBy="quote-form-heading"
+          action="/quote"
+          result={actionData}
+        />
       </QuoteFormSection>
     </>
   );

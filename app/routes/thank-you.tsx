@@ -37,6 +37,21 @@ const NEXT_STEPS: ReadonlyArray<{ icon: IconName; title: string; text: string }>
 /** The last visit whose SPEC §7 events were sent; see the effect below. */
 let trackedVisitKey: string | undefined;
 
+/**
+ * This visit's own key for the conversion hand-off, kept in its history
+ * entry: the same on a reload of the visit or a return to it, new on any
+ * other visit. Not the router's key alone, which is 'default' on every page
+ * load: the lead forms arrive here with a page load (location.assign), as
+ * does a later visit typed in or linked to.
+ */
+function visitKeyOf(routerKey: string): string {
+  const state = window.history.state as Record<string, unknown> | null;
+  if (typeof state?.thankYouVisit === 'string') return state.thankYouVisit;
+  const visit = `${routerKey}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  window.history.replaceState({ ...state, thankYouVisit: visit }, '');
+  return visit;
+}
+
 /** SPEC §2 'Thank-you page': confirmation, the promise to reply, home and call links. */
 export default function ThankYou() {
   const { key } = useLocation();
@@ -46,7 +61,7 @@ export default function ThankYou() {
   useEffect(() => {
     if (trackedVisitKey === key) return;
     trackedVisitKey = key;
-    trackThankYou(conversionForThankYouVisit(key));
+    trackThankYou(conversionForThankYouVisit(visitKeyOf(key)));
   }, [key]);
 
   return (

@@ -1,27 +1,29 @@
 import { useId } from 'react';
 import { CALLBACK_SERVICE_TYPES, LIMITS } from '../../leads/form-rules.ts';
 import { EmailField, Field, LeadFormEnd, PhoneField, RequiredNote } from './FormParts.tsx';
-import { useLeadForm } from './use-lead-form.ts';
+import { useLeadForm, type LeadFormProps } from './use-lead-form.ts';
 
 /**
  * The home page's 'Let Us Call You' form (SPEC §2 item 2, §4, §5): first and
  * last name, email, phone, postal code, Home Glass / Business Glass (Home
  * Glass first) and an SMS/e-mail opt-in that starts unchecked and is never
- * sent. Posts to the home route's action (callbackAction), which joins the
- * names and combines the service type and postal code into the message.
+ * sent. Posts to the home page (`action`), whose server side
+ * (app/leads/form-actions.server.ts) joins the names and combines the
+ * service type and postal code into the message.
  */
 export function CallbackForm({
   labelledBy,
-}: {
+  ...page
+}: LeadFormProps & {
   /** id of the heading that names the form. */ labelledBy?: string;
 }) {
-  const form = useLeadForm();
-  const { Form, formProps, values, fieldState } = form;
+  const form = useLeadForm('hero_form', page);
+  const { formProps, values, fieldState } = form;
   const id = useId();
   const serviceType = values.serviceType ?? CALLBACK_SERVICE_TYPES[0];
 
   return (
-    <Form {...formProps} className="lead-form lead-form--callback" aria-labelledby={labelledBy}>
+    <form {...formProps} className="lead-form lead-form--callback" aria-labelledby={labelledBy}>
       <RequiredNote>All fields are required unless marked optional.</RequiredNote>
       <div className="lead-form__grid">
         <Field id={`${id}-first`} label="First name">
@@ -88,6 +90,6 @@ export function CallbackForm({
       </label>
 
       <LeadFormEnd id={id} form={form} submitLabel="Call Me Back" />
-    </Form>
+    </form>
   );
 }

@@ -8,7 +8,7 @@ import {
   PhoneField,
   RequiredNote,
 } from './FormParts.tsx';
-import { useLeadForm } from './use-lead-form.ts';
+import { useLeadForm, type LeadFormProps } from './use-lead-form.ts';
 
 const SUBMIT_LABELS = {
   contact_form: 'Send My Enquiry',
@@ -18,25 +18,27 @@ const SUBMIT_LABELS = {
 /**
  * The 'Request a Free Quote' form of the contact and quote pages (SPEC §2,
  * §4, §5): name, email, phone, one of the nine services in SPEC order, and a
- * message. Posts to its route's action (enquiryAction), which records which
- * page it came from (`source`, the SPEC §7 analytics label).
+ * message. Posts to its page (`action`), whose server side
+ * (app/leads/form-actions.server.ts) records which page it came from
+ * (`source`, the SPEC §7 analytics label).
  */
 export function EnquiryForm({
   source,
   labelledBy,
-}: {
+  ...page
+}: LeadFormProps & {
   /** Which page the form is on. */
   source: 'contact_form' | 'quote_form';
   /** id of the heading that names the form. */
   labelledBy?: string;
 }) {
-  const form = useLeadForm();
-  const { Form, formProps, values, fieldState } = form;
+  const form = useLeadForm(source, page);
+  const { formProps, values, fieldState } = form;
   const id = useId();
   const messageState = fieldState('message');
 
   return (
-    <Form {...formProps} className="lead-form lead-form--enquiry" aria-labelledby={labelledBy}>
+    <form {...formProps} className="lead-form lead-form--enquiry" aria-labelledby={labelledBy}>
       <RequiredNote />
       <div className="lead-form__grid">
         <Field id={`${id}-name`} label="Name" wide>
@@ -90,6 +92,6 @@ export function EnquiryForm({
       </div>
 
       <LeadFormEnd id={id} form={form} submitLabel={SUBMIT_LABELS[source]} />
-    </Form>
+    </form>
   );
 }

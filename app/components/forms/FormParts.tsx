@@ -1,5 +1,4 @@
 import type { ReactNode, RefObject } from 'react';
-import { Link } from 'react-router';
 import { HONEYPOT_FIELD, LIMITS } from '../../leads/form-rules.ts';
 import { IDEMPOTENCY_KEY_FIELD, type FieldState, type LeadForm } from './use-lead-form.ts';
 
@@ -181,8 +180,8 @@ export function RequiredNote({ children }: { children?: ReactNode }) {
 export function PrivacyNote() {
   return (
     <p className="lead-form__legal">
-      We use your details only to reply to this request. See our <Link to="/terms">Terms</Link> and{' '}
-      <Link to="/privacy-policy">Privacy Policy</Link>.
+      We use your details only to reply to this request. See our <a href="/terms">Terms</a> and{' '}
+      <a href="/privacy-policy">Privacy Policy</a>.
     </p>
   );
 }

@@ -1,14 +1,16 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useActionData, useFetcher, useFormAction } from 'react-router';
 import {
   LEAD_ACCEPTED_EVENT,
   SCRIPTED_SUBMIT_FIELD,
+  THANK_YOU_PATH,
   type LeadFormResult,
   type LeadFormValues,
 } from '../../leads/form-submission.ts';
+import type { FormSource } from '../../lib/analytics.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { QUOTE_FORM_ATTRIBUTE } from '../layout/SiteHeader.tsx';
 import { preloadLeadValidation } from './lead-form-validation.ts';
+import { submitLeadForm } from './submit-lead-form.ts';
 
 /** The hidden field that lets the lead service recognise a repeated submission. */
 export const IDEMPOTENCY_KEY_FIELD = 'idempotency_key';
@@ -29,17 +31,31 @@ export interface FieldState {
   'aria-describedby'?: string;
 }
 
+/** What the page gives a lead form: where it posts, and the answer it was rendered with. */
+export interface LeadFormProps {
+  /**
+   * The page's own path, which answers the form's post with or without
+   * JavaScript. The exact path: pages are prerendered from '/quote/', and a
+   * plain post there would be redirected (301) to '/quote' and lose its body.
+   */
+  action: string;
+  /** The server's answer when the page was rendered for a plain (no-JavaScript) post. */
+  result?: LeadFormResult | undefined;
+}
+
 /**
- * The states of a lead form (SPEC §4), shared by the three forms.
+ * The states of a lead form (SPEC §4), shared by the three forms. No router:
+ * everything comes in as props, so the form works the same on any page layer.
  *
- * With JavaScript the form submits through a fetcher to its route's action
- * (the route's clientAction checks it first, then calls the server): while
- * that runs the form is `busy` (button disabled, 'Submitting...') and the
- * last message is hidden, so every attempt starts without an error; a
- * failure brings the message back and the button with it; success leaves
- * for /thank-you. Without JavaScript the browser posts the same form to the
- * same action, and a failure comes back as the page rendered with the
- * message and the visitor's values (`values`).
+ * With JavaScript the form submits itself (submit-lead-form.ts: the client
+ * check, then a post to the page asking for JSON): while that runs the form
+ * is `busy` (button disabled, 'Submitting...') and the last message is
+ * hidden, so every attempt starts without an error; a failure brings the
+ * message back and the button with it; success leaves for /thank-you (the
+ * form stays busy until the page has gone, so a second click cannot send the
+ * enquiry again under the new key). Without JavaScript the browser posts the
+ * same form to the same page, and a failure comes back as the page rendered
+ * with the message and the visitor's values (`result`).
  *
  * Once hydrated the form is `noValidate`: the client check runs the form's
  * zod schema and shows SPEC §8's message in the red box, where the browser
@@ -47,21 +63,20 @@ export interface FieldState {
  * constraints for the moment before hydration and for no JavaScript; the
  * server then answers with the same messages.
  */
-export function useLeadForm() {
-  const fetcher = useFetcher<LeadFormResult>();
-  // Set only when the page was rendered for a plain (no-JavaScript) post.
-  const pageResult = useActionData() as LeadFormResult | undefined;
+export function useLeadForm(source: FormSource, { action, result }: LeadFormProps) {
   const formRef = useRef<HTMLFormElement>(null);
   const keyRef = useRef<HTMLInputElement>(null);
   const errorId = useId();
-  // Pages are prerendered from '/quote/'; a plain post there would be
-  // redirected (301) to '/quote' and lose its body, so post to the one address.
-  const action = useFormAction().replace(/(.)\/(\?|$)/, '$1$2');
+  const [busy, setBusy] = useState(false);
+  // Set at once, not at the next render: a double click must not post twice.
+  const busyRef = useRef(false);
+  // The latest answer: the page's at first, then that of each scripted attempt.
+  const [latest, setLatest] = useState<LeadFormResult | undefined>(result);
+  // Counts failed scripted attempts, to move focus after each one.
+  const [failures, setFailures] = useState(0);
 
-  const busy = fetcher.state !== 'idle';
-  const latest = fetcher.data ?? pageResult;
   const problem: FailedResult | undefined = !busy && latest && !latest.ok ? latest : undefined;
-  const values: LeadFormValues = pageResult && !pageResult.ok ? pageResult.values : {};
+  const values: LeadFormValues = result && !result.ok ? result.values : {};
   const hydrated = useHydrated();
   // React's, not the DOM's: a re-render would reset a hidden input's value
   // set behind React's back to its defaultValue.
@@ -71,7 +86,8 @@ export function useLeadForm() {
   // and delivered once). A page rendered for a plain post brings its own. A
   // new one after each accepted enquiry, and whenever the browser shows the
   // page again from its back-forward cache: the form there may hold the key
-  // of an enquiry already sent (issue 10 item 8).
+  // of an enquiry already sent (issue 10 item 8), and may have been left
+  // busy for /thank-you.
   useEffect(() => {
     const renewKey = () => setIdempotencyKey(newIdempotencyKey());
     if (!keyRef.current?.value) renewKey();
@@ -79,7 +95,10 @@ export function useLeadForm() {
       if ((event as CustomEvent<unknown>).detail === keyRef.current?.value) renewKey();
     };
     const onPageShow = (event: PageTransitionEvent) => {
-      if (event.persisted) renewKey();
+      if (!event.persisted) return;
+      renewKey();
+      busyRef.current = false;
+      setBusy(false);
     };
     window.addEventListener(LEAD_ACCEPTED_EVENT, onAccepted);
     window.addEventListener('pageshow', onPageShow);
@@ -92,17 +111,17 @@ export function useLeadForm() {
   // After a failed attempt, take keyboard and screen-reader users to the
   // first field to correct, or back to the button (it lost focus while disabled).
   useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data || fetcher.data.ok) return;
+    if (failures === 0) return;
     const form = formRef.current;
     const target =
       form?.querySelector<HTMLElement>('[aria-invalid="true"]') ??
       form?.querySelector<HTMLElement>('button[type="submit"]');
     target?.focus();
-  }, [fetcher.state, fetcher.data]);
+  }, [failures]);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (busy) return;
+    if (busyRef.current) return;
     const formData = new FormData(event.currentTarget);
     formData.set(SCRIPTED_SUBMIT_FIELD, '1');
     if (!formData.get(IDEMPOTENCY_KEY_FIELD)) {
@@ -110,8 +129,18 @@ export function useLeadForm() {
       setIdempotencyKey(key);
       formData.set(IDEMPOTENCY_KEY_FIELD, key);
     }
-    // The page moves on after success: reloading its data first would only delay that.
-    void fetcher.submit(formData, { method: 'post', defaultShouldRevalidate: false });
+    busyRef.current = true;
+    setBusy(true);
+    void submitLeadForm(action, formData, source).then((answer) => {
+      if (answer.ok) {
+        window.location.assign(THANK_YOU_PATH);
+        return;
+      }
+      busyRef.current = false;
+      setBusy(false);
+      setLatest(answer);
+      setFailures((count) => count + 1);
+    });
   };
 
   /** aria-invalid and the link to the message, for a field the last check refused. */
@@ -119,7 +148,6 @@ export function useLeadForm() {
     problem?.fields[name] ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
 
   return {
-    Form: fetcher.Form,
     formProps: {
       ref: formRef,
       method: 'post' as const,
@@ -140,5 +168,5 @@ export function useLeadForm() {
   };
 }
 
-/** What useLeadForm gives a form: its state, its fetcher's Form and the field helpers. */
+/** What useLeadForm gives a form: its state, its form element's props and the field helpers. */
 export type LeadForm = ReturnType<typeof useLeadForm>;
