@@ -1,6 +1,7 @@
+import { useEffect, useRef } from 'react';
 import { business, fullAddress, mailHref, telHref } from '../../content/business.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
-import { jumpToSection } from './jump-to-section.ts';
+import { startSectionJumps } from './jump-to-section.ts';
 
 /** What a legal page shows; the route's loader picks it from legal.ts. */
 export interface LegalDocumentData {
@@ -20,8 +21,19 @@ export function sectionId(heading: string): string {
     .replace(/^-|-$/g, '');
 }
 
-/** SPEC §2 footer pages: the privacy policy and the terms, section by section. */
+/**
+ * SPEC §2 footer pages: the privacy policy and the terms, section by section.
+ * The table of contents is plain links; jump-to-section.ts makes them glide
+ * and move focus (a page starts it, or the effect below while React hydrates
+ * the page).
+ */
 export function LegalDocument({ document }: { document: LegalDocumentData }) {
+  const tocRef = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    if (tocRef.current) return startSectionJumps(tocRef.current);
+  }, []);
+
   return (
     <>
       <PageHeader
@@ -37,16 +49,14 @@ export function LegalDocument({ document }: { document: LegalDocumentData }) {
       />
       <div className="section section--plain">
         <div className="container legal-layout">
-          <nav className="legal-toc" aria-labelledby="legal-toc-heading">
+          <nav ref={tocRef} className="legal-toc" aria-labelledby="legal-toc-heading">
             <h2 id="legal-toc-heading" className="legal-toc__heading">
               On this page
             </h2>
             <ol className="legal-toc__list">
               {document.sections.map((section) => (
                 <li key={section.heading}>
-                  <a href={`#${sectionId(section.heading)}`} onClick={jumpToSection}>
-                    {section.heading}
-                  </a>
+                  <a href={`#${sectionId(section.heading)}`}>{section.heading}</a>
                 </li>
               ))}
             </ol>

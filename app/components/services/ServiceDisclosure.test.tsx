@@ -1,6 +1,8 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startMobileOnlyDisclosures } from './mobile-only-disclosure.ts';
 import { ServiceDisclosure } from './ServiceDisclosure.tsx';
 
 function mockViewport(desktop: boolean) {
@@ -14,6 +16,7 @@ function mockViewport(desktop: boolean) {
 
 afterEach(() => {
   cleanup();
+  document.body.replaceChildren();
   vi.unstubAllGlobals();
 });
 
@@ -57,5 +60,58 @@ describe('ServiceDisclosure (SPEC §2 Details and Features)', () => {
     mockViewport(true);
     const { summary } = renderFeatures(false);
     expect(fireEvent.click(summary)).toBe(true);
+  });
+});
+
+describe('startMobileOnlyDisclosures: Features on a static page (issue 15)', () => {
+  it('follows the viewport: kept open from 768 px, an ordinary disclosure below', () => {
+    // A viewport that can be resized.
+    let desktop = false;
+    const listeners = new Set<() => void>();
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      get matches() {
+        return desktop && query.includes('min-width: 768px');
+      },
+      media: query,
+      addEventListener: (_type: string, listener: () => void) => listeners.add(listener),
+      removeEventListener: (_type: string, listener: () => void) => listeners.delete(listener),
+    }));
+    const resize = (toDesktop: boolean) => {
+      desktop = toDesktop;
+      for (const listener of listeners) listener();
+    };
+    document.body.innerHTML = renderToStaticMarkup(
+      <>
+        <ServiceDisclosure id="details" title="Details">
+          <p>How we fit it</p>
+        </ServiceDisclosure>
+        <ServiceDisclosure id="features" title="Features" mobileOnly>
+          <p>10mm toughened safety glass</p>
+        </ServiceDisclosure>
+      </>,
+    );
+    const features = document.getElementById('features') as HTMLDetailsElement;
+    const summary = features.querySelector('summary')!;
+    const stop = startMobileOnlyDisclosures();
+    expect(features.open).toBe(false);
+    expect(summary.getAttribute('tabindex')).toBeNull();
+
+    resize(true);
+    expect(features.open).toBe(true);
+    expect(features.hasAttribute('data-always-open')).toBe(true);
+    expect(summary.getAttribute('tabindex')).toBe('-1');
+    expect(fireEvent.click(summary)).toBe(false);
+    // Details is not mobile-only: left alone.
+    const details = document.getElementById('details') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.hasAttribute('data-always-open')).toBe(false);
+
+    resize(false);
+    expect(features.hasAttribute('data-always-open')).toBe(false);
+    expect(summary.getAttribute('tabindex')).toBeNull();
+    expect(fireEvent.click(summary)).toBe(true);
+
+    stop();
+    expect(listeners.size).toBe(0);
   });
 });

@@ -1,9 +1,6 @@
-import { useEffect, useRef, type MouseEvent, type ReactNode } from 'react';
-import { useMediaQuery } from '../../lib/use-media-query.ts';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Icon } from '../ui/Icon.tsx';
-
-/** Where the layout switches to desktop; matches the 768 px breakpoint in pages.css. */
-export const DESKTOP_QUERY = '(min-width: 768px)';
+import { startMobileOnlyDisclosures } from './mobile-only-disclosure.ts';
 
 /**
  * A collapsible section of a service page built on `<details>`, so it opens
@@ -12,7 +9,9 @@ export const DESKTOP_QUERY = '(min-width: 768px)';
  * `mobileOnly` (SPEC §2: 'Features' is collapsible on mobile only): below
  * 768 px it is an ordinary disclosure; from 768 px pages.css shows the content
  * whether or not the element is open (no JavaScript needed, no layout shift),
- * and once hydrated the element is kept open so its state reads 'expanded'.
+ * and once startMobileOnlyDisclosures runs (a page's module script, or the
+ * effect below while React hydrates the page) the element is kept open so its
+ * state reads 'expanded'.
  */
 export function ServiceDisclosure({
   id,
@@ -26,30 +25,18 @@ export function ServiceDisclosure({
   children: ReactNode;
 }) {
   const detailsRef = useRef<HTMLDetailsElement>(null);
-  const desktop = useMediaQuery(DESKTOP_QUERY);
-  const alwaysOpen = mobileOnly && desktop;
 
   useEffect(() => {
-    if (alwaysOpen && detailsRef.current) detailsRef.current.open = true;
-  }, [alwaysOpen]);
-
-  const onSummaryClick = (event: MouseEvent<HTMLElement>) => {
-    if (alwaysOpen) event.preventDefault();
-  };
+    if (mobileOnly && detailsRef.current) return startMobileOnlyDisclosures(detailsRef.current);
+  }, [mobileOnly]);
 
   return (
     <details
       ref={detailsRef}
       id={id}
       className={`disclosure${mobileOnly ? ' disclosure--mobile-only' : ''}`}
-      data-always-open={alwaysOpen ? '' : undefined}
     >
-      <summary
-        className="disclosure__summary"
-        onClick={onSummaryClick}
-        // On desktop the summary is only a heading: keep it out of the tab order.
-        tabIndex={alwaysOpen ? -1 : undefined}
-      >
+      <summary className="disclosure__summary">
         <h2 className="disclosure__title">{title}</h2>
         <span className="disclosure__hint" aria-hidden="true">
           <span className="disclosure__hint-show">Show</span>

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { restoreImage, startImageFallbacks } from './image-fallback.ts';
 
 export interface IllustrationProps {
   src: string;
@@ -17,8 +18,9 @@ export interface IllustrationProps {
 
 /**
  * A local image with its size set (no layout shift), lazy below the fold, and
- * the labelled placeholder of SPEC §2 when it fails to load — including a
- * failure that happened before the page hydrated.
+ * the labelled placeholder of SPEC §2 when it fails to load: image-fallback.ts
+ * puts it in, with no React in the browser (a page starts it for the whole
+ * document), including a failure that happened before it started.
  */
 export function Illustration({
   src,
@@ -31,35 +33,27 @@ export function Illustration({
   sizes,
   srcSet,
 }: IllustrationProps) {
-  const [failed, setFailed] = useState(false);
   const imageRef = useRef<HTMLImageElement>(null);
 
+  // While React hydrates the page, each image starts the module on itself.
   useEffect(() => {
-    const image = imageRef.current;
-    // The error event may have fired before React attached its handler.
-    if (image && image.complete && image.naturalWidth === 0) {
-      console.warn('image failed to load', src);
-      setFailed(true);
-    }
+    if (imageRef.current) return startImageFallbacks(imageRef.current);
   }, [src]);
 
-  const classes = `illustration${className ? ` ${className}` : ''}`;
-  if (failed) {
-    return (
-      <div
-        className={`${classes} illustration--fallback`}
-        role="img"
-        aria-label={alt}
-        style={{ aspectRatio: `${width} / ${height}` }}
-      >
-        <span aria-hidden="true">{fallbackLabel}</span>
-      </div>
-    );
-  }
+  // React updates or removes the image it rendered, never the placeholder
+  // that took its place: put the image back first (a layout effect's cleanup
+  // runs before React removes the element). A new address gets a new try.
+  useLayoutEffect(() => {
+    const image = imageRef.current;
+    return () => {
+      if (image) restoreImage(image);
+    };
+  }, [src]);
+
   return (
     <img
       ref={imageRef}
-      className={classes}
+      className={`illustration${className ? ` ${className}` : ''}`}
       src={src}
       srcSet={srcSet}
       sizes={sizes}
@@ -69,10 +63,8 @@ export function Illustration({
       loading={priority ? 'eager' : 'lazy'}
       decoding={priority ? 'sync' : 'async'}
       fetchPriority={priority ? 'high' : 'auto'}
-      onError={() => {
-        console.warn('image failed to load', src);
-        setFailed(true);
-      }}
+      // What image-fallback.ts finds the image by, and the placeholder's label.
+      data-fallback-label={fallbackLabel}
     />
   );
 }
