@@ -5,6 +5,7 @@ import {
   Meta,
   Outlet,
   Scripts,
+  useRouteLoaderData,
   type LinksFunction,
 } from 'react-router';
 import type { Route } from './+types/root';
@@ -14,6 +15,7 @@ import { SiteFooter } from './components/layout/SiteFooter.tsx';
 import { SiteHeader } from './components/layout/SiteHeader.tsx';
 import { NotFoundContent } from './components/NotFoundContent.tsx';
 import { ButtonLink, CallButton } from './components/ui/ButtonLink.tsx';
+import type { SiteLinks } from './content/navigation.ts';
 import { siteLinks } from './content/site-links.ts';
 import { localBusinessJsonLd } from './lib/json-ld.ts';
 import { documentTitle, notFoundMeta } from './lib/seo.ts';
@@ -51,6 +53,22 @@ export function loader() {
 // The links only change with a new build: no need to ask again on navigation.
 export const shouldRevalidate = () => false;
 
+const noLinks: SiteLinks = { services: [], glassTypes: [] };
+
+/**
+ * The root loader's data for the layout and the error pages, which pass it to
+ * the components as props (the components themselves use no router). It is
+ * missing only when the root loader itself failed: then the content links are
+ * left out and the footer shows this year.
+ */
+function useRootData(): { siteLinks: SiteLinks; renderedYear: number } {
+  const data = useRouteLoaderData<typeof loader>('root');
+  return {
+    siteLinks: data?.siteLinks ?? noLinks,
+    renderedYear: data?.renderedYear ?? new Date().getFullYear(),
+  };
+}
+
 /** Marks the document once React runs, so no-JavaScript fallbacks can step aside. */
 function HydrationMarker() {
   useEffect(() => {
@@ -61,6 +79,7 @@ function HydrationMarker() {
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const { siteLinks: links, renderedYear } = useRootData();
   return (
     <html lang="en-NZ">
       <head>
@@ -85,7 +104,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" tabIndex={-1}>
           {children}
         </main>
-        <SiteFooter />
+        <SiteFooter links={links} renderedYear={renderedYear} />
         <MobilePhoneBar />
         <ScrollManager />
         <HydrationMarker />
