@@ -119,8 +119,9 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { siteLinks: links } = useRootData();
   if (isRouteErrorResponse(error) && error.status === 404) {
-    return <NotFoundContent />;
+    return <NotFoundContent serviceLinks={links.services} />;
   }
   if (!isRouteErrorResponse(error)) console.error(error);
   return (
