@@ -1,9 +1,8 @@
-import { Link } from 'react-router';
 import { business } from '../../content/business.ts';
 
 export function Logo() {
   return (
-    <Link to="/" className="logo">
+    <a href="/" className="logo">
       <svg
         className="logo__mark"
         width="36"
@@ -26,6 +25,6 @@ export function Logo() {
         <span className="logo__name">{business.name}</span>
         <span className="logo__tag">Tauranga glaziers since {business.foundedYear}</span>
       </span>
-    </Link>
+    </a>
   );
 }
