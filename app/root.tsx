@@ -6,6 +6,7 @@ import {
   Outlet,
   Scripts,
   useLocation,
+  useRouteLoaderData,
   type LinksFunction,
 } from 'react-router';
 import type { Route } from './+types/root';
@@ -15,11 +16,11 @@ import { SiteFooter } from './components/layout/SiteFooter.tsx';
 import { SiteHeader } from './components/layout/SiteHeader.tsx';
 import { NotFoundContent } from './components/NotFoundContent.tsx';
 import { ButtonLink, CallButton } from './components/ui/ButtonLink.tsx';
+import type { SiteLinks } from './content/navigation.ts';
 import { siteLinks } from './content/site-links.ts';
 import { localBusinessJsonLd } from './lib/json-ld.ts';
 import { documentTitle, notFoundMeta } from './lib/seo.ts';
 import { useNonce } from './lib/request-context.ts';
-import { useSiteLinks } from './lib/use-site-links.ts';
 import stylesHref from './styles/app.css?url';
 // The carousel and the map are shared by the home, service and contact pages.
 import carouselStylesHref from './styles/carousel.css?url';
@@ -53,6 +54,22 @@ export function loader() {
 // The links only change with a new build: no need to ask again on navigation.
 export const shouldRevalidate = () => false;
 
+const noLinks: SiteLinks = { services: [], glassTypes: [] };
+
+/**
+ * The root loader's data for the layout and the error pages, which pass it to
+ * the components as props (the components themselves use no router). It is
+ * missing only when the root loader itself failed: then the content links are
+ * left out and the footer shows this year.
+ */
+function useRootData(): { siteLinks: SiteLinks; renderedYear: number } {
+  const data = useRouteLoaderData<typeof loader>('root');
+  return {
+    siteLinks: data?.siteLinks ?? noLinks,
+    renderedYear: data?.renderedYear ?? new Date().getFullYear(),
+  };
+}
+
 /** Marks the document once React runs, so no-JavaScript fallbacks can step aside. */
 function HydrationMarker() {
   useEffect(() => {
@@ -64,7 +81,7 @@ function HydrationMarker() {
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const { pathname } = useLocation();
-  const contentLinks = useSiteLinks();
+  const { siteLinks: links, renderedYear } = useRootData();
   return (
     <html lang="en-NZ">
       <head>
@@ -85,11 +102,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <a className="skip-link" href="#main">
           Skip to main content
         </a>
-        <SiteHeader currentPath={pathname} links={contentLinks} />
+        <SiteHeader currentPath={pathname} links={links} />
         <main id="main" tabIndex={-1}>
           {children}
         </main>
-        <SiteFooter />
+        <SiteFooter links={links} renderedYear={renderedYear} />
         <MobilePhoneBar />
         <ScrollManager />
         <HydrationMarker />
@@ -104,8 +121,9 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { siteLinks: links } = useRootData();
   if (isRouteErrorResponse(error) && error.status === 404) {
-    return <NotFoundContent />;
+    return <NotFoundContent serviceLinks={links.services} />;
   }
   if (!isRouteErrorResponse(error)) console.error(error);
   return (

@@ -352,7 +352,7 @@ test.describe('article page', () => {
         }).toPass({ timeout: 60_000 });
       }
     }
-    // And back again, in the app.
+    // And back again.
     await page
       .getByRole('navigation', { name: 'More articles' })
       .getByRole('link', { name: /^Previous article/ })

@@ -1,11 +1,9 @@
-import { Link } from 'react-router';
 import { business } from '../content/business.ts';
-import { useSiteLinks } from '../lib/use-site-links.ts';
+import type { NavEntry } from '../content/navigation.ts';
 import { ButtonLink, CallButton } from './ui/ButtonLink.tsx';
 
 /** The helpful page behind every unknown address (a real 404 status). */
-export function NotFoundContent() {
-  const serviceLinks = useSiteLinks().services;
+export function NotFoundContent({ serviceLinks }: { serviceLinks: readonly NavEntry[] }) {
   return (
     <>
       <div className="page-header">
@@ -33,13 +31,13 @@ export function NotFoundContent() {
           <ul className="link-grid">
             {serviceLinks.map((link) => (
               <li key={link.path}>
-                <Link to={link.path}>{link.title}</Link>
+                <a href={link.path}>{link.title}</a>
               </li>
             ))}
           </ul>
           <p className="not-found__more">
-            Or start again from the <Link to="/">home page</Link>, or find any page of the site on
-            the <Link to="/sitemap">site map</Link>.
+            Or start again from the <a href="/">home page</a>, or find any page of the site on the{' '}
+            <a href="/sitemap">site map</a>.
           </p>
         </div>
       </section>

@@ -1,10 +1,15 @@
 import { data } from 'react-router';
 import { NotFoundContent } from '../components/NotFoundContent.tsx';
+import { siteLinks } from '../content/site-links.ts';
 import { seo } from '../lib/seo.ts';
 import type { Route } from './+types/not-found';
 
 export function loader({ request }: Route.LoaderArgs) {
-  return data({ path: new URL(request.url).pathname }, { status: 404 });
+  // The service links the page lists come with it, as a static page's would.
+  return data(
+    { path: new URL(request.url).pathname, serviceLinks: siteLinks.services },
+    { status: 404 },
+  );
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
@@ -16,6 +21,6 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
     noindex: true,
   });
 
-export default function NotFound() {
-  return <NotFoundContent />;
+export default function NotFound({ loaderData }: Route.ComponentProps) {
+  return <NotFoundContent serviceLinks={loaderData.serviceLinks} />;
 }

@@ -1,4 +1,3 @@
-import { Link } from 'react-router';
 import type { PostLink } from '../../lib/blog/listing.ts';
 import { Icon } from '../ui/Icon.tsx';
 
@@ -18,22 +17,22 @@ export function ArticlePager({
     <nav className="article-pager" aria-label="More articles">
       <div className="container article-pager__inner">
         {previous ? (
-          <Link to={previous.path} rel="prev" className="article-pager__link">
+          <a href={previous.path} rel="prev" className="article-pager__link">
             <span className="article-pager__label">
               <Icon name="chevron-left" size={18} />
               Previous article
             </span>
             <span className="article-pager__title">{previous.title}</span>
-          </Link>
+          </a>
         ) : null}
         {next ? (
-          <Link to={next.path} rel="next" className="article-pager__link article-pager__link--next">
+          <a href={next.path} rel="next" className="article-pager__link article-pager__link--next">
             <span className="article-pager__label">
               Next article
               <Icon name="chevron-right" size={18} />
             </span>
             <span className="article-pager__title">{next.title}</span>
-          </Link>
+          </a>
         ) : null}
       </div>
     </nav>

@@ -1,6 +1,5 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { createRoutesStub } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BlogListData, PostCardData } from '../../lib/blog/listing.ts';
 import { BlogList } from './BlogList.tsx';
@@ -39,8 +38,7 @@ const data: BlogListData = {
 };
 
 function renderList(listData: BlogListData = data) {
-  const Stub = createRoutesStub([{ path: '*', Component: () => <BlogList data={listData} /> }]);
-  render(<Stub initialEntries={[listData.path]} />);
+  render(<BlogList data={listData} />);
 }
 
 const titles = () =>

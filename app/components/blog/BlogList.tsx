@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
 import { business } from '../../content/business.ts';
 import type { BlogListData } from '../../lib/blog/listing.ts';
 import { matchesSearch, pageOf } from '../../lib/blog/search.ts';
@@ -87,13 +86,13 @@ export function BlogList({ data }: { data: BlogListData }) {
               <ul className="chip-list blog-filter">
                 {categories.map((category) => (
                   <li key={category.path}>
-                    <Link
-                      to={withSearch(category.path)}
+                    <a
+                      href={withSearch(category.path)}
                       className="chip"
                       aria-current={category.active ? 'page' : undefined}
                     >
                       {category.name}
-                    </Link>
+                    </a>
                   </li>
                 ))}
               </ul>
@@ -164,15 +163,15 @@ export function BlogList({ data }: { data: BlogListData }) {
               <ul className="category-list">
                 {categories.map((category) => (
                   <li key={category.path}>
-                    <Link
-                      to={withSearch(category.path)}
+                    <a
+                      href={withSearch(category.path)}
                       aria-current={category.active ? 'page' : undefined}
                     >
                       <span>{category.name === 'All' ? 'All articles' : category.name}</span>{' '}
                       <span className="category-list__count">
                         {category.count} <span className="sr-only">{plural(category.count)}</span>
                       </span>
-                    </Link>
+                    </a>
                   </li>
                 ))}
               </ul>

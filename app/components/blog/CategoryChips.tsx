@@ -1,4 +1,3 @@
-import { Link } from 'react-router';
 import type { CategoryLink } from '../../lib/blog/category.ts';
 
 /** Category links as chips (SPEC §2: on cards and on the article). */
@@ -16,9 +15,9 @@ export function CategoryChips({
     <ul className={small ? 'chip-list chip-list--small' : 'chip-list'} aria-label={label}>
       {links.map((link) => (
         <li key={link.path}>
-          <Link to={link.path} className="chip">
+          <a href={link.path} className="chip">
             {link.name}
-          </Link>
+          </a>
         </li>
       ))}
     </ul>

@@ -1,4 +1,3 @@
-import { Link } from 'react-router';
 import type { PostCardData } from '../../lib/blog/listing.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { Illustration } from '../ui/Illustration.tsx';
@@ -25,16 +24,16 @@ export function PostCard({ post }: { post: PostCardData }) {
           <CategoryChips label={`Categories of ${post.title}`} links={post.categoryLinks} small />
         ) : null}
         <h3 id={headingId} className="card__title post-card__title">
-          <Link to={post.path}>{post.title}</Link>
+          <a href={post.path}>{post.title}</a>
         </h3>
         <p className="post-card__date">
           <time dateTime={post.date.iso}>{post.date.short}</time>
         </p>
         <p className="post-card__excerpt">{post.excerpt}</p>
-        <Link to={post.path} className="card__link">
+        <a href={post.path} className="card__link">
           Learn more <span className="sr-only">about {post.title}</span>
           <Icon name="chevron-right" size={18} />
-        </Link>
+        </a>
       </div>
     </article>
   );

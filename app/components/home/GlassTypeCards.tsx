@@ -1,4 +1,3 @@
-import { Link } from 'react-router';
 import type { SectionIntro } from '../../content/home.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { Illustration } from '../ui/Illustration.tsx';
@@ -49,10 +48,10 @@ export function GlassTypeCards({
                       </li>
                     ))}
                   </ul>
-                  <Link to={glassType.path} className="card__link">
+                  <a href={glassType.path} className="card__link">
                     {glassType.linkText}
                     <Icon name="chevron-right" size={18} />
-                  </Link>
+                  </a>
                 </div>
               </article>
             </li>

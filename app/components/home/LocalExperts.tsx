@@ -1,4 +1,3 @@
-import { Link } from 'react-router';
 import { business } from '../../content/business.ts';
 import type { LocalExperts as LocalExpertsContent } from '../../content/home.ts';
 import { Carousel } from '../carousel/Carousel.tsx';
@@ -49,10 +48,10 @@ export function LocalExperts({
           ))}
         />
         <p className="local-experts__all">
-          <Link to="/services" className="card__link">
+          <a href="/services" className="card__link">
             See all our services
             <Icon name="chevron-right" size={18} />
-          </Link>
+          </a>
         </p>
       </div>
     </section>

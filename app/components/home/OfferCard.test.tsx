@@ -1,7 +1,6 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
-import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { business, telHref } from '../../content/business.ts';
 import { home } from '../../content/home.ts';
@@ -12,11 +11,7 @@ import { OffersSection } from './OffersSection.tsx';
 afterEach(cleanup);
 
 function renderOffer(offer: OfferCardData) {
-  return render(
-    <MemoryRouter>
-      <OfferCard offer={offer} />
-    </MemoryRouter>,
-  );
+  return render(<OfferCard offer={offer} />);
 }
 
 describe('OfferCard (SPEC §3)', () => {
@@ -81,9 +76,7 @@ describe('OffersSection', () => {
   const renderSection = (now: string) => {
     const container = document.createElement('div');
     container.innerHTML = renderToString(
-      <MemoryRouter>
-        <OffersSection content={content} offers={offerCards(new Date(now))} />
-      </MemoryRouter>,
+      <OffersSection content={content} offers={offerCards(new Date(now))} />,
     );
     return { container };
   };

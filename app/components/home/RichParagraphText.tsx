@@ -1,4 +1,3 @@
-import { Link } from 'react-router';
 import type { RichParagraph } from '../../content/home.ts';
 
 /** A paragraph of plain text and inline site links, in order (app/content/home.ts). */
@@ -10,9 +9,9 @@ export function RichParagraphText({ paragraph }: { paragraph: RichParagraph }) {
           part
         ) : (
           // The parts of a paragraph never move: the position is their identity.
-          <Link key={index} to={part.path}>
+          <a key={index} href={part.path}>
             {part.text}
-          </Link>
+          </a>
         ),
       )}
     </p>

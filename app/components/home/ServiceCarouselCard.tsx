@@ -1,4 +1,3 @@
-import { Link } from 'react-router';
 import { Icon } from '../ui/Icon.tsx';
 import { Illustration } from '../ui/Illustration.tsx';
 import type { ServiceCardData } from './home-cards.ts';
@@ -24,10 +23,10 @@ export function ServiceCarouselCard({ service }: { service: ServiceCardData }) {
           {service.title}
         </h3>
         <p className="service-slide__blurb">{service.blurb}</p>
-        <Link to={service.path} className="card__link">
+        <a href={service.path} className="card__link">
           Learn More<span className="sr-only"> about {service.title}</span>
           <Icon name="chevron-right" size={18} />
-        </Link>
+        </a>
       </div>
     </article>
   );

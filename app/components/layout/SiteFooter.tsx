@@ -1,27 +1,19 @@
-import { Link, useRouteLoaderData } from 'react-router';
+import { useEffect } from 'react';
 import { business, fullAddress, mailHref, telHref } from '../../content/business.ts';
-import { footerQuickLinks, legalLinks } from '../../content/navigation.ts';
-import { useAfterHydration } from '../../lib/use-hydrated.ts';
-import { useSiteLinks } from '../../lib/use-site-links.ts';
-import type { loader as rootLoader } from '../../root.tsx';
+import { footerQuickLinks, legalLinks, type SiteLinks } from '../../content/navigation.ts';
 import { Icon } from '../ui/Icon.tsx';
-
-const browserYear = () => new Date().getFullYear();
+import { updateFooterYear } from './footer-year.ts';
 
 /**
- * The copyright year. A page prerendered in December and read on 1 January:
- * hydration renders the year of the HTML (the root loader's, baked into the
- * page), then React renders the browser's year, with no hydration mismatch.
+ * SPEC §2 footer. The content links and the year the page was rendered in
+ * come as props (the root's loader data today), so the footer needs no
+ * router. The year is the build's in the HTML and during hydration, then the
+ * visitor's (footer-year.ts): right on 1 January with no hydration mismatch.
  */
-function CurrentYear() {
-  const renderedYear = useRouteLoaderData<typeof rootLoader>('root')?.renderedYear;
-  const year = useAfterHydration(browserYear, renderedYear ?? browserYear());
-  return <>{year}</>;
-}
-
-/** SPEC §2 footer. */
-export function SiteFooter() {
-  const { services: serviceLinks, glassTypes: glassTypeLinks } = useSiteLinks();
+export function SiteFooter({ links, renderedYear }: { links: SiteLinks; renderedYear: number }) {
+  const { services: serviceLinks, glassTypes: glassTypeLinks } = links;
+  // After hydration, so React has already matched the HTML's year.
+  useEffect(() => updateFooterYear(), []);
   return (
     <footer className="site-footer">
       <div className="container site-footer__grid">
@@ -63,7 +55,7 @@ export function SiteFooter() {
             <ul className="footer-links">
               {footerQuickLinks.map((link) => (
                 <li key={link.path}>
-                  <Link to={link.path}>{link.title}</Link>
+                  <a href={link.path}>{link.title}</a>
                 </li>
               ))}
             </ul>
@@ -73,7 +65,7 @@ export function SiteFooter() {
             <ul className="footer-links">
               {serviceLinks.map((link) => (
                 <li key={link.path}>
-                  <Link to={link.path}>{link.title}</Link>
+                  <a href={link.path}>{link.title}</a>
                 </li>
               ))}
             </ul>
@@ -83,7 +75,7 @@ export function SiteFooter() {
             <ul className="footer-links">
               {glassTypeLinks.map((link) => (
                 <li key={link.path}>
-                  <Link to={link.path}>{link.title}</Link>
+                  <a href={link.path}>{link.title}</a>
                 </li>
               ))}
             </ul>
@@ -121,12 +113,13 @@ export function SiteFooter() {
       <div className="site-footer__bottom">
         <div className="container site-footer__bottom-inner">
           <p>
-            © <CurrentYear /> {business.legalName}. All rights reserved.
+            © <span data-current-year="">{renderedYear}</span> {business.legalName}. All rights
+            reserved.
           </p>
           <ul className="legal-links">
             {legalLinks.map((link) => (
               <li key={link.path}>
-                <Link to={link.path}>{link.title}</Link>
+                <a href={link.path}>{link.title}</a>
               </li>
             ))}
           </ul>

@@ -1,4 +1,3 @@
-import { Link } from 'react-router';
 import { Icon, type IconName } from '../ui/Icon.tsx';
 import { Illustration } from '../ui/Illustration.tsx';
 
@@ -44,10 +43,10 @@ export function ServiceCard({
           {service.title}
         </h2>
         <p>{service.description}</p>
-        <Link to={service.path} className="card__link service-card__link">
+        <a href={service.path} className="card__link service-card__link">
           Learn More<span className="sr-only"> about {service.title}</span>
           <Icon name="chevron-right" size={18} />
-        </Link>
+        </a>
       </div>
     </article>
   );

@@ -1,4 +1,3 @@
-import { Link } from 'react-router';
 import { business } from '../../content/business.ts';
 import { ButtonLink, CallButton } from '../ui/ButtonLink.tsx';
 import { Breadcrumbs } from '../ui/Breadcrumbs.tsx';
@@ -110,10 +109,10 @@ export function ServiceLayout({ service }: { service: ServicePageData }) {
                 <ul className="related-glass">
                   {service.relatedGlassTypes.map((glassType) => (
                     <li key={glassType.path}>
-                      <Link to={glassType.path} className="related-glass__link">
+                      <a href={glassType.path} className="related-glass__link">
                         {glassType.title}
                         <Icon name="chevron-right" size={18} />
-                      </Link>
+                      </a>
                       <p>{glassType.summary}</p>
                     </li>
                   ))}

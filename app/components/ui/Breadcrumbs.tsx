@@ -1,5 +1,3 @@
-import { Link } from 'react-router';
-
 export interface Crumb {
   name: string;
   path: string;
@@ -18,7 +16,7 @@ export function Breadcrumbs({ items }: { items: readonly Crumb[] }) {
             {index === items.length - 1 ? (
               <span aria-current="page">{item.name}</span>
             ) : (
-              <Link to={item.path}>{item.name}</Link>
+              <a href={item.path}>{item.name}</a>
             )}
           </li>
         ))}

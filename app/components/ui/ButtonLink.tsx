@@ -1,5 +1,4 @@
 import type { ComponentProps, ReactNode } from 'react';
-import { Link } from 'react-router';
 import { telHref, business } from '../../content/business.ts';
 import { Icon } from './Icon.tsx';
 
@@ -10,15 +9,30 @@ export function buttonClass(variant: ButtonVariant = 'primary', size: ButtonSize
   return `button button--${variant} button--${size}`;
 }
 
-/** An internal link styled as a button (the calls to action). */
+/**
+ * An internal link styled as a button (the calls to action). A plain link,
+ * not a router's: every page is prerendered, so a full page load serves it,
+ * and the link needs no React in the browser (issue 15: static pages).
+ */
 export function ButtonLink({
+  to,
   variant,
   size,
   className,
+  children,
   ...props
-}: ComponentProps<typeof Link> & { variant?: ButtonVariant; size?: ButtonSize }) {
+}: Omit<ComponentProps<'a'>, 'href'> & {
+  /** The address the button goes to (rendered as `href`). */
+  to: string;
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+}) {
   const classes = buttonClass(variant, size);
-  return <Link {...props} className={className ? `${classes} ${className}` : classes} />;
+  return (
+    <a {...props} href={to} className={className ? `${classes} ${className}` : classes}>
+      {children}
+    </a>
+  );
 }
 
 /** The business phone as a call link, styled as a button. */
