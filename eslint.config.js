@@ -10,7 +10,7 @@ export default tseslint.config(
       'build',
       'build-*',
       'node_modules/',
-      '.react-router/',
+      '.astro/',
       'data/',
       'test-results/',
       'playwright-report/',
@@ -40,7 +40,13 @@ export default tseslint.config(
   },
   {
     // Browser code must never import server-only modules (secrets, webhook addresses).
-    files: ['app/**/*.tsx', 'app/components/**/*.ts', 'app/lib/**/*.ts', 'app/content/**/*.ts'],
+    files: [
+      'app/**/*.tsx',
+      'app/components/**/*.ts',
+      'app/lib/**/*.ts',
+      'app/content/**/*.ts',
+      'app/scripts/**/*.ts',
+    ],
     ignores: ['**/*.server.ts', '**/*.test.ts', '**/*.test.tsx'],
     rules: {
       'no-restricted-imports': [
@@ -48,7 +54,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/server/**', '!**/entry.server*'],
+              group: ['**/server/**'],
               message: 'server/ is not for the browser',
             },
           ],

@@ -5,9 +5,9 @@ import { glassTypes } from './content/glass-types.ts';
 
 /**
  * Every public page of the site, as a concrete path. This one list feeds
- * prerendering (react-router.config.ts), /sitemap.xml and the HTML /sitemap
- * page, so a page cannot exist in one and be missing from another. A test
- * checks that every path here matches a route module of app/routes.ts.
+ * /sitemap.xml and the HTML /sitemap page, and the build checks that it
+ * prerendered exactly these pages (scripts/build.ts), so a page cannot exist
+ * in one and be missing from another.
  */
 
 export type PageGroup = 'main' | 'services' | 'glass-types' | 'blog' | 'legal';

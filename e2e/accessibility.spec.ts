@@ -32,7 +32,7 @@ for (const path of [...PAGE_PATHS, '/no-such-page']) {
   test(`${path}: no WCAG 2.x A/AA violation at 1280 and 390 px`, async ({ page }) => {
     await page.setViewportSize(VIEWPORTS[0]!);
     await page.goto(path);
-    await expect(page.locator('html[data-js="on"]')).toBeAttached();
+    await expect(page.locator('html[data-ready]')).toBeAttached();
     const violations: string[] = [];
     for (const viewport of VIEWPORTS) {
       await page.setViewportSize({ width: viewport.width, height: viewport.height });
@@ -58,7 +58,7 @@ for (const path of [...PAGE_PATHS, '/no-such-page']) {
 
 test('an open desktop dropdown passes axe too', async ({ page }) => {
   await page.goto('/');
-  await expect(page.locator('html[data-js="on"]')).toBeAttached();
+  await expect(page.locator('html[data-ready]')).toBeAttached();
   await page.getByRole('button', { name: 'Services menu' }).click();
   expect((await axe(page)).violations).toEqual([]);
 });
@@ -66,7 +66,7 @@ test('an open desktop dropdown passes axe too', async ({ page }) => {
 test('the open mobile menu passes axe too', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/');
-  await expect(page.locator('html[data-js="on"]')).toBeAttached();
+  await expect(page.locator('html[data-ready]')).toBeAttached();
   await page.getByRole('button', { name: 'Open menu' }).click();
   expect((await axe(page)).violations).toEqual([]);
 });

@@ -40,7 +40,7 @@ async function expectFirstVisible(carousel: Locator, index: number) {
 async function openCarousel(page: Page, name: string): Promise<Locator> {
   await page.clock.install();
   await page.goto('/');
-  await expect(page.locator('html[data-js="on"]')).toBeAttached();
+  await expect(page.locator('html[data-ready]')).toBeAttached();
   const carousel = page.getByRole('region', { name, exact: true });
   await carousel.scrollIntoViewIfNeeded();
   await expect(carousel).toHaveAttribute('data-carousel-ready', '');
@@ -261,7 +261,7 @@ for (const { width, perView, gap } of [
     // Nothing moves by itself, so the slides can be measured at rest.
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto('/');
-    await expect(page.locator('html[data-js="on"]')).toBeAttached();
+    await expect(page.locator('html[data-ready]')).toBeAttached();
     const carousel = page.getByRole('region', { name: SERVICES });
     await carousel.scrollIntoViewIfNeeded();
     await expect(carousel).toHaveAttribute('data-carousel-ready', '');
@@ -278,7 +278,7 @@ for (const { width, perView, gap } of [
 
 test('Embla taking over shifts nothing on the page (CLS)', async ({ page }) => {
   await page.goto('/');
-  await expect(page.locator('html[data-js="on"]')).toBeAttached();
+  await expect(page.locator('html[data-ready]')).toBeAttached();
   for (const name of [SERVICES, OFFERS, TESTIMONIALS]) {
     const carousel = page.getByRole('region', { name, exact: true });
     await carousel.scrollIntoViewIfNeeded();

@@ -75,7 +75,7 @@ const PAGES: Record<FormKind, { path: string; source: string; button: string }> 
 
 async function openForm(page: Page, kind: FormKind, base = server.url): Promise<Locator> {
   await page.goto(base + PAGES[kind].path);
-  await expect(page.locator('html[data-js="on"]')).toBeAttached();
+  await expect(page.locator('html[data-ready]')).toBeAttached();
   const form = page.locator('form[data-quote-form]');
   await formReady(form);
   return form;
@@ -343,11 +343,11 @@ test('contact form: an earlier error is cleared when the next attempt starts', a
   expect((await leadsWith(token)).map((lead) => lead.email)).toEqual([`jo.${token}@example.nz`]);
 });
 
-test('before the page hydrates (decision 0004) a native post gets the same message from the server', async ({
+test('before the form island hydrates a native post gets the same message from the server', async ({
   page,
 }) => {
   const token = uniqueToken();
-  // The page's scripts start after its load event; hold them back.
+  // The island hydrates when the browser is idle; keep its scripts away.
   await page.route('**/assets/*.js', (route) => route.abort('blockedbyclient'));
   await page.goto(`${server.url}/quote`);
   await fillForm(page.locator('form[data-quote-form]'), 'quote', token, { Email: 'jo@example' });
@@ -364,12 +364,15 @@ test('home: what is typed before the form code arrives is kept, and the form the
   const token = uniqueToken();
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/assets/CallbackForm-*.js', async (route) => {
+  // The island's own module (Astro names it after the component).
+  await page.route('**/assets/CallbackForm.*.js', async (route) => {
     await held;
     await route.continue();
   });
   await page.goto(`${server.url}/`);
+  // The site's module has run; the form's island has not hydrated.
   await expect(page.locator('html[data-js="on"]')).toBeAttached();
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(1);
   const form = page.locator('form[data-quote-form]');
   // The prerendered form is usable at once.
   await expect(form.locator('input[name="idempotency_key"]')).toHaveValue('');
@@ -714,7 +717,7 @@ test('over LEAD_RATE_LIMIT: the 429 message in the form, with and without JavaSc
     const scripted = await browser.newContext();
     const page = await scripted.newPage();
     await page.goto(`${limited.url}/`);
-    await expect(page.locator('html[data-js="on"]')).toBeAttached();
+    await expect(page.locator('html[data-ready]')).toBeAttached();
     form = page.locator('form[data-quote-form]');
     await fillForm(form, 'callback', token);
     await submitButton(form, 'callback').click();
@@ -770,7 +773,7 @@ test.describe('mobile (390 px)', () => {
 
   test("'Request an Estimate' goes to /quote where there is no form", async ({ page }) => {
     await page.goto(`${server.url}/about`);
-    await expect(page.locator('html[data-js="on"]')).toBeAttached();
+    await expect(page.locator('html[data-ready]')).toBeAttached();
     await page.getByRole('link', { name: 'Request an Estimate' }).first().click();
     await expect(page).toHaveURL(/\/quote$/);
     await expect(page.locator('form[data-quote-form]')).toBeVisible();

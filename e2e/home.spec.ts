@@ -18,7 +18,7 @@ const REVIEW_LIMIT = 150;
 test('the twelve sections come in SPEC order', async ({ page }) => {
   await page.goto('/');
   const order = await page
-    .locator('main > *')
+    .locator('main > :not(script, style)')
     .evaluateAll((sections) =>
       sections.map(
         (section) =>

@@ -16,11 +16,9 @@ export const stampFile = path.join(buildDir, STAMP_FILE_NAME);
 export const sourcePaths = [
   'app',
   'public',
-  'react-router.config.ts',
-  'vite.config.ts',
+  'astro.config.ts',
   'package-lock.json',
   'scripts/build.ts',
-  'scripts/defer-hydration.ts',
   'scripts/responsive-images.ts',
   'server/env.server.ts',
 ].map((entry) => path.join(root, entry));
@@ -30,7 +28,7 @@ export interface BuildStamp {
   publicConfig: Record<string, string>;
 }
 
-/** The public values baked into the pages (see vite.config.ts). */
+/** The public values baked into the pages (see astro.config.ts). */
 export function currentPublicConfig(): Record<string, string> {
   const env = parseEnv();
   return {

@@ -12,14 +12,12 @@ import {
   STAMP_FILE_NAME,
   type BuildStamp,
 } from './build-config.ts';
-import { deferHydration } from './defer-hydration.ts';
 import { planResponsiveImages, writeManifest, writeResponsiveImages } from './responsive-images.ts';
 
 /**
- * `npm run build`: the React Router build (every content page prerendered),
+ * `npm run build`: the Astro build (every content page prerendered),
  * then the raster images that must exist as PNG (share image, touch icon),
- * then the prerendered pages' hydration deferred until they have loaded
- * (decision 0004), then precompression and the stamp that tells ensure-build.ts what this build was made from.
+ * then precompression and the stamp that tells ensure-build.ts what this build was made from.
  *
  * Everything is written to a new release folder; only when it is complete
  * does BUILD_DIR switch to it, in one rename (server/build-releases.ts), so a
@@ -38,16 +36,48 @@ const startedAt = Date.now();
 const publicConfig = currentPublicConfig();
 const release = createRelease(buildDir);
 
-const result = spawnSync('react-router', ['build'], {
+const result = spawnSync('astro', ['build'], {
   cwd: root,
   stdio: 'inherit',
-  // react-router.config.ts writes there; BUILD_DIR stays the served link.
-  env: { ...process.env, BUILD_OUTPUT_DIR: release },
+  // astro.config.ts writes there; BUILD_DIR stays the served link. No
+  // usage reports leave the machine (Astro's telemetry).
+  env: { ...process.env, BUILD_OUTPUT_DIR: release, ASTRO_TELEMETRY_DISABLED: '1' },
 });
 if (result.status !== 0) process.exit(result.status ?? 1);
 
 const clientDir = path.join(release, 'client');
 mkdirSync(clientDir, { recursive: true });
+
+// The one page list (app/site-pages.ts, which /sitemap.xml is built from)
+// and the pages Astro prerendered must agree: every listed page built, and
+// every built page listed or kept out of search (noindex: /thank-you).
+const sitemap = readFileSync(path.join(clientDir, 'sitemap.xml'), 'utf8');
+const listed = new Set(
+  [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) =>
+    decodeURIComponent(new URL(match[1]!.replace(/&amp;/g, '&')).pathname),
+  ),
+);
+const builtPages = readdirSync(clientDir, { recursive: true, encoding: 'utf8' })
+  .map((file) => file.split(path.sep).join('/'))
+  .filter((file) => file === 'index.html' || file.endsWith('/index.html'));
+const problems = [
+  ...[...listed]
+    .filter((page) => !builtPages.includes(`${page.slice(1)}/index.html`.replace(/^\//, '')))
+    .map((page) => `${page} is in the sitemap but was not built`),
+  ...builtPages
+    .filter((file) => !listed.has(`/${file.replace(/\/?index\.html$/, '')}`))
+    .filter(
+      (file) =>
+        !/<meta name="robots" content="noindex/.test(
+          readFileSync(path.join(clientDir, file), 'utf8'),
+        ),
+    )
+    .map((file) => `${file} was built but is not in the sitemap (nor noindex)`),
+];
+if (problems.length > 0) {
+  console.error(`The prerendered pages and app/site-pages.ts disagree:\n${problems.join('\n')}`);
+  process.exit(1);
+}
 
 // Social networks do not show SVG: the share image is composed and rendered
 // to PNG here, from the business identity and the hero illustration.
@@ -79,25 +109,9 @@ await sharp(path.join(root, 'public/favicon.svg'), { density: 400 })
 const photoFiles = await writeResponsiveImages(photoPlan, path.join(clientDir, 'photos'));
 if (photoFiles > 0) console.log(`Wrote ${photoFiles} responsive photo variants`);
 
-// The prerendered pages fetch their JavaScript after the load event, so the
-// first paint gets the bandwidth (decision 0004, scripts/defer-hydration.ts).
-let deferred = 0;
-for (const file of readdirSync(clientDir, { recursive: true, encoding: 'utf8' })) {
-  if (path.basename(file) !== 'index.html') continue;
-  const full = path.join(clientDir, file);
-  try {
-    writeFileSync(full, deferHydration(readFileSync(full, 'utf8')));
-  } catch (error) {
-    console.error(`Cannot defer the hydration of ${file}: ${(error as Error).message}`);
-    process.exit(1);
-  }
-  deferred += 1;
-}
-console.log(`Deferred the hydration of ${deferred} prerendered pages`);
-
 // Text files are compressed once, at the highest settings, so the server
 // sends them without compressing on every request (server/static.server.ts).
-const compressible = /\.(?:js|css|html|svg|xml|txt|json|webmanifest|data)$/;
+const compressible = /\.(?:js|css|html|svg|xml|txt|json|webmanifest)$/;
 let precompressed = 0;
 for (const file of readdirSync(clientDir, { recursive: true, encoding: 'utf8' })) {
   if (!compressible.test(file)) continue;

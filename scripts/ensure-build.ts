@@ -19,7 +19,7 @@ import {
  */
 
 export function staleReason(): string | null {
-  if (!existsSync(path.join(buildDir, 'server/index.js')) || !existsSync(stampFile)) {
+  if (!existsSync(path.join(buildDir, 'server/entry.mjs')) || !existsSync(stampFile)) {
     return 'no build yet';
   }
   // A plain folder was built in place, before builds became releases: the

@@ -27,8 +27,8 @@ interface Step {
  * The quick checks, Vitest and the browser suite's build run side by side
  * (each mostly on one core, and many Vitest tests wait on servers and child
  * processes, which leaves room for the others), their output printed whole
- * as each ends; typegen before types, which reads what it writes. Then the
- * browser suite, using every core.
+ * as each ends; `astro sync` (the types of Astro's modules) before types,
+ * which reads what it writes. Then the browser suite, using every core.
  */
 const checks: Step[][] = [
   // The browser suite's build (Playwright's web server then finds it up to date).
@@ -55,7 +55,12 @@ const checks: Step[][] = [
   [{ name: 'format', command: 'prettier', args: ['--check', '.', '--log-level', 'warn'] }],
   [{ name: 'lint', command: 'eslint', args: ['--max-warnings=0', '.'] }],
   [
-    { name: 'typegen', command: 'react-router', args: ['typegen'] },
+    {
+      name: 'sync',
+      command: 'astro',
+      args: ['sync'],
+      env: { ASTRO_TELEMETRY_DISABLED: '1' },
+    },
     { name: 'types', command: 'tsc', args: ['--noEmit', '-p', '.'] },
   ],
 ];

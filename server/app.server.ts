@@ -1,14 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createRequestHandler } from '@react-router/express';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import { RouterContextProvider, type RouterContext, type ServerBuild } from 'react-router';
 import { business } from '../app/content/business.ts';
-import { contentSecurityPolicy, inlineScriptHashes, type CspOptions } from './csp.server.ts';
+import {
+  contentSecurityPolicy,
+  inlineScriptHashes,
+  inlineStyleHashes,
+  type CspOptions,
+} from './csp.server.ts';
 import type { LeadsRequestContext } from '../app/leads/context.ts';
 import type { Env } from './env.server.ts';
 import { StaticFiles } from './static.server.ts';
@@ -18,8 +20,8 @@ import { trailingSlashRedirect } from './trailing-slash.server.ts';
 export interface LeadsIntegration {
   /** Mounted at /api/leads. */
   apiRouter?: express.Router;
-  /** Extra values for the route actions' context. */
-  provideContext?: (context: RouterContextProvider, keys: AppContexts, res: Response) => void;
+  /** What a server-rendered page needs of the lead pipeline (Astro.locals.leads). */
+  requestContext?: (res: Response) => LeadsRequestContext;
   /** Applied to every form post to a page (POST /quote …), as to the API. */
   formPostGuards?: readonly express.RequestHandler[];
   /** Whether leads can be accepted now, and the store's state (GET /healthz). */
@@ -29,22 +31,31 @@ export interface LeadsIntegration {
 export interface AppOptions {
   env: Env;
   logger: Logger;
-  build: ServerBuild;
+  /** The Astro server build's handler (build/server/entry.mjs, middleware mode). */
+  render: AstroHandler;
   /** build/client: prerendered pages and assets. */
   clientDir: string;
   leads: LeadsIntegration;
 }
 
-/** The router context keys exported by the server build (app/entry.server.tsx). */
-export interface AppContexts {
-  nonce: RouterContext<string>;
-  leads: RouterContext<LeadsRequestContext | null>;
-}
+/** @astrojs/node's handler in middleware mode: locals become Astro.locals. */
+export type AstroHandler = (
+  req: Request,
+  res: Response,
+  next: NextFunction,
+  locals?: App.Locals,
+) => unknown;
+
+/** Where Express sends what it renders on request (app/pages/server-rendered). */
+export const SERVER_RENDERED_PREFIX = '/server-rendered';
 
 interface PrerenderedPage {
   /** Relative to the client build directory. */
   file: string;
   csp: string;
+  /** Its inline scripts' and styles' hashes. */
+  hashes: readonly string[];
+  styleHashes: readonly string[];
 }
 
 /**
@@ -77,9 +88,13 @@ export async function loadPrerenderedPages(
     if (relative !== 'index.html' && !relative.endsWith('/index.html')) continue;
     const urlPath = `/${relative.replace(/\/?index\.html$/, '')}`;
     const html = await readFile(path.join(files.root, relative), 'utf8');
+    const hashes = inlineScriptHashes(html);
+    const styleHashes = inlineStyleHashes(html);
     pages.set(urlPath, {
       file: relative,
-      csp: contentSecurityPolicy({ hashes: inlineScriptHashes(html) }, cspOptions),
+      csp: contentSecurityPolicy({ hashes, styleHashes }, cspOptions),
+      hashes,
+      styleHashes,
     });
   }
   return pages;
@@ -89,16 +104,16 @@ export async function loadPrerenderedPages(
  * Requests whose answer depends on the query string are rendered by the
  * server, not answered from the prerendered file (SPEC §4: a page query other
  * than 1 redirects to /blog; a blog search submitted without JavaScript,
- * /blog?q=…, lists the matching articles — also for the route data, .data).
+ * /blog?q=…, lists the matching articles).
  */
 function needsServerRender(req: Request): boolean {
+  if (!/^\/blog(?:\/|$)/.test(req.path)) return false;
   const page = req.query.page;
-  if (page !== undefined && page !== '1') return true;
-  return req.query.q !== undefined && /^\/blog(?:[/.]|$)/.test(req.path);
+  return (page !== undefined && page !== '1') || req.query.q !== undefined;
 }
 
 export async function createApp(options: AppOptions) {
-  const { env, logger, build, clientDir, leads } = options;
+  const { env, logger, render, clientDir, leads } = options;
   const cspOptions: CspOptions = {
     gtagId: env.GTAG_ID,
     adsConversionSendTo: env.ADS_CONVERSION_SEND_TO,
@@ -107,6 +122,17 @@ export async function createApp(options: AppOptions) {
   };
   const files = await StaticFiles.scan(clientDir);
   const pages = await loadPrerenderedPages(files, cspOptions);
+  // A server-rendered page has the same inline scripts and styles as the
+  // prerendered ones (Astro's island loader): the hashes of all of them, and
+  // nothing else.
+  const all = [...pages.values()];
+  const renderedPageCsp = contentSecurityPolicy(
+    {
+      hashes: [...new Set(all.flatMap((page) => page.hashes))],
+      styleHashes: [...new Set(all.flatMap((page) => page.styleHashes))],
+    },
+    cspOptions,
+  );
 
   const app = express();
   app.disable('x-powered-by');
@@ -134,7 +160,7 @@ export async function createApp(options: AppOptions) {
 
   app.use(
     helmet({
-      // Set per response below: hashes for prerendered pages, a nonce otherwise.
+      // Set per response below: each page's own hashes, or (server-rendered) all of them.
       contentSecurityPolicy: false,
       // The embedded map is a cross-origin iframe.
       crossOriginEmbedderPolicy: false,
@@ -183,35 +209,24 @@ export async function createApp(options: AppOptions) {
     if (!file || file.endsWith('.html')) return next();
     const cacheControl = file.startsWith('assets/')
       ? `public, max-age=${ONE_YEAR_S}, immutable`
-      : /\.(?:data|xml|txt|webmanifest)$/.test(file)
+      : /\.(?:xml|txt|webmanifest)$/.test(file)
         ? REVALIDATE
         : 'public, max-age=86400';
     files.send(req, res, file, cacheControl).catch(next);
   });
 
-  // Everything else is rendered by React Router: form actions, redirects, 404.
+  // Everything else is rendered by the Astro server build: form posts, the
+  // blog search without JavaScript, redirects and the 404 page.
   for (const guard of leads.formPostGuards ?? []) {
     app.use((req, res, next) => (req.method === 'POST' ? guard(req, res, next) : next()));
   }
-  const contexts = (build.entry.module as unknown as { appContexts?: AppContexts }).appContexts;
-  if (!contexts)
-    throw new Error('The server build does not export appContexts (app/entry.server.tsx).');
-  const handler = createRequestHandler({
-    build,
-    mode: 'production',
-    getLoadContext(_req, res) {
-      const context = new RouterContextProvider();
-      context.set(contexts.nonce, res.locals.nonce as string);
-      leads.provideContext?.(context, contexts, res);
-      return context;
-    },
-  });
   app.all('/{*path}', (req, res, next) => {
-    const nonce = randomBytes(16).toString('base64');
-    res.locals.nonce = nonce;
-    res.setHeader('Content-Security-Policy', contentSecurityPolicy({ nonce }, cspOptions));
+    res.setHeader('Content-Security-Policy', renderedPageCsp);
     res.setHeader('Cache-Control', 'no-store');
-    return handler(req, res, next);
+    // Nothing outside reaches the prefix itself: /server-rendered/x renders
+    // the 404 page of that path like any other unknown address.
+    req.url = `${SERVER_RENDERED_PREFIX}${req.url}`;
+    return render(req, res, next, { leads: leads.requestContext?.(res) ?? null });
   });
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {

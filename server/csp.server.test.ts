@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, inlineScriptHashes } from './csp.server.ts';
+import { contentSecurityPolicy, inlineScriptHashes, inlineStyleHashes } from './csp.server.ts';
 
 const sha = (body: string) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`;
 
@@ -17,11 +17,19 @@ describe('inlineScriptHashes', () => {
   });
 });
 
+describe('inlineStyleHashes', () => {
+  it('hashes inline style elements, each once', () => {
+    const rule = 'astro-island,astro-slot{display:contents}';
+    const html = `<style>${rule}</style><p>x</p><style>${rule}</style><style></style>`;
+    expect(inlineStyleHashes(html)).toEqual([sha(rule)]);
+  });
+});
+
 describe('contentSecurityPolicy', () => {
   const directive = (policy: string, name: string) =>
     policy.split('; ').find((part) => part.startsWith(`${name} `));
 
-  it('allows no inline script but the given hashes or nonce, and no framing', () => {
+  it('allows no inline script or style but the given hashes, and no framing', () => {
     const policy = contentSecurityPolicy({ hashes: ["'sha256-abc'"] }, {});
     expect(directive(policy, 'script-src')).toBe("script-src 'self' 'sha256-abc'");
     expect(directive(policy, 'frame-ancestors')).toBe("frame-ancestors 'none'");
@@ -29,9 +37,10 @@ describe('contentSecurityPolicy', () => {
     expect(policy).not.toContain('unsafe-inline');
     expect(policy).not.toContain('googletagmanager');
     expect(policy).not.toContain('upgrade-insecure-requests');
-    expect(directive(contentSecurityPolicy({ nonce: 'n0nce' }, {}), 'script-src')).toBe(
-      "script-src 'self' 'nonce-n0nce'",
-    );
+    expect(directive(policy, 'style-src')).toBe("style-src 'self'");
+    expect(
+      directive(contentSecurityPolicy({ styleHashes: ["'sha256-def'"] }, {}), 'style-src'),
+    ).toBe("style-src 'self' 'sha256-def'");
   });
 
   it('allows analytics, ads and map hosts only when configured', () => {

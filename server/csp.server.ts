@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 
 /**
  * The Content-Security-Policy of every HTML response. No arbitrary inline
- * script runs: prerendered pages allow exactly the inline scripts they were
- * built with (by hash); server-rendered pages allow a per-request nonce.
+ * script or style applies: a page allows exactly the inline scripts and
+ * styles it was built with (by hash: Astro's island loader and its one
+ * `display: contents` rule); nothing else is inline.
  * Analytics and map hosts are allowed only when they are configured.
  */
 
@@ -54,12 +55,22 @@ export function inlineScriptHashes(html: string): string[] {
   return [...hashes];
 }
 
+/** 'sha256-…' sources for every inline <style> element. */
+export function inlineStyleHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const match of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)) {
+    const body = match[1] ?? '';
+    if (body !== '')
+      hashes.add(`'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
+  }
+  return [...hashes];
+}
+
 export function contentSecurityPolicy(
-  scriptSources: { hashes?: readonly string[]; nonce?: string },
+  inline: { hashes?: readonly string[]; styleHashes?: readonly string[] },
   options: CspOptions,
 ): string {
-  const script = ["'self'", ...(scriptSources.hashes ?? [])];
-  if (scriptSources.nonce) script.push(`'nonce-${scriptSources.nonce}'`);
+  const script = ["'self'", ...(inline.hashes ?? [])];
   const connect = ["'self'"];
   const img = ["'self'", 'data:'];
   const frame: string[] = [];
@@ -79,7 +90,7 @@ export function contentSecurityPolicy(
   const directives: [string, readonly string[]][] = [
     ['default-src', ["'self'"]],
     ['script-src', unique(script)],
-    ['style-src', ["'self'"]],
+    ['style-src', unique(["'self'", ...(inline.styleHashes ?? [])])],
     ['img-src', unique(img)],
     ['font-src', ["'self'"]],
     ['connect-src', unique(connect)],

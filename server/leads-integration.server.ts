@@ -107,13 +107,11 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
     // sends one); an over-limit one reaches the action, which answers 429
     // with the message in the form (it works without JavaScript).
     formPostGuards: [originGuard(env.SITE_URL), formPostRateLimit(limiter)],
-    provideContext(context, keys, res) {
-      context.set(keys.leads, {
-        service,
-        siteUrl: env.SITE_URL,
-        rateLimited: isFormPostRateLimited(res),
-      });
-    },
+    requestContext: (res) => ({
+      service,
+      siteUrl: env.SITE_URL,
+      rateLimited: isFormPostRateLimited(res),
+    }),
     async health(): Promise<LeadsHealth> {
       // The ping records the store's state, so an outage is logged once when it starts and ends.
       const up = await store.ping().then(

@@ -2,8 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pino from 'pino';
-import type { ServerBuild } from 'react-router';
-import { createApp } from './app.server.ts';
+import { createApp, type AstroHandler } from './app.server.ts';
 import { currentRelease, markInUse } from './build-releases.ts';
 import { EnvError, parseEnv } from './env.server.ts';
 import { createLeadsIntegration } from './leads-integration.server.ts';
@@ -30,7 +29,7 @@ const root = path.resolve(import.meta.dirname, '..');
 // once: this process serves that release until it restarts, whatever later
 // builds do, as its page list and CSP hashes come from it.
 const release = currentRelease(path.resolve(root, process.env.BUILD_DIR ?? 'build'));
-const serverEntry = release && path.join(release, 'server/index.js');
+const serverEntry = release && path.join(release, 'server/entry.mjs');
 if (!release || !serverEntry || !existsSync(serverEntry)) {
   logger.fatal('No build found. Run `npm run build` (npm start does this for you).');
   process.exit(1);
@@ -46,9 +45,11 @@ try {
   );
 }
 
-const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
+const { handler: render } = (await import(pathToFileURL(serverEntry).href)) as {
+  handler: AstroHandler;
+};
 const leads = await createLeadsIntegration(env, logger);
-const app = await createApp({ env, logger, build, clientDir, leads });
+const app = await createApp({ env, logger, render, clientDir, leads });
 
 const server = app.listen(env.PORT, env.HOST, () => {
   const address = server.address();

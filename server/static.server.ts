@@ -21,8 +21,6 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
   '.webmanifest': 'application/manifest+json',
-  // React Router's own content type for prerendered route data.
-  '.data': 'text/x-script',
 };
 
 export class StaticFiles {

@@ -127,12 +127,12 @@ function findLiterals(text: string): string[] {
 }
 
 describe('each business fact is written once (issue 11)', () => {
-  it('no page component or route writes a fact itself', () => {
+  it('no page component, page or layout writes a fact itself', () => {
     const found: string[] = [];
     for (const file of [
       ...filesUnder('app/components', /\.tsx?$/),
-      ...filesUnder('app/routes', /\.tsx?$/),
-      'app/root.tsx',
+      ...filesUnder('app/pages', /\.(?:tsx?|astro)$/),
+      ...filesUnder('app/layouts', /\.astro$/),
     ]) {
       for (const text of visibleText(file, readFileSync(path.join(root, file), 'utf8'))) {
         for (const shape of findShapes(text)) found.push(`${file}: ${shape}: "${text.trim()}"`);

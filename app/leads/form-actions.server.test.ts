@@ -1,14 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { webhookTargets } from './webhooks.server.ts';
-import { RouterContextProvider, type ActionFunctionArgs } from 'react-router';
 import { API_ERROR_MESSAGES } from './lead-request.server.ts';
-import { leadsContext, type LeadsRequestContext } from './context.ts';
-import {
-  callbackAction,
-  enquiryAction,
-  enquiryMiddleware,
-  submitLeadFormPost,
-} from './form-actions.server.ts';
+import type { LeadsRequestContext } from './context.ts';
+import { submitLeadFormPost, wantsJson } from './form-actions.server.ts';
 import type { LeadFormResult } from './form-submission.ts';
 import { createLeadService } from './lead-service.server.ts';
 import {
@@ -57,13 +51,6 @@ function leadsFor(
   };
 }
 
-/** The same, as the React Router adapter reads it from the request's context. */
-function routerContext(leads: LeadsRequestContext | null = leadsFor()) {
-  const provider = new RouterContextProvider();
-  provider.set(leadsContext, leads);
-  return provider;
-}
-
 function post(
   path: string,
   fields: Record<string, string>,
@@ -93,24 +80,6 @@ async function run(
   return { status: outcome.status, body: outcome.result };
 }
 
-/** What a route action answered, whether data() or a redirect Response. */
-async function runAction(
-  action: (args: ActionFunctionArgs) => Promise<unknown>,
-  request: Request,
-  provider = routerContext(),
-): Promise<Outcome> {
-  const outcome = await action({
-    request,
-    params: {},
-    context: provider,
-  } as unknown as ActionFunctionArgs);
-  if (outcome instanceof Response) {
-    return { status: outcome.status, location: outcome.headers.get('Location') };
-  }
-  const wrapped = outcome as { data: LeadFormResult; init: ResponseInit | null };
-  return { status: wrapped.init?.status ?? 200, body: wrapped.data };
-}
-
 const callback = {
   firstName: '  Aroha ',
   lastName: 'Ngata',
@@ -130,7 +99,7 @@ const enquiry = {
 
 describe('a plain form post (no JavaScript)', () => {
   it('valid: redirected to /thank-you (303); the lead is stored and delivered', async () => {
-    const outcome = await run('hero_form', post('/?index', callback));
+    const outcome = await run('hero_form', post('/', callback));
     expect(outcome).toEqual({ status: 303, location: '/thank-you' });
     const [lead] = await store.exportLeads();
     expect(lead).toMatchObject({
@@ -170,7 +139,7 @@ describe('a plain form post (no JavaScript)', () => {
   });
 
   it('blank fields: the required message', async () => {
-    const outcome = await run('hero_form', post('/?index', { ...callback, lastName: '  ' }));
+    const outcome = await run('hero_form', post('/', { ...callback, lastName: '  ' }));
     expect(outcome.status).toBe(400);
     expect(outcome.body).toMatchObject({
       error: REQUIRED_FIELDS_MESSAGE,
@@ -225,7 +194,7 @@ describe('a scripted post (js=1)', () => {
 
   it('every webhook failing: 502 with the SPEC §8 message and the values kept', async () => {
     for (const receiver of receivers) receiver.mode = 'fail';
-    const outcome = await run('hero_form', post('/?index', { ...callback, js: '1' }));
+    const outcome = await run('hero_form', post('/', { ...callback, js: '1' }));
     expect(outcome.status).toBe(502);
     expect(outcome.body).toMatchObject({ ok: false, error: SUBMIT_FAILED_MESSAGE });
     expect((outcome.body as { values: Record<string, string> }).values.firstName).toBe('  Aroha ');
@@ -292,87 +261,13 @@ describe('the API rules apply to the forms too', () => {
   });
 });
 
-describe("the React Router adapter (the routes' action and middleware)", () => {
-  /** The route middleware's answer; `null` when it passed the request on to the route. */
-  async function throughMiddleware(
-    request: Request,
-    provider = routerContext(),
-  ): Promise<Response | null> {
-    const passedOn = new Response('the route rendered the page');
-    const answer = await enquiryMiddleware('quote_form')(
-      { request, params: {}, context: provider } as unknown as Parameters<
-        ReturnType<typeof enquiryMiddleware>
-      >[0],
-      async () => passedOn,
-    );
-    return answer === passedOn ? null : (answer as Response);
-  }
-
-  const scripted = { Accept: 'application/json' };
-
-  it("the action answers a plain post: a redirect to /thank-you (303), or the page's data with the status", async () => {
-    expect(await runAction(callbackAction, post('/?index', callback))).toEqual({
-      status: 303,
-      location: '/thank-you',
-    });
-    const refused = await runAction(
-      enquiryAction('quote_form'),
-      post('/quote', { ...enquiry, email: 'tama@example' }),
-    );
-    expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ ok: false, error: INVALID_EMAIL_MESSAGE });
-    const leads = await store.exportLeads();
-    expect(leads.map((lead) => lead.source)).toEqual(['hero_form']);
-  });
-
-  it("the action without the server's lead service: the SPEC §8 message", async () => {
-    const errors = console.error;
-    console.error = () => undefined;
-    try {
-      const outcome = await runAction(
-        enquiryAction('contact_form'),
-        post('/contact', enquiry),
-        routerContext(null),
-      );
-      expect(outcome).toMatchObject({ status: 502, body: { error: SUBMIT_FAILED_MESSAGE } });
-    } finally {
-      console.error = errors;
-    }
-  });
-
-  it('the middleware answers a scripted post (it asks for JSON) with JSON, before the route runs', async () => {
-    const accepted = await throughMiddleware(
-      post('/quote', { ...enquiry, js: '1' }, { headers: scripted }),
-    );
-    expect(accepted?.status).toBe(201);
-    expect(accepted?.headers.get('Content-Type')).toMatch(/^application\/json/);
-    const [lead] = await store.exportLeads();
-    expect(await accepted?.json()).toEqual({ ok: true, created_at: lead?.created_at });
-
-    const refused = await throughMiddleware(
-      post('/quote', { ...enquiry, name: ' ', js: '1' }, { headers: scripted }),
-    );
-    expect(refused?.status).toBe(400);
-    expect(await refused?.json()).toMatchObject({
-      ok: false,
-      error: REQUIRED_FIELDS_MESSAGE,
-      fields: { name: REQUIRED_FIELDS_MESSAGE },
-    });
-
-    // Answers given before the body is read reach the script as JSON too.
-    const tooLarge = await throughMiddleware(
-      post('/quote', {}, { headers: scripted, body: `message=${'x'.repeat(17 * 1024)}` }),
-    );
-    expect(tooLarge?.status).toBe(413);
-    expect(await tooLarge?.json()).toMatchObject({ error: API_ERROR_MESSAGES.tooLarge });
-  });
-
-  it('the middleware passes plain posts (they ask for HTML) and page visits on to the route', async () => {
+describe("wantsJson: the form's script asks for JSON, a plain post for HTML", () => {
+  it('reads the Accept header', () => {
     const html = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
-    expect(await throughMiddleware(post('/quote', enquiry, { headers: html }))).toBeNull();
-    expect(
-      await throughMiddleware(new Request(`${ORIGIN}/quote`, { headers: scripted })),
-    ).toBeNull();
-    expect(await store.exportLeads()).toEqual([]);
+    expect(wantsJson(post('/quote', enquiry, { headers: { Accept: 'application/json' } }))).toBe(
+      true,
+    );
+    expect(wantsJson(post('/quote', enquiry, { headers: html }))).toBe(false);
+    expect(wantsJson(post('/quote', enquiry))).toBe(false);
   });
 });

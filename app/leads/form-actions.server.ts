@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { data, redirect, type ActionFunctionArgs, type MiddlewareFunction } from 'react-router';
 import {
   API_ERROR_MESSAGES,
   isAllowedRequestOrigin,
   readLeadRequest,
 } from './lead-request.server.ts';
-import { leadsContext, type LeadsRequestContext } from './context.ts';
+import type { LeadsRequestContext } from './context.ts';
 import {
   SCRIPTED_SUBMIT_FIELD,
   THANK_YOU_PATH,
@@ -29,9 +28,10 @@ import {
  * work with JavaScript turned off).
  *
  * submitLeadFormPost is the whole of it and knows no web framework: a Web
- * Request in, an answer out. The React Router adapter below (the routes'
- * `middleware` and `action`) only turns that answer into the framework's
- * kind; a page layer without React Router needs only another such adapter.
+ * Request in, an answer out. The page that answers a post
+ * (app/pages/server-rendered/[...path].astro) turns that answer into a
+ * redirect, JSON for the form's script (wantsJson) or the page rendered
+ * with the message.
  *
  * The body is read under the API's rules (16 KiB, the two content types),
  * validated with the form's own schema (the browser ran the same one), turned
@@ -134,7 +134,7 @@ export async function submitLeadFormPost(
   const rules = LEAD_FORMS[form];
   if (!leads) {
     // Only when the app runs without the production server (e.g. a bare
-    // `react-router dev`): there is no lead service to call.
+    // `astro dev`): there is no lead service to call.
     console.error('Lead form posted, but no lead service is configured for this server');
     return failure(502, SUBMIT_FAILED_MESSAGE, {});
   }
@@ -186,46 +186,4 @@ export async function submitLeadFormPost(
 export function wantsJson(request: Request): boolean {
   const accept = request.headers.get('accept') ?? '';
   return /\bapplication\/json\b/i.test(accept) && !/\btext\/html\b/i.test(accept);
-}
-
-/**
- * The route middleware of a page with a lead form: a scripted post is
- * answered here with JSON, before React Router runs the route's loaders or
- * renders anything (an action's Response would only become the page's
- * action data). Everything else goes on to the route.
- */
-export function leadFormMiddleware(form: LeadSource): MiddlewareFunction<Response> {
-  return async ({ request, context }, next) => {
-    if (request.method !== 'POST' || !wantsJson(request)) return next();
-    const outcome = await submitLeadFormPost(request, context.get(leadsContext), form);
-    // Accepted without the `js` field: a program asking for JSON, not the
-    // form's script, gets the plain post's redirect.
-    if ('redirect' in outcome) return redirect(outcome.redirect, outcome.status);
-    return Response.json(outcome.result, { status: outcome.status });
-  };
-}
-
-/**
- * The route action of a page with a lead form: the plain (no-JavaScript)
- * post, redirected to /thank-you or answered with the page rendered with
- * the message and the visitor's values (the form's `result`).
- */
-export function leadFormAction(form: LeadSource) {
-  return async ({ request, context }: ActionFunctionArgs) => {
-    const outcome = await submitLeadFormPost(request, context.get(leadsContext), form);
-    if ('redirect' in outcome) return redirect(outcome.redirect, outcome.status);
-    return data<LeadFormResult>(outcome.result, { status: outcome.status });
-  };
-}
-
-/** The home page's 'Let Us Call You' form. */
-export const callbackAction = leadFormAction('hero_form');
-export const callbackMiddleware = leadFormMiddleware('hero_form');
-
-/** The contact (`contact_form`) and quote (`quote_form`) pages share one form. */
-export function enquiryAction(source: 'contact_form' | 'quote_form') {
-  return leadFormAction(source);
-}
-export function enquiryMiddleware(source: 'contact_form' | 'quote_form') {
-  return leadFormMiddleware(source);
 }

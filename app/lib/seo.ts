@@ -1,7 +1,14 @@
-import type { MetaDescriptor } from 'react-router';
 import { business } from '../content/business.ts';
 import type { JsonLdThing } from './json-ld.ts';
 import { absoluteUrl } from './public-config.ts';
+
+/** One tag of a page's head, as app/layouts/Document.astro renders it. */
+export type MetaDescriptor =
+  | { title: string }
+  | { name: string; content: string }
+  | { property: string; content: string }
+  | { tagName: 'link'; rel: string; href: string }
+  | { 'script:ld+json': JsonLdThing };
 
 export interface PageSeo {
   /** The page's own title; the business name is appended. */

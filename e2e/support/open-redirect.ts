@@ -32,19 +32,12 @@ export const OPEN_REDIRECT_PROBES = [
 export function rawGet(
   origin: string,
   target: string,
-): Promise<{ status: number; location?: string; remixRedirect?: string }> {
+): Promise<{ status: number; location?: string }> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: hostname, port, path: target, method: 'GET' }, (res) => {
       res.resume();
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          location: res.headers.location,
-          // React Router's redirect for a route data (.data) request.
-          remixRedirect: res.headers['x-remix-redirect'] as string | undefined,
-        }),
-      );
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }));
     });
     req.on('error', reject);
     req.end();

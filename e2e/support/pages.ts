@@ -59,11 +59,13 @@ export const PAGE_PATHS: readonly string[] = (() => {
 export const GTAG_PATTERN = 'https://www.googletagmanager.com/**';
 
 /**
- * Opens a page and waits for React: for tests that interact, or read what
- * hydration adds or changes. Tests that only read the page as loaded use
- * `page.goto` alone, because hydration is most of a test's CPU on this machine.
+ * Opens a page and waits until it does all it will do: the site's module has
+ * run and every island (a lead form, the blog search) has hydrated
+ * (`data-ready`, app/scripts/site.ts). For tests that interact, or read what
+ * scripts add or change; tests that only read the page as loaded use
+ * `page.goto` alone.
  */
 export async function ready(page: Page, path: string) {
   await page.goto(path);
-  await expect(page.locator('html[data-js="on"]')).toBeAttached();
+  await expect(page.locator('html[data-ready]')).toBeAttached();
 }

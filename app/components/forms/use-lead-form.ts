@@ -8,7 +8,7 @@ import {
 } from '../../leads/form-submission.ts';
 import type { FormSource } from '../../lib/analytics.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
-import { QUOTE_FORM_ATTRIBUTE } from '../layout/SiteHeader.tsx';
+import { QUOTE_FORM_ATTRIBUTE } from '../layout/header-menus.ts';
 import { preloadLeadValidation } from './lead-form-validation.ts';
 import { submitLeadForm } from './submit-lead-form.ts';
 

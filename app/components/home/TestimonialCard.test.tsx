@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { startTestimonialToggles } from './testimonial-toggle.ts';
 import { testimonialCards } from './home-cards.ts';
 import { TestimonialCard } from './TestimonialCard.tsx';
 
@@ -19,8 +20,10 @@ describe('TestimonialCard (SPEC §3, §4)', () => {
     expect(screen.getByText(`${long.role}, ${long.location}`)).toBeTruthy();
   });
 
-  it('cuts a long review and toggles Read more / Read less', () => {
+  it('cuts a long review and toggles Read more / Read less (testimonial-toggle.ts)', () => {
     render(<TestimonialCard testimonial={long} />);
+    const stop = startTestimonialToggles();
+    onTestFinished(stop);
     const shortText = screen.getByText(long.shortReview!);
     const fullText = screen.getByText(long.review);
     expect(shortText.hidden).toBe(false);

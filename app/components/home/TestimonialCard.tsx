@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { Icon } from '../ui/Icon.tsx';
 import type { TestimonialCardData } from './home-cards.ts';
 
@@ -6,10 +6,10 @@ import type { TestimonialCardData } from './home-cards.ts';
  * SPEC §3 testimonial: initials instead of a photo, the star rating, and a
  * review longer than 150 characters cut with a Read more / Read less toggle
  * (SPEC §4 'collapsed or expanded'). Without JavaScript the toggle cannot
- * work, so the full review shows instead (app/styles/home.css).
+ * work, so the full review shows instead (app/styles/home.css). The toggle
+ * is ./testimonial-toggle.ts.
  */
 export function TestimonialCard({ testimonial }: { testimonial: TestimonialCardData }) {
-  const [expanded, setExpanded] = useState(false);
   const textId = useId();
   const { shortReview } = testimonial;
   return (
@@ -31,10 +31,8 @@ export function TestimonialCard({ testimonial }: { testimonial: TestimonialCardD
       <blockquote className="testimonial-card__quote" id={textId}>
         {shortReview ? (
           <p>
-            <span className="testimonial-card__short" hidden={expanded}>
-              {shortReview}
-            </span>
-            <span className="testimonial-card__full" hidden={!expanded}>
+            <span className="testimonial-card__short">{shortReview}</span>
+            <span className="testimonial-card__full" hidden>
               {testimonial.review}
             </span>
           </p>
@@ -46,11 +44,10 @@ export function TestimonialCard({ testimonial }: { testimonial: TestimonialCardD
         <button
           type="button"
           className="testimonial-card__toggle"
-          aria-expanded={expanded}
+          aria-expanded="false"
           aria-controls={textId}
-          onClick={() => setExpanded((open) => !open)}
         >
-          {expanded ? 'Read less' : 'Read more'}
+          Read more
         </button>
       ) : null}
       <figcaption className="testimonial-card__author">

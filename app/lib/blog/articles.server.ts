@@ -1,3 +1,4 @@
+import compiledArticles from 'virtual:blog-articles';
 import { categoryLinks, categoryPath } from './category.ts';
 import type { CompiledArticle } from './compile.ts';
 import { compareListOrder } from './frontmatter.ts';
@@ -16,15 +17,10 @@ import { filterPosts } from './search.ts';
 
 /**
  * Every article, compiled at build time by the blogArticles Vite plugin
- * (./vite-plugin.ts), newest first. Only route loaders import this module:
+ * (./vite-plugin.ts), newest first. Only page files import this module:
  * `.server` keeps it, and the article bodies, out of the browser bundle.
  */
-const modules = import.meta.glob<CompiledArticle>('../../content/blog/*.md', {
-  eager: true,
-  import: 'default',
-});
-
-export const articles: readonly CompiledArticle[] = Object.values(modules).sort((a, b) =>
+export const articles: readonly CompiledArticle[] = [...compiledArticles].sort((a, b) =>
   compareListOrder(a.frontmatter, b.frontmatter),
 );
 

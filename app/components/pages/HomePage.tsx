@@ -1,0 +1,61 @@
+import type { ReactNode } from 'react';
+import { CallBackSection } from '../home/CallBackSection.tsx';
+import { glassTypeCards, offerCards, serviceCards, testimonialCards } from '../home/home-cards.ts';
+import { home } from '../../content/home.ts';
+import { seo } from '../../lib/seo.ts';
+
+import { HomeHero, HomeLowerSections } from '../home/HomeSections.tsx';
+
+/**
+ * Runs at build time (the page is prerendered): everything the home page
+ * shows, shaped for its cards, so no content module reaches the browser.
+ */
+export function homeData() {
+  return {
+    home,
+    services: serviceCards(),
+    // Whether an offer has ended is judged when the page is built.
+    offers: offerCards(new Date()),
+    testimonials: testimonialCards(),
+    glassTypes: glassTypeCards(),
+  };
+}
+
+export const homeMeta = (loaderData: ReturnType<typeof homeData>) =>
+  seo({
+    title: loaderData.home.metaTitle,
+    description: loaderData.home.metaDescription,
+    path: '/',
+  });
+
+/**
+ * SPEC §2 'Home page', items 1-12 in order.
+ * `children`: the call-back form, an island (app/pages/index.astro).
+ */
+export function HomePage({
+  loaderData,
+  children,
+}: {
+  loaderData: ReturnType<typeof homeData>;
+  children: ReactNode;
+}) {
+  const { home, services, offers, testimonials, glassTypes } = loaderData;
+  return (
+    <>
+      {/* 1 */}
+      <HomeHero hero={home.hero} />
+      {/* 2: the call-back form of the leads issue goes inside this section. */}
+      <CallBackSection content={home.callBack}>{children}</CallBackSection>
+      {/* 3: SPEC §2 'an empty grey section': a quiet band, nothing to announce. */}
+      <div className="home-grey-band" aria-hidden="true" data-home-section="grey" />
+      {/* 4-12 */}
+      <HomeLowerSections
+        home={home}
+        services={services}
+        offers={offers}
+        testimonials={testimonials}
+        glassTypes={glassTypes}
+      />
+    </>
+  );
+}

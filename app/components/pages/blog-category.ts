@@ -1,0 +1,32 @@
+import { blogListData, categories } from '../../lib/blog/articles.server.ts';
+import { findCategory } from '../../lib/blog/category.ts';
+import { breadcrumbJsonLd } from '../../lib/json-ld.ts';
+import { seo } from '../../lib/seo.ts';
+
+/**
+ * The list of one category (SPEC §4). The caller sends a retired category
+ * (lib/blog/redirects.ts) and a page query to /blog first.
+ */
+export function blogCategoryData(slug: string, query: string) {
+  // SPEC §4: a category that matches none gives no filter (all posts, 'All Blogs').
+  const category = findCategory(categories, slug);
+  return blogListData(category, query);
+}
+
+export const blogCategoryMeta = (loaderData: ReturnType<typeof blogCategoryData>) => {
+  const category = loaderData?.category ?? null;
+  return seo({
+    title: category ? `${category} Articles` : 'Glass Advice Blog',
+    description: category
+      ? `Articles on ${category.toLowerCase()} from Tauranga glaziers: practical advice for Bay of Plenty homes and businesses.`
+      : 'Practical advice on windows, double glazing, glass repairs and care for Bay of Plenty homes and businesses.',
+    path: loaderData?.path ?? '/blog',
+    jsonLd: [
+      breadcrumbJsonLd([
+        { name: 'Home', path: '/' },
+        { name: 'Blog', path: '/blog' },
+        ...(category && loaderData ? [{ name: category, path: loaderData.path }] : []),
+      ]),
+    ],
+  });
+};

@@ -1,0 +1,23 @@
+import { blogListData } from '../../lib/blog/articles.server.ts';
+import { breadcrumbJsonLd } from '../../lib/json-ld.ts';
+import { seo } from '../../lib/seo.ts';
+
+/** SPEC §4: the whole list, or the search of a query (`/blog?q=…`, rendered by the server). */
+export function blogData(query = '') {
+  // SPEC §5 search without JavaScript: /blog?q=… (server-rendered, see server/app.server.ts).
+  return blogListData(null, query);
+}
+
+export const blogMeta = () =>
+  seo({
+    title: 'Glass Advice Blog',
+    description:
+      'Practical advice on windows, double glazing, glass repairs and care for Bay of Plenty homes and businesses, from local glaziers.',
+    path: '/blog',
+    jsonLd: [
+      breadcrumbJsonLd([
+        { name: 'Home', path: '/' },
+        { name: 'Blog', path: '/blog' },
+      ]),
+    ],
+  });

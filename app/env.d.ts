@@ -1,0 +1,17 @@
+/// <reference types="astro/client" />
+
+// Ambient declarations: `import()` types keep this file global (a top-level
+// import would make it a module, and these declarations local to it).
+/* eslint-disable @typescript-eslint/consistent-type-imports */
+
+declare namespace App {
+  interface Locals {
+    /** Set by the production server for every server-rendered request (server/app.server.ts). */
+    leads?: import('./leads/context.ts').LeadsRequestContext | null;
+  }
+}
+
+declare module 'virtual:blog-articles' {
+  const articles: readonly import('./lib/blog/compile.ts').CompiledArticle[];
+  export default articles;
+}

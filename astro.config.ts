@@ -1,0 +1,61 @@
+import node from '@astrojs/node';
+import react from '@astrojs/react';
+import { defineConfig } from 'astro/config';
+import { blogArticles } from './app/lib/blog/vite-plugin.ts';
+import { parseEnv } from './server/env.server.ts';
+
+// The public part of the environment is baked into the prerendered pages at
+// build time (canonical links, JSON-LD, analytics id). scripts/ensure-build.ts
+// rebuilds when any of these values change. Secrets never reach this object.
+const env = parseEnv();
+export const publicConfig = {
+  siteUrl: env.SITE_URL,
+  gtagId: env.GTAG_ID ?? '',
+  adsConversionSendTo: env.ADS_CONVERSION_SEND_TO ?? '',
+  leadRetentionDays: env.LEAD_RETENTION_DAYS,
+};
+
+/**
+ * Astro builds the pages from the React components (docs/decisions/0006):
+ * every content page is prerendered to HTML, and only the islands (the lead
+ * forms, the blog search) ship React to the browser. What must answer a
+ * request (a form posted without JavaScript, a blog search without
+ * JavaScript) is rendered by the server build, which Express mounts as
+ * middleware (server/app.server.ts).
+ */
+export default defineConfig({
+  srcDir: './app',
+  publicDir: './public',
+  // scripts/build.ts builds into a new release folder (BUILD_OUTPUT_DIR), then
+  // points BUILD_DIR at it (server/build-releases.ts).
+  outDir: process.env.BUILD_OUTPUT_DIR ?? process.env.BUILD_DIR ?? 'build',
+  site: env.SITE_URL,
+  output: 'static',
+  adapter: node({ mode: 'middleware' }),
+  integrations: [react()],
+  // Express answers trailing slashes with a 301 (server/trailing-slash.server.ts).
+  trailingSlash: 'ignore',
+  // Hashed files under /assets, cached for a year by the server.
+  build: { format: 'directory', inlineStylesheets: 'never', assets: 'assets' },
+  // Express checks the origin of every form post before Astro sees it
+  // (the lead pipeline's formPostGuards), with the API's rules.
+  security: { checkOrigin: false },
+  devToolbar: { enabled: false },
+  vite: {
+    // blogArticles: the Markdown articles become HTML and figures at build time.
+    plugins: [blogArticles({ siteUrl: publicConfig.siteUrl })],
+    define: {
+      'import.meta.env.PUBLIC_SITE_URL': JSON.stringify(publicConfig.siteUrl),
+      'import.meta.env.PUBLIC_GTAG_ID': JSON.stringify(publicConfig.gtagId),
+      'import.meta.env.PUBLIC_ADS_CONVERSION_SEND_TO': JSON.stringify(
+        publicConfig.adsConversionSendTo,
+      ),
+      'import.meta.env.PUBLIC_LEAD_RETENTION_DAYS': JSON.stringify(publicConfig.leadRetentionDays),
+    },
+    build: {
+      // Keep small SVG illustrations and scripts as files: they are cached,
+      // and the CSP allows no inline script that the build did not hash.
+      assetsInlineLimit: 0,
+    },
+  },
+});
