@@ -1,7 +1,6 @@
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
-import { blogArticles } from './app/lib/blog/vite-plugin.ts';
 import { parseEnv } from './server/env.server.ts';
 
 // The public part of the environment is baked into the prerendered pages at
@@ -42,8 +41,6 @@ export default defineConfig({
   security: { checkOrigin: false },
   devToolbar: { enabled: false },
   vite: {
-    // blogArticles: the Markdown articles become HTML and figures at build time.
-    plugins: [blogArticles({ siteUrl: publicConfig.siteUrl })],
     define: {
       'import.meta.env.PUBLIC_SITE_URL': JSON.stringify(publicConfig.siteUrl),
       'import.meta.env.PUBLIC_GTAG_ID': JSON.stringify(publicConfig.gtagId),

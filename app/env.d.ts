@@ -10,8 +10,3 @@ declare namespace App {
     leads?: import('./leads/context.ts').LeadsRequestContext | null;
   }
 }
-
-declare module 'virtual:blog-articles' {
-  const articles: readonly import('./lib/blog/compile.ts').CompiledArticle[];
-  export default articles;
-}

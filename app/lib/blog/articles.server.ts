@@ -1,4 +1,4 @@
-import compiledArticles from 'virtual:blog-articles';
+import { getCollection } from 'astro:content';
 import { categoryLinks, categoryPath } from './category.ts';
 import type { CompiledArticle } from './compile.ts';
 import { compareListOrder } from './frontmatter.ts';
@@ -16,13 +16,14 @@ import {
 import { filterPosts } from './search.ts';
 
 /**
- * Every article, compiled at build time by the blogArticles Vite plugin
- * (./vite-plugin.ts), newest first. Only page files import this module:
- * `.server` keeps it, and the article bodies, out of the browser bundle.
+ * Every article of the blog collection (app/content.config.ts: compiled at
+ * build time by ./collection.ts), newest first. Only page files import this
+ * module: `.server` keeps it, and the article bodies, out of the browser bundle.
  */
-export const articles: readonly CompiledArticle[] = [...compiledArticles].sort((a, b) =>
-  compareListOrder(a.frontmatter, b.frontmatter),
-);
+const entries: readonly { data: CompiledArticle }[] = await getCollection('blog');
+export const articles: readonly CompiledArticle[] = entries
+  .map((entry) => entry.data)
+  .sort((a, b) => compareListOrder(a.frontmatter, b.frontmatter));
 
 /** In the order they first appear in the list (the same rule as blogCategories in site-pages.ts). */
 export const categories: readonly string[] = [

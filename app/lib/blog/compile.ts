@@ -12,8 +12,8 @@ import { countWords, readingMinutes } from './reading-time.ts';
 /**
  * Build-time compilation of one article: validated frontmatter, the body as
  * safe HTML, the word count and reading time, and where the 'Need help now?'
- * box goes. Runs in Node only (the Vite plugin in ./vite-plugin.ts and the
- * unit tests); no Markdown parser ever reaches the browser.
+ * box goes. Runs in Node only (the blog collection's loader, ./collection.ts,
+ * and the unit tests); no Markdown parser ever reaches the browser.
  */
 
 export interface CompiledArticle {
