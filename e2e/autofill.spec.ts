@@ -125,7 +125,7 @@ test.beforeEach(() => {
 
 async function openForm(page: Page, path: string): Promise<Locator> {
   await page.goto(server.url + path);
-  // Hydration waits for the load event (decision 0004), slow on a busy machine.
+  // The form island hydrates when the browser is idle (client:idle), slow on a busy machine.
   await expect(page.locator('html[data-ready]')).toBeAttached({ timeout: 20_000 });
   const form = page.locator('form[data-quote-form]');
   await expect(form.locator('input[name="idempotency_key"]')).not.toHaveValue('');

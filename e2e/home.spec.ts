@@ -340,7 +340,7 @@ test('a failed image becomes the labelled placeholder of SPEC §2', async ({ pag
   );
   await page.route('**/images/hero.svg', (route) => route.fulfill({ status: 404, body: '' }));
   await ready(page, '/');
-  // The hero image fails before the page hydrates: still replaced.
+  // The hero image fails before the site's module runs: still replaced.
   const heroFallback = page.locator('[data-home-section="hero"] .illustration--fallback');
   await expect(heroFallback).toHaveText('Image not available');
   await expect(heroFallback).toHaveAttribute('role', 'img');

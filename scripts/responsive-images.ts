@@ -11,8 +11,8 @@ import type { PhotoManifest, ResponsivePhoto } from '../app/lib/photos.ts';
  * right size with its width and height set. SVG illustrations are not
  * touched.
  *
- * Two halves, because the manifest must exist before React Router prerenders
- * the pages and the variants can only be written after it has emptied the
+ * Two halves, because the manifest must exist before Astro prerenders the
+ * pages and the variants can only be written after it has emptied the
  * build directory:
  * - `planResponsiveImages` reads only the photos' headers and writes the
  *   manifest (app/content/photos.manifest.json, rewritten only when it

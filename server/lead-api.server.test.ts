@@ -324,7 +324,7 @@ describe('rate limit and unexpected failures', () => {
         limiter,
       }),
     );
-    // Stands in for React Router: reports what the action would be told.
+    // Stands in for the page that answers a form post: reports what it would be told.
     app.post('/quote', formPostRateLimit(limiter), (_req, res) => {
       res.json({ rateLimited: isFormPostRateLimited(res) });
     });

@@ -131,8 +131,8 @@ const RATE_LIMITED_LOCAL = 'leadRateLimited';
  *
  * The API gets a JSON 429. A page form post (marked by formPostRateLimit)
  * is only flagged and passed on: a visitor without JavaScript must get the
- * page back with the message in the form, so the route action answers the
- * 429 itself (isFormPostRateLimited). Retry-After is set here in both cases.
+ * page back with the message in the form, so the page that answers the post
+ * answers the 429 itself (isFormPostRateLimited). Retry-After is set here in both cases.
  */
 export function createLeadRateLimiter(options: {
   limit: number;

@@ -104,8 +104,9 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
     storeKind,
     apiRouter,
     // A cross-origin form post gets the API's 403 (only an attacking page
-    // sends one); an over-limit one reaches the action, which answers 429
-    // with the message in the form (it works without JavaScript).
+    // sends one); an over-limit one reaches the page that answers it
+    // (submitLeadFormPost), which answers 429 with the message in the form
+    // (it works without JavaScript).
     formPostGuards: [originGuard(env.SITE_URL), formPostRateLimit(limiter)],
     requestContext: (res) => ({
       service,

@@ -6,14 +6,25 @@ import { business } from '../content/business.ts';
 import { startMapEmbeds } from './map-embed.ts';
 import { MapEmbed } from './MapEmbed.tsx';
 
+/** What renderStarted started, stopped after each test. */
+const stops: (() => void)[] = [];
+
+/** Renders the map and starts its module on it, as the page's script does (app/scripts/site.ts). */
+function renderStarted(title: string) {
+  const result = render(<MapEmbed title={title} />);
+  stops.push(startMapEmbeds(result.container));
+  return result;
+}
+
 afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
   cleanup();
   document.body.replaceChildren();
 });
 
 describe('MapEmbed (SPEC §2, §7)', () => {
   it('shows a local preview and a plain link, and no third-party frame until asked', () => {
-    const { container } = render(<MapEmbed title="Map of our workshop" />);
+    const { container } = renderStarted('Map of our workshop');
     expect(container.querySelector('iframe')).toBeNull();
     const preview = screen.getByRole('img', { name: /Map of our workshop/ });
     expect(preview.getAttribute('src')).toBe('/images/map-preview.svg');
@@ -24,7 +35,7 @@ describe('MapEmbed (SPEC §2, §7)', () => {
   });
 
   it('becomes the live, lazy, titled iframe when the visitor asks', () => {
-    const { container } = render(<MapEmbed title="Map of our workshop" />);
+    const { container } = renderStarted('Map of our workshop');
     fireEvent.click(screen.getByRole('button', { name: 'Show interactive map' }));
     const frame = container.querySelector('iframe')!;
     expect(frame.getAttribute('src')).toBe(business.mapEmbedUrl);

@@ -1,6 +1,5 @@
-import { useEffect, useRef } from 'react';
 import { business } from '../content/business.ts';
-import { MAP_PREVIEW, startMapEmbeds } from './map-embed.ts';
+import { MAP_PREVIEW } from './map-embed.ts';
 import { Icon } from './ui/Icon.tsx';
 import { Illustration } from './ui/Illustration.tsx';
 
@@ -10,9 +9,9 @@ import { Illustration } from './ui/Illustration.tsx';
  * visitor asks for the live map, so the maps service costs the page no
  * speed, sets no cookies unasked, and an unreachable maps host only ever
  * fails inside its own frame. The plain 'Open in Google Maps' link works
- * without JavaScript; the button is map-embed.ts's, which a page starts (or
- * the effect below, while React hydrates the page). The CSP allows the map's
- * origin in frame-src (server/csp.server.ts).
+ * without JavaScript; the button is map-embed.ts's, which the page's module
+ * script (app/scripts/site.ts) starts. The CSP allows the map's origin in
+ * frame-src (server/csp.server.ts).
  */
 export function MapEmbed({
   title,
@@ -20,19 +19,8 @@ export function MapEmbed({
   /** The iframe's title, read by screen readers, e.g. 'Map of Harbourside Glass in Tauriko, Tauranga'. */
   title: string;
 }) {
-  const rootRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (rootRef.current) return startMapEmbeds(rootRef.current);
-  }, []);
-
   return (
-    <div
-      ref={rootRef}
-      className="map-embed"
-      data-map-src={business.mapEmbedUrl}
-      data-map-title={title}
-    >
+    <div className="map-embed" data-map-src={business.mapEmbedUrl} data-map-title={title}>
       <div className="map-embed__frame">
         <Illustration
           src={MAP_PREVIEW.src}

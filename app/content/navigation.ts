@@ -15,7 +15,7 @@ export interface NavGroup {
 
 export type NavItem = NavEntry | NavGroup;
 
-/** The links that come from content (services, glass types), sent by the root loader. */
+/** The links that come from content (services, glass types), passed by app/layouts/Document.astro. */
 export interface SiteLinks {
   services: readonly NavEntry[];
   glassTypes: readonly NavEntry[];

@@ -4,7 +4,8 @@ import { services } from './services.ts';
 
 /**
  * The navigation and footer links drawn from the content modules. Read only
- * by loaders, so the content itself never ships in the browser bundle.
+ * on the server (app/layouts/Document.astro), so the content itself never
+ * ships in the browser bundle.
  */
 export const siteLinks: SiteLinks = {
   services: services.map((service) => ({ title: service.shortTitle, path: service.path })),

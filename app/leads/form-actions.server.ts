@@ -175,7 +175,7 @@ export async function submitLeadFormPost(
 }
 
 // ---------------------------------------------------------------------------
-// The React Router adapter
+// For the page that answers a post (app/pages/server-rendered/[...path].astro)
 
 /**
  * Whether the post came from the form's own script, which asks for JSON

@@ -61,7 +61,7 @@ export function isAllowedOrigin(headers: OriginHeaders, siteUrl: string): boolea
   }
 }
 
-/** The same check for a Web Request (React Router actions). */
+/** The same check for a Web Request (a form post, submitLeadFormPost in form-actions.server.ts). */
 export function isAllowedRequestOrigin(request: globalThis.Request, siteUrl: string): boolean {
   return isAllowedOrigin(
     {
@@ -98,8 +98,9 @@ export type ReadLeadRequestResult =
   | { ok: false; status: 400 | 413 | 415; error: string; fields?: Record<string, string> };
 
 /**
- * The body rules of the API for a Web Request (React Router actions, where
- * Express's parsers do not run): same content types, same 16 KiB limit.
+ * The body rules of the API for a Web Request (a form post, answered by
+ * app/pages/server-rendered/[...path].astro through submitLeadFormPost,
+ * where Express's parsers do not run): same content types, same 16 KiB limit.
  * Form fields keep their first value.
  */
 export async function readLeadRequest(

@@ -32,7 +32,7 @@ import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhooks.server.ts';
 
 /**
  * One submission, end to end, as CONTRACT "Delivery" describes it. Used by
- * POST /api/leads and by the route actions of the three forms.
+ * POST /api/leads and by the form posts of the three forms (submitLeadFormPost).
  *
  * Logs carry the lead id, source and counts, never the visitor's name,
  * email, phone or message.

@@ -210,7 +210,7 @@ describe('validateEnquiryForm (contact and quote)', () => {
     }
   });
 
-  it('reads FormData and URLSearchParams (route actions, no-JS posts)', () => {
+  it('reads FormData and URLSearchParams (form posts, with or without JavaScript)', () => {
     const form = new FormData();
     for (const [key, value] of Object.entries(enquiry)) form.append(key, value);
     form.append('name', 'second value is ignored');

@@ -265,7 +265,7 @@ function priority(message: string): number {
 }
 
 /**
- * Form submissions arrive as FormData or URLSearchParams in route actions and
+ * Form submissions arrive as FormData or URLSearchParams from a form post and
  * in the browser; read the first value of each text field.
  */
 function toPlainInput(input: unknown): unknown {

@@ -58,7 +58,7 @@ export function loadAnalytics(
 
 export function track(event: AnalyticsEvent): void {
   if (typeof window === 'undefined') return;
-  // A page's own effects can run before the layout's: make sure the queue exists.
+  // Whoever tracks first (the site's module, an island) makes sure the queue exists.
   loadAnalytics();
   if (typeof window.gtag !== 'function') return;
   try {
@@ -68,7 +68,7 @@ export function track(event: AnalyticsEvent): void {
   }
 }
 
-/** SPEC §2: a page view with the path and query string on every route change. */
+/** SPEC §2: a page view with the path and query string on every page load (app/scripts/site.ts). */
 export function trackPageView(pathWithQuery: string, title?: string): void {
   track({
     name: 'page_view',

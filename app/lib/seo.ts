@@ -69,7 +69,7 @@ export function seo(page: PageSeo): MetaDescriptor[] {
   return tags;
 }
 
-/** For a route whose loader answered 404. */
+/** For a page that answers 404 (no such service, article, …). */
 export function notFoundMeta(): MetaDescriptor[] {
   return [
     { title: documentTitle('Page not found') },

@@ -12,9 +12,10 @@ import { PostCard } from './PostCard.tsx';
  *
  * State (SPEC §4): the search text, the category (from the URL: a chip is a
  * link) and the page. The search filters on every keystroke and on submit;
- * the page goes back to 1 whenever either changes (a new category mounts a
- * new list, see the routes' `key`). Without JavaScript the form GETs ?q=…
- * and the server renders the filtered list from the loader's `query`.
+ * the page goes back to 1 whenever either changes (a new category is a new
+ * page, so a new list). Without JavaScript the form GETs ?q=… and the server
+ * renders the filtered list from the data's `query`
+ * (app/pages/server-rendered/[...path].astro).
  */
 export function BlogList({ data }: { data: BlogListData }) {
   const [query, setQuery] = useState(data.query);

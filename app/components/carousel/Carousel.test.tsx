@@ -40,16 +40,27 @@ function changeReducedMotion(reduce: boolean) {
 
 const slides = ['Alpha', 'Bravo', 'Charlie', 'Delta'].map((name) => <p key={name}>{name}</p>);
 
+/** What renderStarted started, stopped after each test. */
+const stops: (() => void)[] = [];
+
+/** Renders a carousel and starts its module on it, as the page's script does (app/scripts/site.ts). */
+function renderStarted(ui: ReactElement) {
+  const result = render(ui);
+  stops.push(startCarousels(result.container));
+  return result;
+}
+
 beforeEach(() => mockReducedMotion(false));
 afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
   cleanup();
   document.body.innerHTML = '';
   motionListeners.clear();
 });
 
-describe('Carousel markup (WAI-ARIA carousel pattern)', () => {
+describe('Carousel markup, started by its module (WAI-ARIA carousel pattern)', () => {
   it('is a labelled carousel region of labelled slide groups, every slide in the HTML', () => {
-    render(<Carousel label="Our glass services" slides={slides} autoplayMs={4000} loop />);
+    renderStarted(<Carousel label="Our glass services" slides={slides} autoplayMs={4000} loop />);
     const region = screen.getByRole('region', { name: 'Our glass services' });
     expect(region.getAttribute('aria-roledescription')).toBe('carousel');
     const groups = within(region).getAllByRole('group');
@@ -66,7 +77,7 @@ describe('Carousel markup (WAI-ARIA carousel pattern)', () => {
   });
 
   it('puts the Pause control first, then previous and next, all naming the track', () => {
-    render(<Carousel label="Offers" slides={slides} autoplayMs={6000} />);
+    renderStarted(<Carousel label="Offers" slides={slides} autoplayMs={6000} />);
     const buttons = screen.getAllByRole('button');
     expect(buttons.map((button) => button.getAttribute('aria-label'))).toEqual([
       'Pause slide show',
@@ -81,7 +92,7 @@ describe('Carousel markup (WAI-ARIA carousel pattern)', () => {
   });
 
   it('toggles between Pause and Play', () => {
-    render(<Carousel label="Offers" slides={slides} autoplayMs={6000} />);
+    renderStarted(<Carousel label="Offers" slides={slides} autoplayMs={6000} />);
     fireEvent.click(screen.getByRole('button', { name: 'Pause slide show' }));
     fireEvent.click(screen.getByRole('button', { name: 'Play slide show' }));
     expect(screen.getByRole('button', { name: 'Pause slide show' })).toBeTruthy();
@@ -89,13 +100,13 @@ describe('Carousel markup (WAI-ARIA carousel pattern)', () => {
 
   it('does not autoplay under prefers-reduced-motion: the control offers Play', () => {
     mockReducedMotion(true);
-    render(<Carousel label="Offers" slides={slides} autoplayMs={6000} />);
+    renderStarted(<Carousel label="Offers" slides={slides} autoplayMs={6000} />);
     const play = screen.getByRole('button', { name: 'Play slide show' });
     expect(play.textContent).toBe('Play');
   });
 
   it('follows a change of the motion preference until the visitor chooses', () => {
-    render(<Carousel label="Offers" slides={slides} autoplayMs={6000} />);
+    renderStarted(<Carousel label="Offers" slides={slides} autoplayMs={6000} />);
     changeReducedMotion(true);
     expect(screen.getByRole('button', { name: 'Play slide show' })).toBeTruthy();
     changeReducedMotion(false);
@@ -107,17 +118,19 @@ describe('Carousel markup (WAI-ARIA carousel pattern)', () => {
   });
 
   it('has no Pause control without autoplay, and no controls for a single slide', () => {
-    render(<Carousel label="Photos" slides={slides} slidesPerView={1} />);
+    renderStarted(<Carousel label="Photos" slides={slides} slidesPerView={1} />);
     expect(screen.queryByRole('button', { name: /slide show/ })).toBeNull();
     expect(screen.getByRole('button', { name: 'Next slide' })).toBeTruthy();
     expect(screen.getByRole('region').className).toContain('carousel--single');
     cleanup();
-    render(<Carousel label="One photo" slides={[<p key="only">Only</p>]} autoplayMs={4000} />);
+    renderStarted(
+      <Carousel label="One photo" slides={[<p key="only">Only</p>]} autoplayMs={4000} />,
+    );
     expect(screen.queryAllByRole('button')).toHaveLength(0);
   });
 
   it('keeps its live region quiet until a slide changes', () => {
-    render(<Carousel label="Offers" slides={slides} autoplayMs={6000} />);
+    renderStarted(<Carousel label="Offers" slides={slides} autoplayMs={6000} />);
     const live = document.querySelector('[aria-live]');
     expect(live?.getAttribute('aria-live')).toBe('polite');
     expect(live?.textContent).toBe('');

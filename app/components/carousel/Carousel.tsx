@@ -1,6 +1,6 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Icon } from '../ui/Icon.tsx';
-import { carouselAttributes, startCarousel } from './carousel.ts';
+import { carouselAttributes } from './carousel.ts';
 
 export interface CarouselProps {
   /** Accessible name of the carousel region, e.g. 'Our glass services'. */
@@ -38,9 +38,8 @@ export interface CarouselProps {
  * attributes. Its behaviour (Embla loaded on demand, autoplay, pauses,
  * keyboard, reduced motion) is `carousel.ts`, which rewrites the state shown
  * here (the control's label, inert slides, the announcement) as it changes;
- * this component renders no state, so React never undoes those changes.
- * Under React Router the effect below starts it; a static page starts it
- * from a module script with `startCarousels()`.
+ * this component renders no state. The page's module script
+ * (app/scripts/site.ts) starts it with `startCarousels()`.
  */
 export function Carousel({
   label,
@@ -56,14 +55,6 @@ export function Carousel({
   const count = slides.length;
   const hasAutoplay = autoplayMs > 0 && count > 1;
   const trackId = useId();
-  const rootRef = useRef<HTMLDivElement>(null);
-
-  // Restarted when an option changes: the module reads them from the markup,
-  // which React has updated by the time the effect runs.
-  useEffect(() => {
-    if (!rootRef.current) return;
-    return startCarousel(rootRef.current);
-  }, [autoplayMs, count, loop, pauseOnHover, stopOnInteraction, slideErrorMessage]);
 
   const classes = [
     'carousel',
@@ -75,7 +66,6 @@ export function Carousel({
 
   return (
     <div
-      ref={rootRef}
       className={classes}
       role="region"
       aria-roledescription="carousel"

@@ -4,9 +4,8 @@ import type { AutoplayType } from 'embla-carousel-autoplay';
 /**
  * The behaviour of the carousel whose markup `Carousel.tsx` renders (SPEC §2
  * home and service carousels, §4, §9), as a plain module with no React: the
- * markup carries its options as data attributes, so a page rendered to static
- * HTML starts it with `startCarousels()` from a module script, and under
- * React Router the component starts it from an effect. Both run the same code.
+ * markup carries its options as data attributes, and the page's module
+ * script (app/scripts/site.ts) starts every carousel with `startCarousels()`.
  *
  * It follows the WAI-ARIA carousel pattern: the Pause/Play control, previous
  * and next buttons, Left/Right arrow keys, out-of-view slides made inert, and

@@ -34,10 +34,9 @@ export interface HomeLowerSectionsProps {
 
 /**
  * The home page sections that need no JavaScript to be read: the hero (item
- * 1) and items 4-12. The home route loads this module lazily
- * (docs/decisions/0003): their HTML is prerendered with the page and shows
- * at once, while their code (carousels, cards, map) hydrates just after the
- * page is interactive, off the first-load JavaScript budget.
+ * 1) and items 4-12. Static HTML, prerendered with the page: what reacts in
+ * them (carousels, review toggles, map) is started by the page's module
+ * script (app/scripts/site.ts).
  */
 export { HomeHero } from './HomeHero.tsx';
 

@@ -1,8 +1,9 @@
 /**
  * Shapes the content modules into exactly what the home page cards show.
- * Runs in the home route's loader only (at build time, when the page is
- * prerendered), so the content never ships as browser JavaScript; the card
- * components import nothing from here but types.
+ * Runs in the home page's data (`homeData`) only, on the server (when the
+ * page is prerendered, or answers a form post), so the content never ships
+ * as browser JavaScript; the card components import nothing from here but
+ * types.
  */
 import { glassTypes } from '../../content/glass-types.ts';
 import { offers, type Offer, type OfferLink } from '../../content/offers.ts';

@@ -1,19 +1,15 @@
-import { useEffect } from 'react';
 import { business, fullAddress, mailHref, telHref } from '../../content/business.ts';
 import { footerQuickLinks, legalLinks, type SiteLinks } from '../../content/navigation.ts';
 import { Icon } from '../ui/Icon.tsx';
-import { updateFooterYear } from './footer-year.ts';
 
 /**
  * SPEC §2 footer. The content links and the year the page was rendered in
- * come as props (the root's loader data today), so the footer needs no
- * router. The year is the build's in the HTML and during hydration, then the
- * visitor's (footer-year.ts): right on 1 January with no hydration mismatch.
+ * come as props (from app/layouts/Document.astro). The year is the build's
+ * in the HTML, then the visitor's once the page's module script runs
+ * (footer-year.ts, started by app/scripts/site.ts): right on 1 January.
  */
 export function SiteFooter({ links, renderedYear }: { links: SiteLinks; renderedYear: number }) {
   const { services: serviceLinks, glassTypes: glassTypeLinks } = links;
-  // After hydration, so React has already matched the HTML's year.
-  useEffect(() => updateFooterYear(), []);
   return (
     <footer className="site-footer">
       <div className="container site-footer__grid">

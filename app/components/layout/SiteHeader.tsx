@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react';
 import { business, telHref } from '../../content/business.ts';
 import {
   isActivePath,
@@ -8,7 +7,6 @@ import {
   type SiteLinks,
 } from '../../content/navigation.ts';
 import { Icon } from '../ui/Icon.tsx';
-import { startHeaderMenus } from './header-menus.ts';
 import { Logo } from './Logo.tsx';
 
 // Lead forms find the attribute here; it belongs to the header's script.
@@ -29,18 +27,13 @@ function linkProps(className: string, active: boolean, current: boolean) {
  * SPEC §2 navigation bar. Desktop: links, two independent dropdowns and
  * 'Call Us'. Mobile: 'Request an Estimate', a call button and the menu toggle.
  * The markup comes from props alone; header-menus.ts gives it its behaviour
- * (this component starts it once React runs). The mobile panel is a popover
- * its toggle opens natively, so the menu works before any script and without
- * JavaScript.
+ * (the page's module script, app/scripts/site.ts, starts it). The mobile
+ * panel is a popover its toggle opens natively, so the menu works before any
+ * script and without JavaScript.
  */
 export function SiteHeader({ currentPath, links }: { currentPath: string; links: SiteLinks }) {
-  const headerRef = useRef<HTMLElement>(null);
-  // Started again on every change of page, so a client-side navigation (a
-  // link in the page, not the header's own, which load a page) closes the menus.
-  useEffect(() => startHeaderMenus(headerRef.current!), [currentPath]);
-
   return (
-    <header className="site-header" ref={headerRef}>
+    <header className="site-header">
       <div className="container site-header__bar">
         <Logo />
 

@@ -1,9 +1,7 @@
-import { useEffect, useRef } from 'react';
 import { business, fullAddress, mailHref, telHref } from '../../content/business.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
-import { startSectionJumps } from './jump-to-section.ts';
 
-/** What a legal page shows; the route's loader picks it from legal.ts. */
+/** What a legal page shows; the page's data picks it from legal.ts. */
 export interface LegalDocumentData {
   title: string;
   intro: string;
@@ -24,16 +22,9 @@ export function sectionId(heading: string): string {
 /**
  * SPEC §2 footer pages: the privacy policy and the terms, section by section.
  * The table of contents is plain links; jump-to-section.ts makes them glide
- * and move focus (a page starts it, or the effect below while React hydrates
- * the page).
+ * and move focus (the page's module script, app/scripts/site.ts, starts it).
  */
 export function LegalDocument({ document }: { document: LegalDocumentData }) {
-  const tocRef = useRef<HTMLElement>(null);
-
-  useEffect(() => {
-    if (tocRef.current) return startSectionJumps(tocRef.current);
-  }, []);
-
   return (
     <>
       <PageHeader
@@ -49,7 +40,7 @@ export function LegalDocument({ document }: { document: LegalDocumentData }) {
       />
       <div className="section section--plain">
         <div className="container legal-layout">
-          <nav ref={tocRef} className="legal-toc" aria-labelledby="legal-toc-heading">
+          <nav className="legal-toc" aria-labelledby="legal-toc-heading">
             <h2 id="legal-toc-heading" className="legal-toc__heading">
               On this page
             </h2>

@@ -25,6 +25,6 @@ function jumpToSection(event: MouseEvent) {
   target.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' });
   if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
   target.focus({ preventScroll: true });
-  // The entry keeps its state (React Router's key while it runs): a fragment is not a new page.
+  // The entry keeps its state: a fragment is not a new page.
   window.history.replaceState(window.history.state, '', `#${id}`);
 }

@@ -14,18 +14,24 @@ function mockViewport(desktop: boolean) {
   }));
 }
 
+/** What renderFeatures started, stopped after each test. */
+const stops: (() => void)[] = [];
+
 afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
   cleanup();
   document.body.replaceChildren();
   vi.unstubAllGlobals();
 });
 
+/** Renders the Features section and starts its module on it, as the page's script does (app/scripts/site.ts). */
 function renderFeatures(mobileOnly: boolean) {
-  render(
+  const { container } = render(
     <ServiceDisclosure id="features" title="Features" mobileOnly={mobileOnly}>
       <p>10mm toughened safety glass</p>
     </ServiceDisclosure>,
   );
+  stops.push(startMobileOnlyDisclosures(container));
   const summary = screen.getByRole('heading', { name: 'Features' }).closest('summary')!;
   return { details: summary.closest('details')!, summary };
 }

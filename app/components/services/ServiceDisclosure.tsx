@@ -1,6 +1,5 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Icon } from '../ui/Icon.tsx';
-import { startMobileOnlyDisclosures } from './mobile-only-disclosure.ts';
 
 /**
  * A collapsible section of a service page built on `<details>`, so it opens
@@ -9,9 +8,9 @@ import { startMobileOnlyDisclosures } from './mobile-only-disclosure.ts';
  * `mobileOnly` (SPEC §2: 'Features' is collapsible on mobile only): below
  * 768 px it is an ordinary disclosure; from 768 px pages.css shows the content
  * whether or not the element is open (no JavaScript needed, no layout shift),
- * and once startMobileOnlyDisclosures runs (a page's module script, or the
- * effect below while React hydrates the page) the element is kept open so its
- * state reads 'expanded'.
+ * and once startMobileOnlyDisclosures runs (mobile-only-disclosure.ts,
+ * started by the page's module script, app/scripts/site.ts) the element is
+ * kept open so its state reads 'expanded'.
  */
 export function ServiceDisclosure({
   id,
@@ -24,18 +23,8 @@ export function ServiceDisclosure({
   mobileOnly?: boolean;
   children: ReactNode;
 }) {
-  const detailsRef = useRef<HTMLDetailsElement>(null);
-
-  useEffect(() => {
-    if (mobileOnly && detailsRef.current) return startMobileOnlyDisclosures(detailsRef.current);
-  }, [mobileOnly]);
-
   return (
-    <details
-      ref={detailsRef}
-      id={id}
-      className={`disclosure${mobileOnly ? ' disclosure--mobile-only' : ''}`}
-    >
+    <details id={id} className={`disclosure${mobileOnly ? ' disclosure--mobile-only' : ''}`}>
       <summary className="disclosure__summary">
         <h2 className="disclosure__title">{title}</h2>
         <span className="disclosure__hint" aria-hidden="true">

@@ -6,7 +6,7 @@ import { Icon, type IconName } from '../ui/Icon.tsx';
 import { ServiceDisclosure } from './ServiceDisclosure.tsx';
 import { ServiceGallery, type GalleryImage } from './ServiceGallery.tsx';
 
-/** Everything one service page shows; the route's loader picks it from services.ts. */
+/** Everything one service page shows; the page's data (`serviceData`) picks it from services.ts. */
 export interface ServicePageData {
   slug: string;
   path: string;

@@ -2,9 +2,10 @@ import { compareListOrder, parseArticleSource, type Frontmatter } from './frontm
 
 /**
  * Every article's validated frontmatter, newest first (the list order of
- * SPEC §3). Read as raw text through Vite so the same list is available to
- * the route config, the sitemap and the loaders; the Markdown body is turned
- * into HTML elsewhere, at build time only.
+ * SPEC §3). Read as raw text through Vite for the one page list
+ * (app/site-pages.ts: the sitemaps and the build's check); the Markdown body
+ * is turned into HTML by the blog collection (collection.ts), at build time
+ * only.
  */
 const sources = import.meta.glob<string>('../../content/blog/*.md', {
   query: '?raw',
