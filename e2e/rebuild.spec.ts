@@ -7,6 +7,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  statSync,
   symlinkSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +27,26 @@ const root = path.resolve(import.meta.dirname, '..');
 // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring to pass testInfo.
 test.afterEach(async ({}, testInfo) => attachServerLogsOnFailure(testInfo));
 
-test('a running server answers 200 for its pages and their assets throughout a rebuild', async () => {
+/**
+ * The rebuild runs with every secret of the environment set (issue 15: none
+ * may reach a file a browser can fetch); these are their telltale parts.
+ */
+const SECRETS = {
+  LEAD_WEBHOOK_URLS: 'https://hooks.example.net/e2e-hook-token-7c1d',
+  LEAD_WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+  LEAD_EMAIL_TO: 'owner-e2e-inbox@example.net',
+  SMTP_URL: 'smtps://mailer:e2e-smtp-pa55word-41f@mail.example.net:465',
+  DATABASE_URL: 'postgres://glass:e2e-db-pa55word-9b2@db.example.net:5432/glass',
+};
+const TELLTALES = [
+  'e2e-hook-token-7c1d',
+  SECRETS.LEAD_WEBHOOK_SECRET.slice('whsec_'.length),
+  'owner-e2e-inbox',
+  'e2e-smtp-pa55word-41f',
+  'e2e-db-pa55word-9b2',
+];
+
+test('a running server answers 200 for its pages and their assets throughout a rebuild; the rebuild, made with every secret set, puts none in a file a browser can fetch', async () => {
   test.setTimeout(15 * 60_000);
   // A deployed site of its own: BUILD_DIR linking to a copy of the test build,
   // inside the project (the server bundle finds its packages in node_modules).
@@ -52,6 +72,7 @@ test('a running server answers 200 for its pages and their assets throughout a r
       env: {
         ...(process.env as Record<string, string>),
         ...E2E_BUILD_ENV,
+        ...SECRETS,
         BUILD_DIR: buildDir,
         GTAG_ID: 'G-REBUILT01',
       },
@@ -106,6 +127,20 @@ test('a running server answers 200 for its pages and their assets throughout a r
         readFileSync(path.join(current, 'client/assets', file), 'utf8').includes('G-REBUILT01'),
       ),
     ).toBe(true);
+    // Every file the server sends a browser (client/: pages, scripts, styles,
+    // images, feeds) is free of the secrets the build could see.
+    const leaks: string[] = [];
+    for (const file of readdirSync(path.join(current, 'client'), {
+      recursive: true,
+      encoding: 'utf8',
+    })) {
+      const full = path.join(current, 'client', file);
+      if (!statSync(full).isFile() || /\.(?:br|gz)$/.test(file)) continue;
+      const text = readFileSync(full, 'latin1');
+      for (const telltale of TELLTALES)
+        if (text.includes(telltale)) leaks.push(`${file}: ${telltale}`);
+    }
+    expect(leaks).toEqual([]);
     expect(existsSync(path.join(first, 'client/index.html'))).toBe(true);
     const after = await fetch(`${server.url}/`);
     expect(after.status).toBe(200);
