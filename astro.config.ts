@@ -1,6 +1,7 @@
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
+import type { AstroIntegration } from 'astro';
 import { parseEnv } from './server/env.server.ts';
 
 // The public part of the environment is baked into the prerendered pages at
@@ -12,6 +13,19 @@ export const publicConfig = {
   gtagId: env.GTAG_ID ?? '',
   adsConversionSendTo: env.ADS_CONVERSION_SEND_TO ?? '',
   leadRetentionDays: env.LEAD_RETENTION_DAYS,
+};
+
+/** `client:afterload` (app/directives/after-load.ts): how the islands hydrate. */
+const afterLoadDirective: AstroIntegration = {
+  name: 'client-after-load',
+  hooks: {
+    'astro:config:setup': ({ addClientDirective }) => {
+      addClientDirective({
+        name: 'afterload',
+        entrypoint: new URL('./app/directives/after-load.ts', import.meta.url).pathname,
+      });
+    },
+  },
 };
 
 /**
@@ -31,7 +45,7 @@ export default defineConfig({
   site: env.SITE_URL,
   output: 'static',
   adapter: node({ mode: 'middleware' }),
-  integrations: [react()],
+  integrations: [react(), afterLoadDirective],
   // Express answers trailing slashes with a 301 (server/trailing-slash.server.ts).
   trailingSlash: 'ignore',
   // Hashed files under /assets, cached for a year by the server.

@@ -10,3 +10,10 @@ declare namespace App {
     leads?: import('./leads/context.ts').LeadsRequestContext | null;
   }
 }
+
+declare namespace Astro {
+  interface ClientDirectives {
+    /** An island hydrates once the page has loaded and the browser is idle (app/directives/after-load.ts). */
+    'client:afterload'?: boolean;
+  }
+}

@@ -66,3 +66,26 @@ for (const pagePath of PAGE_PATHS) {
     if (!island) expect(await page.locator('astro-island').count()).toBe(0);
   });
 }
+
+// The first paint gets the bandwidth: a page fetches no script before its
+// load event (scripts/defer-scripts.ts; islands hydrate after it,
+// app/directives/after-load.ts).
+for (const pagePath of ['/', '/services/windows', '/blog/double-pane-window-repair', '/quote']) {
+  test(`${pagePath} fetches no script before its load event`, async ({ page }) => {
+    await page.goto(pagePath);
+    await expect(page.locator('html[data-ready]')).toBeAttached();
+    const timing = await page.evaluate(() => {
+      const [navigation] = performance.getEntriesByType(
+        'navigation',
+      ) as PerformanceNavigationTiming[];
+      const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+        .map((entry) => ({ url: entry.name, startTime: entry.startTime }));
+      return { loadEventStart: navigation!.loadEventStart, scripts };
+    });
+    expect(timing.scripts.length).toBeGreaterThan(0);
+    for (const script of timing.scripts) {
+      expect(script.startTime, script.url).toBeGreaterThanOrEqual(timing.loadEventStart);
+    }
+  });
+}

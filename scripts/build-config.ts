@@ -19,6 +19,7 @@ export const sourcePaths = [
   'astro.config.ts',
   'package-lock.json',
   'scripts/build.ts',
+  'scripts/defer-scripts.ts',
   'scripts/responsive-images.ts',
   'server/env.server.ts',
 ].map((entry) => path.join(root, entry));

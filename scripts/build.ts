@@ -12,12 +12,13 @@ import {
   STAMP_FILE_NAME,
   type BuildStamp,
 } from './build-config.ts';
+import { deferPageScripts } from './defer-scripts.ts';
 import { planResponsiveImages, writeManifest, writeResponsiveImages } from './responsive-images.ts';
 
 /**
  * `npm run build`: the Astro build (every content page prerendered),
  * then the raster images that must exist as PNG (share image, touch icon),
- * then precompression and the stamp that tells ensure-build.ts what this build was made from.
+ * then the pages' scripts deferred until their load event, then precompression and the stamp that tells ensure-build.ts what this build was made from.
  *
  * Everything is written to a new release folder; only when it is complete
  * does BUILD_DIR switch to it, in one rename (server/build-releases.ts), so a
@@ -108,6 +109,24 @@ await sharp(path.join(root, 'public/favicon.svg'), { density: 400 })
 // The photos' AVIF and WebP variants, now that the client build exists.
 const photoFiles = await writeResponsiveImages(photoPlan, path.join(clientDir, 'photos'));
 if (photoFiles > 0) console.log(`Wrote ${photoFiles} responsive photo variants`);
+
+// The pages' own scripts start once the page has loaded, so the first paint
+// gets the bandwidth (scripts/defer-scripts.ts). A page whose script tag is
+// not the shape expected fails the build, so an Astro upgrade cannot quietly
+// undo it.
+let deferred = 0;
+for (const file of builtPages) {
+  const full = path.join(clientDir, file);
+  const html = readFileSync(full, 'utf8');
+  const rewritten = deferPageScripts(html);
+  if (rewritten === html || /<script type="module" src=/.test(rewritten)) {
+    console.error(`Cannot defer the scripts of ${file}: no module script of the expected shape`);
+    process.exit(1);
+  }
+  writeFileSync(full, rewritten);
+  deferred += 1;
+}
+console.log(`Deferred the scripts of ${deferred} prerendered pages until their load event`);
 
 // Text files are compressed once, at the highest settings, so the server
 // sends them without compressing on every request (server/static.server.ts).

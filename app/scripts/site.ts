@@ -2,8 +2,9 @@
  * The one module every page runs (app/layouts/Document.astro): what reacts
  * in the browser without being an island. Each part is a few lines of its
  * own module beside its component; the heavy ones (Embla) load only when a
- * page has them. A module script runs before the `load` event, so the menu
- * works from the first tap (issue 15).
+ * page has them. It starts once the page has loaded (scripts/defer-scripts.ts);
+ * before that the page is its no-JavaScript self, and the mobile menu a
+ * native popover that already opens on a tap (issue 15).
  */
 import { startHeaderMenus } from '../components/layout/header-menus.ts';
 import { updateFooterYear } from '../components/layout/footer-year.ts';
