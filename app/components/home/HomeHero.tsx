@@ -4,6 +4,9 @@ import { ButtonLink, CallButton } from '../ui/ButtonLink.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { Illustration } from '../ui/Illustration.tsx';
 
+/** The home page's largest element at first paint (app/pages/index.astro preloads it). */
+export const HERO_IMAGE = '/images/hero.svg';
+
 /** SPEC §2 home item 1: headline, intro, trust badge and 'Request an Estimate'. */
 export function HomeHero({ hero }: { hero: HomeHeroContent }) {
   return (
@@ -35,7 +38,7 @@ export function HomeHero({ hero }: { hero: HomeHeroContent }) {
         <div className="home-hero__art">
           {/* The page's largest element on first paint (LCP): loaded eagerly, first. */}
           <Illustration
-            src="/images/hero.svg"
+            src={HERO_IMAGE}
             alt="A modern New Zealand home with large windows and glass sliding doors, Mount Maunganui behind, and a glazier's van carrying glass panes in the driveway"
             width={800}
             height={600}

@@ -25,6 +25,9 @@ export const aboutMeta = (loaderData: ReturnType<typeof aboutData>) =>
     ],
   });
 
+/** The page's largest element at first paint (app/pages/about.astro preloads it). */
+export const ABOUT_IMAGE = '/images/about.svg';
+
 const whyChooseUsIcons: readonly IconName[] = ['award', 'clock', 'dollar', 'shield', 'map-pin'];
 
 /** SPEC §2 'About page': intro, specialties, FAQ, five why-choose-us cards, phone and quote links. */
@@ -47,7 +50,7 @@ export function AboutPage({ loaderData: { about } }: { loaderData: ReturnType<ty
         }
         aside={
           <Illustration
-            src="/images/about.svg"
+            src={ABOUT_IMAGE}
             alt="A flat illustration of a glazier’s workshop, with glass sheets in a rack and a cutting bench"
             width={800}
             height={600}
