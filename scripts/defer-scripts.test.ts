@@ -74,6 +74,17 @@ describe('deferPageScripts', () => {
     expect(page.observed()).toBeUndefined();
   });
 
+  it("makes Astro's island runtime inline modules, which run once the document is parsed", () => {
+    const directive =
+      '(()=>{var s=o=>{};(self.Astro||(self.Astro={})).afterload=s;window.dispatchEvent(new Event("astro:afterload"));})();\n';
+    const island =
+      '(()=>{var a=1;if(a<2){customElements.get("astro-island")||customElements.define("astro-island",class extends HTMLElement{})}})();';
+    const html = `<main><script>${directive}</script><script>${island}</script><astro-island></astro-island></main>`;
+    expect(deferPageScripts(html)).toBe(
+      `<main><script type="module">${directive}</script><script type="module">${island}</script><astro-island></astro-island></main>`,
+    );
+  });
+
   it('leaves inline scripts, data blocks and other tags alone', () => {
     const html =
       '<script type="application/ld+json">{}</script><script>(()=>{})()</script>' +
