@@ -13,7 +13,7 @@ declare namespace App {
 
 declare namespace Astro {
   interface ClientDirectives {
-    /** An island hydrates once the page has loaded and the browser is idle (app/directives/after-load.ts). */
+    /** An island hydrates once the page has loaded and painted, and the browser is idle (app/directives/after-load.ts). */
     'client:afterload'?: boolean;
   }
 }

@@ -18,7 +18,7 @@ import { planResponsiveImages, writeManifest, writeResponsiveImages } from './re
 /**
  * `npm run build`: the Astro build (every content page prerendered),
  * then the raster images that must exist as PNG (share image, touch icon),
- * then the pages' scripts deferred until their load event, then precompression and the stamp that tells ensure-build.ts what this build was made from.
+ * then the pages' scripts deferred until they have loaded and painted, then precompression and the stamp that tells ensure-build.ts what this build was made from.
  *
  * Everything is written to a new release folder; only when it is complete
  * does BUILD_DIR switch to it, in one rename (server/build-releases.ts), so a
@@ -110,8 +110,9 @@ await sharp(path.join(root, 'public/favicon.svg'), { density: 400 })
 const photoFiles = await writeResponsiveImages(photoPlan, path.join(clientDir, 'photos'));
 if (photoFiles > 0) console.log(`Wrote ${photoFiles} responsive photo variants`);
 
-// The pages' own scripts start once the page has loaded, so the first paint
-// gets the bandwidth (scripts/defer-scripts.ts). A page whose script tag is
+// The pages' own scripts and Astro's island runtime wait until the page has
+// loaded and painted, so the first paint gets the bandwidth
+// (scripts/defer-scripts.ts). A page whose script tag is
 // not the shape expected fails the build, so an Astro upgrade cannot quietly
 // undo it.
 let deferred = 0;
@@ -126,7 +127,9 @@ for (const file of builtPages) {
   writeFileSync(full, rewritten);
   deferred += 1;
 }
-console.log(`Deferred the scripts of ${deferred} prerendered pages until their load event`);
+console.log(
+  `Deferred the scripts of ${deferred} prerendered pages until they have loaded and painted`,
+);
 
 // Text files are compressed once, at the highest settings, so the server
 // sends them without compressing on every request (server/static.server.ts).

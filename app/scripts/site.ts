@@ -2,7 +2,7 @@
  * The one module every page runs (app/layouts/Document.astro): what reacts
  * in the browser without being an island. Each part is a few lines of its
  * own module beside its component; the heavy ones (Embla) load only when a
- * page has them. It starts once the page has loaded (scripts/defer-scripts.ts);
+ * page has them. It starts once the page has loaded and painted (scripts/defer-scripts.ts);
  * before that the page is its no-JavaScript self, and the mobile menu a
  * native popover that already opens on a tap (issue 15).
  */
