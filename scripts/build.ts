@@ -105,6 +105,12 @@ await sharp(path.join(root, 'public/favicon.svg'), { density: 400 })
   .resize(180, 180)
   .png({ compressionLevel: 9 })
   .toFile(path.join(clientDir, 'apple-touch-icon.png'));
+// For browsers that take no SVG icon: a PNG, which every browser takes (an
+// .ico file would need a container format sharp does not write).
+await sharp(path.join(root, 'public/favicon.svg'), { density: 200 })
+  .resize(32, 32)
+  .png({ compressionLevel: 9 })
+  .toFile(path.join(clientDir, 'favicon-32.png'));
 
 // The photos' AVIF and WebP variants, now that the client build exists.
 const photoFiles = await writeResponsiveImages(photoPlan, path.join(clientDir, 'photos'));
