@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
@@ -371,6 +371,16 @@ describe('leads CLI', () => {
     expect(result.stderr).toContain('Wrote 4 leads');
     expect(readFileSync(file, 'utf8').split('\r\n')).toHaveLength(6);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('export --output makes an existing file private too, before writing leads to it', async () => {
+    const file = path.join(empty.dir, 'shared.json');
+    writeFileSync(file, 'an older export\n');
+    chmodSync(file, 0o644);
+    const result = await cli(['export', '--output', file], { DATA_DIR: data.dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveLength(4);
   });
 });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { business } from '../app/content/business.ts';
 import { retentionCutoff } from '../app/leads/retention.ts';
@@ -363,7 +363,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
             : await store.findLeadsByEmail(command.email);
         const text = command.format === 'json' ? toJson(leads) : toCsv(leads);
         if (command.output) {
-          writeFileSync(command.output, text, { mode: 0o600 });
+          writePrivateFile(command.output, text);
           io.stderr(`Wrote ${leads.length} leads to ${command.output}\n`);
         } else {
           io.stdout(text);
@@ -387,6 +387,25 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return 1;
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * Writes an export readable by its owner only: mode 0600 for a new file, and
+ * an existing file is made 0600 before any lead is written to it (the mode
+ * given to open() applies only when it creates the file). A device or pipe
+ * (`--output /dev/stdout`) is written as it is.
+ */
+export function writePrivateFile(file: string, text: string): void {
+  const fd = openSync(file, 'w', 0o600);
+  try {
+    if (fstatSync(fd).isFile()) fchmodSync(fd, 0o600);
+    const bytes = Buffer.from(text, 'utf8');
+    for (let written = 0; written < bytes.length;) {
+      written += writeSync(fd, bytes, written, bytes.length - written);
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 
