@@ -227,9 +227,7 @@ test('a webhook that refuses a lead for good: logged once, the owner told by one
   const subjects = smtp.messages.map((mail) => mail.parsed.subject).sort();
   expect(subjects).toEqual([
     expect.stringMatching(/^New enquiry: Windows, from Mail gone-/),
-    expect.stringMatching(
-      new RegExp(`^Not delivered to webhook 1 \\(127\\.0\\.0\\.1:${hook.port}\\): New enquiry`),
-    ),
+    expect.stringMatching(/^Not delivered to webhook 1: New enquiry/),
   ]);
   const health = (await (await fetch(`${server.url}/healthz`)).json()) as Record<string, unknown>;
   expect(health).toEqual(expect.objectContaining({ ok: true, targets: 2, failedDeliveries: 1 }));

@@ -76,10 +76,10 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-const HOOK_A = 'webhook:aaaaaaaaaaaaaaaa';
-const HOOK_B = 'webhook:bbbbbbbbbbbbbbbb';
-const LABEL_A = 'webhook 1 (a.example.com)';
-const LABEL_B = 'webhook 2 (hooks.example.com)';
+const HOOK_A = 'webhook:1';
+const HOOK_B = 'webhook:2';
+const LABEL_A = 'webhook 1';
+const LABEL_B = 'webhook 2';
 const pendingTo = (target: string) => ({
   target,
   label: target === HOOK_A ? LABEL_A : LABEL_B,
@@ -589,7 +589,7 @@ describe('test-delivery: one test enquiry to every target, nothing stored', () =
       });
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toBe(
-        `webhook 1 (127.0.0.1:${hook.port}): delivered (HTTP 200)\nemail: delivered to 1 address\n`,
+        'webhook 1: delivered (HTTP 200)\nemail: delivered to 1 address\n',
       );
       expect(hook.requests[0]?.json).toEqual(expect.objectContaining({ test: true }));
       expect(smtp.messages[0]?.parsed.subject).toMatch(/^\[TEST\] New enquiry: /);
@@ -617,7 +617,7 @@ describe('test-delivery: one test enquiry to every target, nothing stored', () =
       });
       expect(result.code).toBe(1);
       expect(result.stdout.split('\n')).toEqual([
-        `webhook 1 (127.0.0.1:${hook.port}): refused, 401 Unauthorized: check the address's token`,
+        "webhook 1: refused, 401 Unauthorized: check the address's token",
         'email: failed, login refused (535): check the user name and password in SMTP_URL',
         '',
       ]);
@@ -625,6 +625,26 @@ describe('test-delivery: one test enquiry to every target, nothing stored', () =
     } finally {
       await hook.close();
       await smtp.close();
+    }
+  });
+
+  it('names a webhook by its position only, never its host (it may be the token)', async () => {
+    const hook = await startReceiver('fail');
+    try {
+      const host = `s3cr3t-sub.localhost:${hook.port}`;
+      // Where *.localhost resolves, the receiver echoes the host; elsewhere the
+      // lookup's error names it.
+      hook.failBody = `no hook at ${host}`;
+      const result = await cli(['test-delivery'], {
+        DATA_DIR: '/nonexistent/never-created',
+        LEAD_WEBHOOK_URLS: `http://${host}/hook`,
+        LEAD_WEBHOOK_TIMEOUT_MS: '2000',
+      });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/^webhook 1: failed, /);
+      expect(result.stdout + result.stderr).not.toContain('s3cr3t');
+    } finally {
+      await hook.close();
     }
   });
 

@@ -184,7 +184,7 @@ export function deliverySummary(lead: LeadWithDeliveries): string {
   return `${word} ${delivered}/${total}`;
 }
 
-/** One line per delivery: 'webhook 1 (hooks.example.com) delivered attempts=1 …'. */
+/** One line per delivery: 'webhook 1 delivered attempts=1 …'. */
 function describeDelivery(delivery: DeliveryRecord): string {
   return (
     `${delivery.label} ${delivery.state} attempts=${delivery.attempts}` +
@@ -412,7 +412,7 @@ export function writePrivateFile(file: string, text: string): void {
 /** One line for a target's result, in words an owner setting the site up understands. */
 export function describeTestResult(label: string, outcome: DeliveryOutcome): string {
   if (outcome.ok) {
-    // 'email: delivered to 2 addresses'; 'webhook 1 (hooks.example.com): delivered (HTTP 200)'.
+    // 'email: delivered to 2 addresses'; 'webhook 1: delivered (HTTP 200)'.
     const detail = outcome.detail ?? '';
     return `${label}: ${detail.startsWith('delivered') ? detail : `delivered (${detail || 'ok'})`}`;
   }

@@ -364,5 +364,49 @@ describe('sending through a real SMTP server (STARTTLS, authentication)', () => 
       expect(alert?.parsed.text).toContain(row.id);
       await hook.close();
     });
+
+    it("the owner's alert names a webhook by its position, never its host (it may be the token)", async () => {
+      const hook = await startReceiver('fail');
+      const host = `s3cr3t-sub.localhost:${hook.port}`;
+      // Where *.localhost resolves, the receiver echoes the host; elsewhere the
+      // lookup's error names it.
+      hook.failBody = `no hook at ${host}`;
+      const [webhook] = webhookTargets([`http://${host}/hook`], { timeoutMs: 2000 });
+      const clock = Date.now();
+      const log = captureLogger();
+      const outbox = createOutbox({
+        store,
+        logger: log.logger,
+        targets: [webhook!, target],
+        now: () => clock,
+        random: () => 1,
+        // No retry fits: the first failure is given up for good.
+        retry: { maxAgeMs: 0 },
+        onGivenUp: (givenUp, failedTarget, outcome) => {
+          void target.sendGivenUpAlert(givenUp, failedTarget.label, outcome.error);
+        },
+      });
+      const before = smtp.messages.length;
+      const row = await accepted([webhook!], clock);
+      await outbox.runOnce();
+      await smtp.waitForMessages(before + 1);
+      const alert = smtp.messages[before];
+      expect(alert?.parsed.subject).toBe(
+        'Not delivered to webhook 1: New enquiry: Windows, from Mere Pōtae',
+      );
+      const stored = await store.getLead(row.id);
+      expect(stored?.deliveries[0]).toEqual(
+        expect.objectContaining({ label: 'webhook 1', state: 'failed' }),
+      );
+      const seen = [
+        alert?.parsed.subject,
+        alert?.parsed.text,
+        alert?.parsed.html,
+        JSON.stringify(stored),
+        log.text(),
+      ].join('\n');
+      expect(seen).not.toContain('s3cr3t');
+      await hook.close();
+    });
   });
 });

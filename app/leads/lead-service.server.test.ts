@@ -262,8 +262,8 @@ for (const backend of STORE_BACKENDS)
         ]);
         const logged = log.entries().find((entry) => entry.msg === 'Lead not accepted');
         expect((logged?.err as { message: string }).message).toBe(
-          `All webhooks failed: webhook 1 (127.0.0.1:${a.port}): HTTP 500 Internal Server Error: ` +
-            `receiver is down for maintenance; webhook 2 (127.0.0.1:${b.port}): HTTP 404 Not Found: no such hook`,
+          'All webhooks failed: webhook 1: HTTP 500 Internal Server Error: ' +
+            'receiver is down for maintenance; webhook 2: HTTP 404 Not Found: no such hook',
         );
         // Receivers recover; still nothing is retried.
         a.mode = 'ok';
@@ -389,7 +389,7 @@ for (const backend of STORE_BACKENDS)
         const lead = await store.getLead(result.id);
         expect(lead?.deliveries[1]).toEqual(
           expect.objectContaining({
-            label: `webhook 2 (127.0.0.1:${refusing.port})`,
+            label: 'webhook 2',
             state: 'failed',
             next_attempt_at: null,
             last_error: 'refused: HTTP 401 Unauthorized: bad token',

@@ -95,7 +95,7 @@ export interface LeadService {
   submit(input: unknown, context?: SubmitContext): Promise<SubmitResult>;
 }
 
-/** 'webhook 2 (hooks.example.com): HTTP 503 …' for each failed target. */
+/** 'webhook 2: HTTP 503 …' for each failed target. */
 const failedLabels = (attempts: readonly TargetAttempt[]) =>
   attempts.flatMap(({ target, outcome }) =>
     outcome.ok ? [] : [`${target.label}: ${outcome.error}`],

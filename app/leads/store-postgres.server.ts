@@ -69,9 +69,9 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     // Delivery rows name their target by key and label, never by a webhook's
     // address (it may hold a token); 'cancelled' for removed targets; leads
-    // found by e-mail for Privacy Act requests. The key and label are those
-    // of webhooks.server.ts (webhookTargetKey: sha256 of the address, 16 hex;
-    // webhookLabel: position from 1 and host).
+    // found by e-mail for Privacy Act requests. The key was a hash of the
+    // address (sha256, 16 hex), the label the position from 1 and the host;
+    // version 5 leaves the position alone.
     version: 2,
     name: 'delivery targets by key and label',
     sql: `
@@ -116,6 +116,23 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 4,
     name: 'deliveries keyed by lead and target, due index on pending rows',
     sql: 'SELECT 1',
+  },
+  {
+    // A webhook is named by its position alone (webhooks.server.ts): labels
+    // such as 'webhook 2 (hooks.example.com)' lose the host, which may carry
+    // a token, and the key 'webhook:<hash of the address>' becomes
+    // 'webhook:2', so pending deliveries follow the address now at their
+    // position. The position is the label's ('webhook 2 …'), else the row's.
+    version: 5,
+    name: 'webhooks keyed and labelled by position only',
+    sql: `
+      UPDATE lead_deliveries
+        SET label = 'webhook ' || coalesce(
+          substring(label from '^webhook ([1-9][0-9]{0,8})'), (position + 1)::text)
+        WHERE target LIKE 'webhook:%';
+      UPDATE lead_deliveries SET target = 'webhook:' || substr(label, 9)
+        WHERE target LIKE 'webhook:%';
+    `,
   },
 ];
 

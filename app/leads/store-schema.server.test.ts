@@ -9,6 +9,7 @@ import {
   MIGRATIONS as SQLITE_MIGRATIONS,
   SQLITE_FILE_NAME,
 } from './store-sqlite.server.ts';
+import type { DeliveryRecord } from './store.server.ts';
 import {
   POSTGRES_SKIP_MESSAGE,
   postgresHarness,
@@ -17,7 +18,6 @@ import {
   tempDataDir,
   type StoreHarness,
 } from './test-support.server.ts';
-import { webhookTargetKey } from './webhooks.server.ts';
 
 /**
  * The two stores keep their migrations in their own SQL dialects. These
@@ -189,13 +189,13 @@ const V1_ROWS = [
 function expectUpgraded(deliveries: Array<Record<string, unknown>>) {
   expect(deliveries).toEqual([
     expect.objectContaining({
-      target: webhookTargetKey(SECRET_URL),
-      label: 'webhook 2 (hooks.example.com)',
+      target: 'webhook:2',
+      label: 'webhook 2',
       state: 'pending',
       attempts: 2,
     }),
   ]);
-  expect(JSON.stringify(deliveries)).not.toMatch(/s3cr3t|catch\/12345|key=/);
+  expect(JSON.stringify(deliveries)).not.toMatch(/s3cr3t|catch\/12345|key=|hooks\.example/);
 }
 
 /** A SQLite store as version 1 left it, with V1_ROWS in it. */
@@ -238,7 +238,7 @@ describe('upgrading a store whose delivery rows held webhook addresses', () => {
       now: '2025-03-02T00:00:00.000Z',
       leaseUntil: '2025-03-02T00:01:00.000Z',
       limit: 10,
-      targets: [webhookTargetKey(SECRET_URL)],
+      targets: ['webhook:2'],
     });
     await store.close();
     expect(claimed.map((claim) => [claim.lead_id, claim.attempts])).toEqual([[LEAD_ID, 2]]);
@@ -331,4 +331,99 @@ describe('upgrading a store whose delivery rows held webhook addresses', () => {
     db.close();
     expect(columns).not.toContain('url');
   });
+});
+
+// ---------------------------------------------------------------------------
+// Upgrading a store whose webhook rows were keyed by a hash of the address and
+// labelled with its host ('webhook 2 (hooks.example.com)'): the host may be a
+// token, and the key must be the position for pending rows to follow it.
+
+const TOKEN_HOST = 's3cr3t-sub.hooks.example.com';
+const V4_LEAD = '0b0d2e6a-3c1f-4e57-8f3a-5d6c7b8a9e10';
+const V4_ROWS = [
+  `INSERT INTO leads (id, name, email, phone, service, message, created_at, source, status)
+   VALUES ('${V4_LEAD}', 'Aroha Ngata', 'aroha@example.co.nz', '021 555 0101', 'Windows', 'm',
+           '2025-03-01T00:00:00.000Z', 'contact_form', 'accepted')`,
+  `INSERT INTO lead_deliveries (lead_id, target, label, state, attempts, next_attempt_at, position)
+   VALUES ('${V4_LEAD}', 'webhook:0123456789abcdef', 'webhook 1 (a.example.com)', 'delivered', 1,
+           NULL, 0),
+          ('${V4_LEAD}', 'webhook:fedcba9876543210', 'webhook 2 (${TOKEN_HOST})', 'pending', 3,
+           '2025-03-01T00:05:00.000Z', 1),
+          ('${V4_LEAD}', 'email', 'email', 'pending', 1, '2025-03-01T00:05:00.000Z', 2)`,
+];
+
+function expectByPosition(deliveries: readonly DeliveryRecord[]) {
+  expect(deliveries.map((d) => [d.target, d.label, d.state, d.attempts])).toEqual([
+    ['webhook:1', 'webhook 1', 'delivered', 1],
+    ['webhook:2', 'webhook 2', 'pending', 3],
+    ['email', 'email', 'pending', 1],
+  ]);
+}
+
+describe('upgrading a store whose webhook labels carried the host', () => {
+  it('SQLite: keys and labels become the position alone; pending rows are claimed by it', async () => {
+    const data = tempDataDir('leads-v5-');
+    cleanups.push(async () => data.remove());
+    const db = new DatabaseSync(path.join(data.dir, SQLITE_FILE_NAME));
+    db.exec(`CREATE TABLE lead_schema_migrations (
+      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
+    // Versions 2 and 3 need no function for an empty table's rows.
+    db.function('lead_webhook_key', (_url) => null);
+    db.function('lead_webhook_label', (_url, _position) => null);
+    for (const migration of SQLITE_MIGRATIONS.filter((m) => m.version <= 4)) {
+      db.exec(migration.sql);
+      db.prepare(`INSERT INTO lead_schema_migrations VALUES (?, ?, ?)`).run(
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      );
+    }
+    for (const sql of V4_ROWS) db.exec(sql);
+    db.close();
+
+    const { openSqliteLeadStore } = await import('./store-sqlite.server.ts');
+    const store = await openSqliteLeadStore({ dataDir: data.dir });
+    const lead = await store.getLead(V4_LEAD);
+    const claimed = await store.claimDueDeliveries({
+      owner: 'schema-test',
+      now: '2025-03-02T00:00:00.000Z',
+      leaseUntil: '2025-03-02T00:01:00.000Z',
+      limit: 10,
+      targets: ['webhook:2'],
+    });
+    await store.close();
+    expectByPosition(lead?.deliveries ?? []);
+    expect(claimed.map((claim) => [claim.target, claim.attempts])).toEqual([['webhook:2', 3]]);
+    expect(JSON.stringify(lead)).not.toContain('s3cr3t');
+  });
+
+  it.skipIf(!TEST_DATABASE_URL)(
+    'PostgreSQL: the same keys and labels, by position alone',
+    async () => {
+      const harness = await postgresHarness();
+      cleanups.push(() => harness.cleanup());
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      try {
+        await client.query(`SET search_path = ${harness.schema}`);
+        await client.query(`CREATE TABLE lead_schema_migrations (
+          version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+        for (const migration of POSTGRES_MIGRATIONS.filter((m) => m.version <= 4)) {
+          await client.query(migration.sql);
+          await client.query(`INSERT INTO lead_schema_migrations (version, name) VALUES ($1, $2)`, [
+            migration.version,
+            migration.name,
+          ]);
+        }
+        for (const sql of V4_ROWS) await client.query(sql);
+      } finally {
+        await client.end();
+      }
+      const store = await harness.open();
+      const lead = await store.getLead(V4_LEAD);
+      await store.close();
+      expectByPosition(lead?.deliveries ?? []);
+      expect(JSON.stringify(lead)).not.toContain('s3cr3t');
+    },
+  );
 });

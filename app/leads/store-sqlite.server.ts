@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLOutputValue, type StatementSync } from 'node:sqlite';
@@ -16,7 +17,7 @@ import {
   type NewDelivery,
   type RateLimitCount,
 } from './store.server.ts';
-import { webhookLabel, webhookTargetKey } from './webhooks.server.ts';
+import { webhookLabel } from './webhooks.server.ts';
 
 /**
  * The embedded lead store (CONTRACT: `npm start` needs no database server):
@@ -90,7 +91,7 @@ export const MIGRATIONS: readonly Migration[] = [
     // Delivery rows name their target by key and label, never by a webhook's
     // address (it may hold a token); 'cancelled' for removed targets; leads
     // found by e-mail for Privacy Act requests. lead_webhook_key/label are
-    // registered by the store (the same functions the running code uses).
+    // registered by the store; version 5 turns the keys into positions.
     version: 2,
     name: 'delivery targets by key and label',
     sql: `
@@ -164,6 +165,23 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP TABLE lead_deliveries;
       ALTER TABLE lead_deliveries_v4 RENAME TO lead_deliveries;
       CREATE INDEX lead_deliveries_due ON lead_deliveries (next_attempt_at) WHERE state = 'pending';
+    `,
+  },
+  {
+    // A webhook is named by its position alone (webhooks.server.ts): labels
+    // such as 'webhook 2 (hooks.example.com)' lose the host, which may carry
+    // a token, and the key 'webhook:<hash of the address>' becomes
+    // 'webhook:2', so pending deliveries follow the address now at their
+    // position. The position is the label's ('webhook 2 …'), else the row's.
+    version: 5,
+    name: 'webhooks keyed and labelled by position only',
+    sql: `
+      UPDATE lead_deliveries SET label = 'webhook ' || (position + 1)
+        WHERE target LIKE 'webhook:%' AND label NOT GLOB 'webhook [1-9]*';
+      UPDATE lead_deliveries SET label = 'webhook ' || CAST(substr(label, 9) AS INTEGER)
+        WHERE target LIKE 'webhook:%';
+      UPDATE lead_deliveries SET target = 'webhook:' || substr(label, 9)
+        WHERE target LIKE 'webhook:%';
     `,
   },
 ];
@@ -247,11 +265,15 @@ export class SqliteLeadStore implements LeadStore {
       this.#db.exec('PRAGMA journal_mode = WAL');
       this.#db.exec('PRAGMA synchronous = FULL');
       this.#db.exec('PRAGMA foreign_keys = ON');
-      this.#db.function('lead_webhook_key', { deterministic: true }, (url) =>
-        webhookTargetKey(String(url)),
+      // For version 2: the key it wrote (a hash of the address, unique per
+      // lead as the address was) and a label without the address.
+      this.#db.function(
+        'lead_webhook_key',
+        { deterministic: true },
+        (url) => `webhook:${createHash('sha256').update(String(url)).digest('hex').slice(0, 16)}`,
       );
-      this.#db.function('lead_webhook_label', { deterministic: true }, (url, position) =>
-        webhookLabel(String(url), Number(position)),
+      this.#db.function('lead_webhook_label', { deterministic: true }, (_url, position) =>
+        webhookLabel(Number(position)),
       );
       this.#migrate();
     } catch (error) {

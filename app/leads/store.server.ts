@@ -64,7 +64,7 @@ export interface DeliveryRecord {
   lead_id: string;
   /** The target's key (targets.server.ts): stable, and never a secret such as a webhook's address. */
   target: string;
-  /** How people see the target: 'webhook 1 (hooks.example.com)', 'email'. */
+  /** How people see the target: 'webhook 1', 'email' (never a webhook's address or host). */
   label: string;
   state: DeliveryState;
   attempts: number;

@@ -7,8 +7,9 @@ import type { LeadRecord } from './store.server.ts';
  * see a target through this one description.
  *
  * A target's `key` and `label` are stored with each delivery row and written
- * to logs, so neither may carry a secret: a webhook address often holds a
- * token in its path or query, so it appears only as its host and position.
+ * to logs, exports and e-mails, so neither may carry a secret: a webhook
+ * address often holds a token in its path, its query or its host, so a
+ * webhook is named by its position alone ('webhook 2').
  */
 
 export type DeliveryOutcome =
@@ -38,9 +39,9 @@ export interface DeliverOptions {
 }
 
 export interface DeliveryTarget {
-  /** Stable identity stored with every delivery row ('webhook:1a2b…', 'email'). */
+  /** Stable identity stored with every delivery row ('webhook:2', 'email'). */
   readonly key: string;
-  /** How people see it in logs, `leads list` and exports: 'webhook 1 (hooks.example.com)'. */
+  /** How people see it in logs, `leads list`, exports and e-mails: 'webhook 2', 'email'. */
   readonly label: string;
   /** Delivers one lead. Never throws: the outcome says what happened. */
   deliver(lead: LeadRecord, options?: DeliverOptions): Promise<DeliveryOutcome>;

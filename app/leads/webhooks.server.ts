@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { LeadRecord } from './store.server.ts';
 import type { DeliveryOutcome, DeliveryTarget } from './targets.server.ts';
@@ -63,23 +62,19 @@ export function toWebhookPayload(
 }
 
 /**
- * The key a webhook's delivery rows are stored under: a short hash of its
- * address, so a row names the webhook without holding its token, and the
- * outbox can tell whether that address is still configured.
+ * A webhook is named by its position in LEAD_WEBHOOK_URLS alone (`position`
+ * counts from 0): never by its address or host, which may carry a token (a
+ * sub-domain per user is common with automation services). Its delivery rows
+ * are stored under the position too, so when the address at a position
+ * changes, the deliveries still pending follow the new address.
  */
-export function webhookTargetKey(url: string): string {
-  return `webhook:${createHash('sha256').update(url, 'utf8').digest('hex').slice(0, 16)}`;
+export function webhookTargetKey(position: number): string {
+  return `webhook:${position + 1}`;
 }
 
-/** 'webhook 2 (hooks.example.com)': position in LEAD_WEBHOOK_URLS (from 0) and host only. */
-export function webhookLabel(url: string, position: number): string {
-  let host = '?';
-  try {
-    host = new URL(url).host;
-  } catch {
-    // Addresses are validated at start-up; a label must never throw.
-  }
-  return `webhook ${position + 1} (${host})`;
+/** 'webhook 2': how people see the webhook at that position (from 0) in logs, lists and e-mails. */
+export function webhookLabel(position: number): string {
+  return `webhook ${position + 1}`;
 }
 
 /** Loopback hosts may be plain http:// (a receiver on the same machine, tests). */
@@ -153,9 +148,10 @@ export function parseRetryAfter(header: string | null, nowMs: number): number | 
 }
 
 /**
- * The address itself, or any part of its path or query, must never reach a
- * stored row or a log: a receiver may echo the address, or part of it, in
- * an error page.
+ * The address itself, any part of its path or query, and its host must
+ * never reach a stored row or a log: a receiver may echo the address, or
+ * part of it, in an error page, and a network error names the host it could
+ * not reach ("getaddrinfo ENOTFOUND <host>").
  */
 function withoutAddress(text: string, url: string): string {
   let parsed: URL | undefined;
@@ -164,15 +160,20 @@ function withoutAddress(text: string, url: string): string {
   } catch {
     return text.split(url).join('[webhook address]');
   }
+  const hostLabels = parsed.hostname.split('.');
   const parts = [
     url,
     parsed.href,
     `${parsed.pathname}${parsed.search}`,
     parsed.search,
     parsed.pathname,
-    // A token is a long path segment or query value.
+    // A token is a long path segment or query value…
     ...parsed.pathname.split('/'),
     ...[...parsed.searchParams.values()],
+    // …or the host's first label (tok3n.hooks.example.com).
+    parsed.host,
+    parsed.hostname,
+    ...(hostLabels.length > 2 ? [hostLabels[0] ?? ''] : []),
   ]
     .filter((part) => part.length >= 6)
     .sort((a, b) => b.length - a.length);
@@ -264,17 +265,22 @@ export function webhookTarget(
   options: WebhookOptions = {},
 ): DeliveryTarget {
   return {
-    key: webhookTargetKey(url),
-    label: webhookLabel(url, position),
+    key: webhookTargetKey(position),
+    label: webhookLabel(position),
     deliver: (lead, deliverOptions) =>
       postWebhook(url, toWebhookPayload(lead, deliverOptions), options),
   };
 }
 
-/** Every address of LEAD_WEBHOOK_URLS, in order, duplicates dropped. */
+/**
+ * Every address of LEAD_WEBHOOK_URLS, in order, each named by its position
+ * in the list; a repeated address is dropped (its position is left unused).
+ */
 export function webhookTargets(
   urls: readonly string[],
   options: WebhookOptions = {},
 ): DeliveryTarget[] {
-  return [...new Set(urls)].map((url, position) => webhookTarget(url, position, options));
+  return urls.flatMap((url, position) =>
+    urls.indexOf(url) === position ? [webhookTarget(url, position, options)] : [],
+  );
 }
