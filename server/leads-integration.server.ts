@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
+import { ownerAlerts } from '../app/leads/email.server.ts';
 import { createLeadService } from '../app/leads/lead-service.server.ts';
 import { createOutbox, eventLoopBusy } from '../app/leads/outbox.server.ts';
 import { createRetentionPurge } from '../app/leads/retention.server.ts';
 import { reconnectingLeadStore } from '../app/leads/store.server.ts';
-import type { GivenUpHandler } from '../app/leads/outbox.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
 import type { LeadsIntegration } from './app.server.ts';
 import type { Env } from './env.server.ts';
@@ -46,25 +46,16 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
   const storeKind = env.DATABASE_URL ? 'postgres' : 'sqlite';
   const delivery = createDeliveryTargets(env, leadLogger);
   const { targets, email } = delivery;
-  // A lead a webhook never got reaches the owner's inbox, once (issue 14 item 6).
-  const onGivenUp: GivenUpHandler = (lead, target, outcome) => {
-    if (!email || target.key === email.key) return;
-    void email.sendGivenUpAlert(lead, target.label, outcome.error).then((result) => {
-      if (result.ok)
-        leadLogger.info({ leadId: lead.id, target: target.label }, 'Owner told by e-mail');
-      else
-        leadLogger.error(
-          { leadId: lead.id, target: target.label, error: result.error },
-          'Could not e-mail the owner about an undelivered lead',
-        );
-    });
-  };
+  // A lead a webhook never got, and the leads a removed target will never
+  // get, reach the owner's inbox.
+  const { onGivenUp, onRemovedTarget } = ownerAlerts(email, leadLogger);
   const outbox = createOutbox({
     store,
     logger: leadLogger,
     targets,
     timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
     onGivenUp,
+    onRemovedTarget,
     // Requests come first: a burst's deliveries wait (at most 10 s a round) until it has passed.
     busy: eventLoopBusy(),
   });

@@ -5,6 +5,7 @@ import {
   emailTarget,
   leadMessageId,
   nzDateTime,
+  ownerAlerts,
   parseSmtpUrl,
   telLink,
   type EmailTarget,
@@ -19,7 +20,7 @@ import {
 } from './smtp-test-support.server.ts';
 import { openSqliteLeadStore } from './store-sqlite.server.ts';
 import type { LeadRecord, LeadStore } from './store.server.ts';
-import { captureLogger, startReceiver, tempDataDir } from './test-support.server.ts';
+import { captureLogger, eventually, startReceiver, tempDataDir } from './test-support.server.ts';
 import { webhookTargets } from './webhooks.server.ts';
 
 const lead: LeadRecord = {
@@ -362,6 +363,56 @@ describe('sending through a real SMTP server (STARTTLS, authentication)', () => 
       );
       expect(alert?.parsed.text).toContain('HTTP 410');
       expect(alert?.parsed.text).toContain(row.id);
+      await hook.close();
+    });
+
+    it('a removed webhook: the owner gets one e-mail listing the leads it will never get', async () => {
+      const hook = await startReceiver('ok');
+      const before = webhookTargets([`${hook.url}/first`, `${hook.url}/t0ken-second`]);
+      const clock = Date.now();
+      const older = await accepted(before, clock - 60_000);
+      const newer = await accepted(before, clock);
+      // The next start has the first address only, and the e-mail.
+      const log = captureLogger();
+      const outbox = createOutbox({
+        store,
+        logger: log.logger,
+        targets: [...webhookTargets([`${hook.url}/first`]), target],
+        now: () => clock,
+        random: () => 1,
+        ...ownerAlerts(target, log.logger),
+      });
+      const sent = smtp.messages.length;
+      await outbox.runOnce();
+      await smtp.waitForMessages(sent + 1);
+      expect(smtp.messages).toHaveLength(sent + 1);
+      const report = smtp.messages[sent];
+      expect(report?.parsed.subject).toBe(
+        'Not delivered to webhook 2: 2 enquiries waiting when it was removed',
+      );
+      const text = report?.parsed.text ?? '';
+      expect(text).toContain('webhook 2 was removed');
+      expect(text).toContain('"cancelled"');
+      // Oldest first, with what it takes to reach each person.
+      expect(text.indexOf(older.id)).toBeGreaterThan(-1);
+      expect(text.indexOf(newer.id)).toBeGreaterThan(text.indexOf(older.id));
+      expect(text).toContain('Mere Pōtae, 021 555 0101, mere@example.co.nz, Windows');
+      expect(text).not.toContain('t0ken');
+      expect(hook.requests.map((request) => request.url)).toEqual(['/hook/first', '/hook/first']);
+      for (const row of [older, newer]) {
+        expect((await store.getLead(row.id))?.deliveries.map((d) => d.state)).toEqual([
+          'delivered',
+          'cancelled',
+        ]);
+      }
+      await eventually(() =>
+        expect(log.entries().map((entry) => [entry.level, entry.msg])).toEqual([
+          [50, expect.stringMatching(/^Delivery target no longer configured/)],
+          [30, 'Lead delivered by the outbox'],
+          [30, 'Lead delivered by the outbox'],
+          [30, 'Owner told by e-mail'],
+        ]),
+      );
       await hook.close();
     });
 

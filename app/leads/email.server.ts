@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import escapeHtml from 'escape-html';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
+import type { GivenUpHandler, RemovedTargetHandler, RemovedTargetReport } from './outbox.server.ts';
 import type { LeadRecord } from './store.server.ts';
 import type { DeliverOptions, DeliveryOutcome, DeliveryTarget } from './targets.server.ts';
 import { isLoopbackHost } from './webhooks.server.ts';
@@ -211,9 +213,34 @@ export interface EmailTargetOptions {
 }
 
 export interface EmailTarget extends DeliveryTarget {
-  /** One e-mail to the business about a lead a webhook never got (issue 14 item 6). */
+  /** One e-mail to the business about a lead a webhook never got. */
   sendGivenUpAlert(lead: LeadRecord, targetLabel: string, error: string): Promise<DeliveryOutcome>;
+  /** One e-mail to the business about the leads a removed target will never get. */
+  sendRemovedTargetReport(report: RemovedTargetReport): Promise<DeliveryOutcome>;
   close(): void;
+}
+
+/**
+ * The removed-target report's text: which leads were still waiting for the
+ * target, enough of each to reach the person, and where the rest is.
+ */
+export function removedTargetReportText(report: RemovedTargetReport): string {
+  const { label, count, leads } = report;
+  const noun = count === 1 ? 'enquiry was' : 'enquiries were';
+  const lines = [
+    `${label} was removed from the website's settings while ${count} ${noun} still waiting to be delivered to it. The website will not send ${count === 1 ? 'it' : 'them'} there; they are marked "cancelled" and kept on the server ("npm run leads -- list").`,
+    '',
+    ...leads.map(
+      (lead) =>
+        `- ${nzDateTime(lead.created_at)}: ${lead.name}, ${lead.phone}, ${lead.email}, ${lead.service} (reference ${lead.id})`,
+    ),
+  ];
+  if (leads.length < count) {
+    lines.push(
+      `${leads.length === 0 ? 'They' : `And ${count - leads.length} more`}: see "npm run leads -- list".`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /**
@@ -367,8 +394,50 @@ export function emailTarget(options: EmailTargetOptions): EmailTarget {
         ),
       });
     },
+    sendRemovedTargetReport(report) {
+      return send({
+        from: { name: `${options.siteName} website`, address: options.from },
+        to: [...options.to],
+        subject: `Not delivered to ${report.label}: ${report.count} ${report.count === 1 ? 'enquiry' : 'enquiries'} waiting when it was removed`,
+        messageId: leadMessageId(
+          `removed-${report.label.replace(/[^a-z0-9]+/gi, '-')}-${randomUUID()}`,
+          options.from,
+        ),
+        headers: { 'Auto-Submitted': 'auto-generated' },
+        text: removedTargetReportText(report),
+      });
+    },
     close() {
       transporter.close();
+    },
+  };
+}
+
+/**
+ * What the owner hears about deliveries, by e-mail when LEAD_EMAIL_TO is
+ * set, always in the log: a webhook that gave up on a lead (one e-mail per
+ * lead), and a removed target's pending deliveries (one e-mail per target).
+ */
+export function ownerAlerts(
+  email: EmailTarget | undefined,
+  logger: Logger,
+): { onGivenUp: GivenUpHandler; onRemovedTarget: RemovedTargetHandler } {
+  const told = (context: Record<string, unknown>) => (result: DeliveryOutcome) => {
+    if (result.ok) logger.info(context, 'Owner told by e-mail');
+    else logger.error({ ...context, error: result.error }, 'Could not e-mail the owner');
+  };
+  return {
+    onGivenUp(lead, target, outcome) {
+      if (!email || target.key === email.key) return;
+      void email
+        .sendGivenUpAlert(lead, target.label, outcome.error)
+        .then(told({ leadId: lead.id, target: target.label }));
+    },
+    onRemovedTarget(report) {
+      if (!email || report.label === email.label) return;
+      void email
+        .sendRemovedTargetReport(report)
+        .then(told({ target: report.label, count: report.count }));
     },
   };
 }

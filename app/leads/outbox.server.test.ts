@@ -8,6 +8,7 @@ import {
   nextRetryAt,
   retryDelayMs,
   type OutboxOptions,
+  type RemovedTargetReport,
 } from './outbox.server.ts';
 import { openSqliteLeadStore } from './store-sqlite.server.ts';
 import type { LeadRecord, LeadStore } from './store.server.ts';
@@ -369,21 +370,24 @@ describe('outbox worker', () => {
     ).toThrow();
   });
 
-  it('delivers only to the targets configured now: a removed one is cancelled, logged once', async () => {
+  it('delivers only to the targets configured now: a removed one is cancelled, reported once', async () => {
     const kept = await receiver('fail');
     const removed = await receiver('fail');
     const before = webhookTargets([kept.url, `${removed.url}/s3cr3t-token?key=abc`]);
     const lead = await acceptedLead(before);
+    const older = await acceptedLead(before, new Date(Date.now() - 60_000).toISOString());
     // The next start has only the first address.
     const log = captureLogger();
+    const reports: RemovedTargetReport[] = [];
     const outbox = createOutbox({
       store,
       logger: log.logger,
       targets: webhookTargets([kept.url]),
       random: () => 1,
+      onRemovedTarget: (report) => reports.push(report),
     });
     kept.mode = 'ok';
-    expect(await outbox.runOnce()).toBe(1);
+    expect(await outbox.runOnce()).toBe(2);
     expect(await outbox.runOnce()).toBe(0);
     expect(removed.requests).toHaveLength(0);
     const states = (await store.getLead(lead.id))?.deliveries.map((d) => [d.label, d.state]);
@@ -391,10 +395,38 @@ describe('outbox worker', () => {
       ['webhook 1', 'delivered'],
       ['webhook 2', 'cancelled'],
     ]);
+    // The owner hears of both leads, oldest first, and the log says it at error level.
+    expect(reports).toEqual([
+      {
+        label: 'webhook 2',
+        count: 2,
+        leads: [
+          expect.objectContaining({ id: older.id, name: 'Aroha Ngata' }),
+          expect.objectContaining({ id: lead.id }),
+        ],
+      },
+    ]);
+    expect(reports[0]?.leads[0]).not.toHaveProperty('deliveries');
     const notes = log
       .entries()
       .filter((entry) => String(entry.msg).includes('no longer configured'));
-    expect(notes).toEqual([expect.objectContaining({ target: 'webhook 2', count: 1 })]);
+    expect(notes).toEqual([
+      expect.objectContaining({
+        level: 50,
+        target: 'webhook 2',
+        count: 2,
+        leadIds: expect.arrayContaining([lead.id, older.id]),
+      }),
+    ]);
+    // Another worker (or the next start) finds nothing left to cancel or report.
+    const second = createOutbox({
+      store,
+      logger: silentLogger(),
+      targets: webhookTargets([kept.url]),
+      onRemovedTarget: (report) => reports.push(report),
+    });
+    await second.runOnce();
+    expect(reports).toHaveLength(1);
     expect(log.text()).not.toContain('s3cr3t');
   });
 

@@ -8,6 +8,7 @@ import {
   type DeliveryUpdate,
   type LeadRecord,
   type LeadStore,
+  type LeadWithDeliveries,
 } from './store.server.ts';
 import type { DeliveryOutcome, DeliveryTarget } from './targets.server.ts';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhooks.server.ts';
@@ -21,7 +22,10 @@ import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhooks.server.ts';
  * schedule lives in the store, and claims are leases that expire, so a
  * restart (even after a SIGKILL mid-delivery) picks up where the last process
  * stopped, and several processes on one PostgreSQL deliver each lead once.
- * Only the targets configured now are delivered to.
+ * Only the targets configured now are delivered to: a webhook is known by
+ * its position, so a new address at a position takes over the deliveries
+ * waiting there; those of a target that is gone are cancelled, logged at
+ * error level and reported to the owner (`onRemovedTarget`).
  */
 
 export interface RetryPolicy {
@@ -87,7 +91,7 @@ export function nextRetryAt(
 export interface OutboxOptions {
   store: LeadStore;
   logger: Logger;
-  /** The targets configured now; deliveries to any other target are cancelled. */
+  /** The targets configured now; pending deliveries to any other target are cancelled and reported. */
   targets: readonly DeliveryTarget[];
   /**
    * The longest a target may take (CONTRACT LEAD_WEBHOOK_TIMEOUT_MS); leases
@@ -117,6 +121,11 @@ export interface OutboxOptions {
   owner?: string;
   /** Told once when a delivery is given up for good (the owner's alert e-mail). */
   onGivenUp?: GivenUpHandler | undefined;
+  /**
+   * Told once per removed target when its pending deliveries are cancelled
+   * (the owner's report e-mail), by the worker that cancelled them.
+   */
+  onRemovedTarget?: RemovedTargetHandler | undefined;
   /**
    * True while the process is too busy answering requests for background
    * work (the server passes `eventLoopBusy()`). While it is, each round waits
@@ -154,6 +163,24 @@ export type GivenUpHandler = (
   target: DeliveryTarget,
   outcome: Extract<DeliveryOutcome, { ok: false }>,
 ) => void;
+
+/** The most leads a removed target's report lists; the error log counts them all. */
+export const REMOVED_TARGET_REPORT_MAX = 50;
+
+/** The pending deliveries of a target no longer configured, now cancelled. */
+export interface RemovedTargetReport {
+  /** The target's label ('webhook 3'). */
+  label: string;
+  /** How many deliveries were cancelled. */
+  count: number;
+  /**
+   * Their leads, oldest first, at most REMOVED_TARGET_REPORT_MAX (none when
+   * the store could not be read at that moment; `count` still says how many).
+   */
+  leads: LeadRecord[];
+}
+
+export type RemovedTargetHandler = (report: RemovedTargetReport) => void;
 
 export interface Outbox {
   /** Starts polling. Idempotent. */
@@ -206,6 +233,11 @@ export function deliveryUpdateAfter(
     last_error: outcome.permanent ? `refused: ${outcome.error}` : outcome.error,
     delivered_at: null,
   };
+}
+
+function withoutDeliveries(lead: LeadWithDeliveries): LeadRecord {
+  const { deliveries: _deliveries, ...record } = lead;
+  return record;
 }
 
 export function createOutbox(options: OutboxOptions): Outbox {
@@ -273,14 +305,38 @@ export function createOutbox(options: OutboxOptions): Outbox {
     }
   }
 
-  /** Pending deliveries to a target no longer configured get no more retries. */
+  /**
+   * Pending deliveries to a target no longer configured (a position beyond
+   * the list now, a removed e-mail) get no more retries: they are cancelled,
+   * which the store does once whichever worker asks, and that worker tells
+   * the log at error level and the owner.
+   */
   async function cancelRemovedTargets(): Promise<void> {
-    const cancelled = await store.cancelDeliveriesExcept(targetKeys);
-    for (const { label, count } of cancelled) {
-      log.warn(
-        { target: label, count },
-        'Delivery target no longer configured: its pending deliveries are cancelled',
+    const byLabel = new Map<string, string[]>();
+    for (const { label, lead_id } of await store.cancelDeliveriesExcept(targetKeys)) {
+      byLabel.set(label, [...(byLabel.get(label) ?? []), lead_id]);
+    }
+    for (const [label, leadIds] of byLabel) {
+      log.error(
+        { target: label, count: leadIds.length, leadIds: leadIds.slice(0, 100) },
+        'Delivery target no longer configured: its pending deliveries are cancelled; the leads stay in the store',
       );
+      if (!options.onRemovedTarget) continue;
+      let leads: LeadRecord[] = [];
+      try {
+        const found = await Promise.all(
+          leadIds.slice(0, REMOVED_TARGET_REPORT_MAX).map((id) => store.getLead(id)),
+        );
+        leads = found
+          .flatMap((lead) => (lead ? [withoutDeliveries(lead)] : []))
+          .sort((a, b) => a.created_at.localeCompare(b.created_at));
+      } catch (error) {
+        log.warn(
+          { err: storeErrorForLog(error), target: label },
+          'Could not read the leads of a removed target; the report gives their number only',
+        );
+      }
+      options.onRemovedTarget({ label, count: leadIds.length, leads });
     }
   }
 

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import {
   attachDeliveries,
   clipError,
-  countByLabel,
+  type CancelledDelivery,
   type ClaimedDelivery,
   type DeliveryRecord,
   type DeliveryUpdate,
@@ -463,18 +463,20 @@ export class PostgresLeadStore implements LeadStore {
     return result.rowCount === 1;
   }
 
-  async cancelDeliveriesExcept(
-    targets: readonly string[],
-  ): Promise<Array<{ label: string; count: number }>> {
-    const result = await this.#pool.query<{ label: string }>(
+  async cancelDeliveriesExcept(targets: readonly string[]): Promise<CancelledDelivery[]> {
+    const result = await this.#pool.query<{ lead_id: string; target: string; label: string }>(
       `UPDATE lead_deliveries
        SET state = 'cancelled', next_attempt_at = NULL, lease_owner = NULL, lease_expires_at = NULL
        WHERE state = 'pending' AND NOT (target = ANY($1::text[]))
          AND lead_id IN (SELECT id FROM leads WHERE status = 'accepted')
-       RETURNING label`,
+       RETURNING lead_id, target, label`,
       [targets],
     );
-    return countByLabel(result.rows.map((row) => row.label));
+    return result.rows.map((row) => ({
+      lead_id: String(row.lead_id),
+      target: row.target,
+      label: row.label,
+    }));
   }
 
   async expireReceived(olderThan: string): Promise<number> {

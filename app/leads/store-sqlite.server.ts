@@ -5,7 +5,7 @@ import { DatabaseSync, type SQLOutputValue, type StatementSync } from 'node:sqli
 import {
   attachDeliveries,
   clipError,
-  countByLabel,
+  type CancelledDelivery,
   type ClaimedDelivery,
   type DeliveryRecord,
   type DeliveryUpdate,
@@ -521,21 +521,22 @@ export class SqliteLeadStore implements LeadStore {
     return result.changes > 0;
   }
 
-  async cancelDeliveriesExcept(
-    targets: readonly string[],
-  ): Promise<Array<{ label: string; count: number }>> {
-    return this.#bookkeeping(() => {
-      const cancelled = this.#statement(
+  async cancelDeliveriesExcept(targets: readonly string[]): Promise<CancelledDelivery[]> {
+    return this.#bookkeeping(() =>
+      this.#statement(
         `UPDATE lead_deliveries
            SET state = 'cancelled', next_attempt_at = NULL, lease_owner = NULL, lease_expires_at = NULL
            WHERE state = 'pending' AND target NOT IN (SELECT value FROM json_each(?))
              AND lead_id IN (SELECT id FROM leads WHERE status = 'accepted')
-           RETURNING label`,
+           RETURNING lead_id, target, label`,
       )
         .all(JSON.stringify(targets))
-        .map((row) => String(row.label));
-      return countByLabel(cancelled);
-    });
+        .map((row) => ({
+          lead_id: String(row.lead_id),
+          target: String(row.target),
+          label: String(row.label),
+        })),
+    );
   }
 
   async expireReceived(olderThan: string): Promise<number> {

@@ -29,7 +29,9 @@ export type LeadStatus = 'received' | 'accepted' | 'not_accepted' | 'spam';
  *   550…), or retries ran out after the 24-hour window (CONTRACT "Delivery" 3).
  * - `not_sent`: the lead was not accepted or is spam; it will never be sent.
  * - `cancelled`: the target was removed from the configuration before the
- *   lead reached it (CONTRACT: the outbox delivers to the targets configured now).
+ *   lead reached it (CONTRACT: the outbox delivers to the targets configured
+ *   now). Never silently: the outbox logs it at error level and e-mails the
+ *   owner the leads concerned; the leads stay in the store.
  */
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'not_sent' | 'cancelled';
 
@@ -99,6 +101,13 @@ export interface DeliveryUpdate {
   delivered_at: string | null;
 }
 
+/** A pending delivery cancelled because its target is no longer configured. */
+export interface CancelledDelivery {
+  lead_id: string;
+  target: string;
+  label: string;
+}
+
 /** A due delivery claimed by one outbox worker, with the lead it carries. */
 export interface ClaimedDelivery extends DeliveryRecord {
   lease_owner: string;
@@ -159,11 +168,10 @@ export interface LeadStore {
   /**
    * Pending deliveries of accepted leads to any target not in `targets`
    * become `cancelled` (the target was removed from the configuration).
-   * Returns how many, per label.
+   * Returns the rows this call changed (a row once, whoever asks), so the
+   * owner can be told which leads a target will never get.
    */
-  cancelDeliveriesExcept(
-    targets: readonly string[],
-  ): Promise<Array<{ label: string; count: number }>>;
+  cancelDeliveriesExcept(targets: readonly string[]): Promise<CancelledDelivery[]>;
 
   /**
    * Writes the result of a claimed delivery and drops the lease. Only
@@ -279,13 +287,6 @@ export function attachDeliveries(
     else byLead.set(delivery.lead_id, [delivery]);
   }
   return leads.map((lead) => ({ ...lead, deliveries: byLead.get(lead.id) ?? [] }));
-}
-
-/** [{ label, count }] of a list of labels, in first-seen order. */
-export function countByLabel(labels: readonly string[]): Array<{ label: string; count: number }> {
-  const counts = new Map<string, number>();
-  for (const label of labels) counts.set(label, (counts.get(label) ?? 0) + 1);
-  return [...counts].map(([label, count]) => ({ label, count }));
 }
 
 /** Cap on the stored last_error text, so one noisy receiver cannot bloat the store. */
