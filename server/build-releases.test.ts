@@ -1,5 +1,7 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
+  chmodSync,
+  chownSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -16,6 +18,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createRelease,
   currentRelease,
+  lockFileOf,
   markInUse,
   publishRelease,
   pruneReleases,
@@ -40,7 +43,11 @@ function makeRelease(text: string, at: Date): string {
 }
 
 const served = () => readFileSync(path.join(buildDir, 'client/index.html'), 'utf8');
-const releaseNames = () => readdirSync(releasesDirOf(buildDir)).sort();
+/** The releases (lock files aside). */
+const releaseNames = () =>
+  readdirSync(releasesDirOf(buildDir))
+    .filter((name) => !name.endsWith('.lock'))
+    .sort();
 
 /** The id of a process that has exited. */
 function deadPid(): number {
@@ -64,6 +71,9 @@ describe('build releases', () => {
     expect(currentRelease(buildDir)).toBe(realpathSync(second));
     // No temporary link is left behind.
     expect(readdirSync(scratch).sort()).toEqual(['build', 'build-releases']);
+    // Each release has its lock file beside it, where the build's output step cannot remove it.
+    expect(existsSync(lockFileOf(first))).toBe(true);
+    expect(existsSync(lockFileOf(second))).toBe(true);
   });
 
   it('turns a build made in place (a plain folder) into a release', () => {
@@ -87,7 +97,13 @@ describe('build releases', () => {
 
     const usedByDeadServer = makeRelease('b', new Date('2026-01-02T00:00:00Z'));
     publishRelease(buildDir, usedByDeadServer);
+    // The marker a server older than the lock leaves, whose process has gone.
     writeFileSync(path.join(usedByDeadServer, `.in-use.${deadPid()}`), '');
+
+    const usedByOlderLiveServer = makeRelease('b2', new Date('2026-01-02T12:00:00Z'));
+    publishRelease(buildDir, usedByOlderLiveServer);
+    // A server older than the lock, still running (this process stands for it).
+    writeFileSync(path.join(usedByOlderLiveServer, `.in-use.${process.pid}`), '');
 
     const unused = makeRelease('c', new Date('2026-01-03T00:00:00Z'));
     publishRelease(buildDir, unused);
@@ -100,8 +116,12 @@ describe('build releases', () => {
     const removed = pruneReleases(buildDir).map((release) => path.basename(release));
     expect(removed.sort()).toEqual([path.basename(usedByDeadServer), path.basename(unused)].sort());
     expect(releaseNames()).toEqual(
-      [usedByLiveServer, current, inProgress].map((release) => path.basename(release)).sort(),
+      [usedByLiveServer, usedByOlderLiveServer, current, inProgress]
+        .map((release) => path.basename(release))
+        .sort(),
     );
+    // A removed release's lock file goes with it.
+    expect(existsSync(lockFileOf(unused))).toBe(false);
     expect(served()).toBe('d');
 
     // Once the server has gone, its release goes at the next build.
@@ -109,4 +129,108 @@ describe('build releases', () => {
     const removedLater = pruneReleases(buildDir).map((release) => path.basename(release));
     expect(removedLater).toEqual([path.basename(usedByLiveServer)]);
   });
+});
+
+/**
+ * The README's deploy: the build runs as root, the service as its own user
+ * (here `nobody`), so the release it serves belongs to root and the server
+ * cannot write in it. The next build must still leave that release alone
+ * until the server has gone.
+ */
+const NOBODY = 65534;
+const isRoot = process.getuid?.() === 0;
+const root = path.resolve(import.meta.dirname, '..');
+
+/** A complete release a real server can start from: a stand-in server bundle and two pages. */
+function makeServableRelease(text: string, at: Date): string {
+  const release = makeRelease(text, at);
+  mkdirSync(path.join(release, 'client/contact'));
+  writeFileSync(path.join(release, 'client/contact/index.html'), `${text}: contact`);
+  mkdirSync(path.join(release, 'server'));
+  writeFileSync(
+    path.join(release, 'server/entry.mjs'),
+    "export function handler(_req, res) { res.statusCode = 404; res.end('not found'); }\n",
+  );
+  return release;
+}
+
+/** The folders `nobody` cannot read, of those a server run as `nobody` needs. */
+function unreadableByNobody(dirs: string[]): string[] {
+  return dirs.filter(
+    (dir) =>
+      spawnSync(
+        process.execPath,
+        ['-e', `require('node:fs').accessSync(${JSON.stringify(dir)}, 5)`],
+        { uid: NOBODY, gid: NOBODY, stdio: 'ignore' },
+      ).status !== 0,
+  );
+}
+
+describe('build releases, built by root and served by another user', () => {
+  it.skipIf(!isRoot)(
+    `a build run as root keeps the release a server run as nobody is serving${isRoot ? '' : ' (SKIPPED: needs root, to run the server as another user)'}`,
+    async (context) => {
+      const unreadable = unreadableByNobody([root, path.join(root, 'node_modules')]);
+      if (unreadable.length > 0) {
+        context.skip(`SKIPPED: the user nobody cannot read ${unreadable.join(', ')}`);
+      }
+      // mkdtemp makes a private folder: the served files must be readable by the server's user.
+      chmodSync(scratch, 0o755);
+      const dataDir = path.join(scratch, 'data');
+      mkdirSync(dataDir, { mode: 0o700 });
+      chownSync(dataDir, NOBODY, NOBODY);
+
+      const served = makeServableRelease('first', new Date('2026-01-01T00:00:00Z'));
+      publishRelease(buildDir, served);
+      expect(unreadableByNobody([served, path.join(served, 'client')])).toEqual([]);
+
+      const server = spawn(process.execPath, ['server/start.ts'], {
+        cwd: root,
+        uid: NOBODY,
+        gid: NOBODY,
+        env: {
+          PATH: process.env.PATH,
+          HOST: '127.0.0.1',
+          PORT: '0',
+          SITE_URL: 'http://localhost',
+          BUILD_DIR: buildDir,
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'info',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+      try {
+        const port = await new Promise<number>((resolve, reject) => {
+          server.stdout.on('data', (chunk: Buffer) => {
+            output += chunk.toString();
+            const match = /"port":(\d+)[^\n]*"msg":"Listening on/.exec(output);
+            if (match) resolve(Number(match[1]));
+          });
+          server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+          server.once('exit', (code) => reject(new Error(`server exited (${code}):\n${output}`)));
+        });
+        const get = async (page: string) => {
+          const response = await fetch(`http://127.0.0.1:${port}${page}`);
+          return `${response.status} ${await response.text()}`;
+        };
+        expect(await get('/')).toBe('200 first');
+
+        // What `npm run build` does, as root: a new release, the switch, the prune.
+        const next = makeServableRelease('second', new Date('2026-01-02T00:00:00Z'));
+        publishRelease(buildDir, next);
+        const removed = pruneReleases(buildDir);
+
+        expect(await get('/'), output).toBe('200 first');
+        expect(await get('/contact')).toBe('200 first: contact');
+        expect(removed).toEqual([]);
+      } finally {
+        server.kill('SIGTERM');
+        await exited;
+      }
+      // Once that server has stopped, the next build removes its release.
+      expect(pruneReleases(buildDir)).toEqual([served]);
+    },
+  );
 });

@@ -7,9 +7,9 @@ import {
   renameSync,
   rmSync,
   symlinkSync,
-  writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 
 /**
  * Builds never change under a running server.
@@ -20,22 +20,40 @@ import path from 'node:path';
  * BUILD_DIR sees either the old build or the new one, never half of one.
  *
  * A server resolves the link once, at start, and keeps serving that release
- * (its page list and CSP hashes were read from it) until it restarts. It
- * leaves a marker in the release, `.in-use.<pid>`; a build in progress does
- * the same. After publishing, every other release is deleted unless a live
- * process has marked it, so old builds do not pile up and none still in use
- * disappears. (Markers are read by process id: a server in another PID
- * namespace, such as another container, is not seen; keep one BUILD_DIR per
- * machine or container.)
+ * (its page list and CSP hashes were read from it) until it restarts. While
+ * it runs it holds a shared lock on the release's lock file,
+ * `<BUILD_DIR>-releases/<id>.lock`, which the build created beside the
+ * release; a build in progress holds one on its own. After publishing, every
+ * other release is deleted unless some process holds its lock, so old builds
+ * do not pile up and none still in use disappears.
+ *
+ * Why a lock and not a marker file: taking a shared lock needs only read
+ * access to the lock file, so a server run as its own user keeps a release
+ * that root (or anyone else) built and owns, where it could never write a
+ * marker; the kernel drops the lock when the process ends, however it ends;
+ * and the build needs no view of other users' processes to see it. The lock
+ * is SQLite's (node:sqlite): the lock file is an empty database, a server
+ * keeps a read transaction open on it, and the build asks for an exclusive
+ * lock, which SQLite refuses while any reader holds one.
  */
 
-const MARKER_PREFIX = '.in-use.';
+/** Marker files of releases served by servers older than the lock (`.in-use.<pid>`). */
+const LEGACY_MARKER_PREFIX = '.in-use.';
+const LOCK_SUFFIX = '.lock';
+
+/** The locks this process holds, by release. */
+const held = new Map<string, DatabaseSync>();
 
 export function releasesDirOf(buildDir: string): string {
   return `${path.resolve(buildDir)}-releases`;
 }
 
-/** A new, empty release folder, marked as in use by this process until published. */
+/** The lock file of a release: beside it, so the build's output step cannot remove it. */
+export function lockFileOf(release: string): string {
+  return `${path.resolve(release)}${LOCK_SUFFIX}`;
+}
+
+/** A new, empty release folder, held as in use by this process until published. */
 export function createRelease(buildDir: string, now: Date = new Date()): string {
   const id = `${now.toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
   const release = path.join(releasesDirOf(buildDir), id);
@@ -44,15 +62,33 @@ export function createRelease(buildDir: string, now: Date = new Date()): string 
   return release;
 }
 
-function markerOf(release: string, pid = process.pid): string {
-  return path.join(release, `${MARKER_PREFIX}${pid}`);
-}
-
-/** Keeps a release from being deleted while this process lives; returns the undo. */
+/**
+ * Keeps a release from being deleted while this process lives; returns the
+ * undo. Needs only read access to the release's lock file; a release made
+ * before lock files existed gets one if its folder's parent is writable, and
+ * otherwise this throws.
+ */
 export function markInUse(release: string): () => void {
-  const marker = markerOf(release);
-  writeFileSync(marker, '');
-  return () => rmSync(marker, { force: true });
+  const resolved = path.resolve(release);
+  const lockFile = lockFileOf(resolved);
+  let lock: DatabaseSync;
+  if (existsSync(lockFile)) {
+    // Waits out a build that is checking this lock at this very moment.
+    lock = new DatabaseSync(lockFile, { readOnly: true, timeout: 5_000 });
+  } else {
+    lock = new DatabaseSync(lockFile, { timeout: 5_000 });
+    lock.exec('PRAGMA user_version = 1');
+  }
+  // An open read transaction holds SQLite's shared lock until it ends.
+  lock.exec('BEGIN');
+  lock.prepare('SELECT count(*) FROM sqlite_schema').get();
+  held.get(resolved)?.close();
+  held.set(resolved, lock);
+  return () => {
+    if (held.get(resolved) !== lock) return;
+    held.delete(resolved);
+    lock.close();
+  };
 }
 
 /**
@@ -70,7 +106,9 @@ export function publishRelease(buildDir: string, release: string): void {
   // Relative, so the project folder can be moved; 'junction' only matters on Windows.
   symlinkSync(path.relative(path.dirname(link), release), temporary, 'junction');
   renameSync(temporary, link);
-  rmSync(markerOf(release), { force: true });
+  const resolved = path.resolve(release);
+  held.get(resolved)?.close();
+  held.delete(resolved);
 }
 
 /** The release BUILD_DIR points at now (or BUILD_DIR itself, if it is a plain folder). */
@@ -82,25 +120,52 @@ export function currentRelease(buildDir: string): string | undefined {
   }
 }
 
-/** Deletes every release but the current one and those a live process has marked. */
+/**
+ * Deletes every release but the current one and those a live process holds
+ * (with their lock files), and lock files left without a release.
+ */
 export function pruneReleases(buildDir: string): string[] {
   const releasesDir = releasesDirOf(buildDir);
   if (!existsSync(releasesDir)) return [];
   const current = currentRelease(buildDir);
   const removed: string[] = [];
-  for (const name of readdirSync(releasesDir)) {
-    const release = path.join(releasesDir, name);
-    if (realpathSync(release) === current || isInUse(release)) continue;
-    rmSync(release, { recursive: true, force: true });
-    removed.push(release);
+  for (const entry of readdirSync(releasesDir, { withFileTypes: true })) {
+    const full = path.join(releasesDir, entry.name);
+    if (entry.name.endsWith(LOCK_SUFFIX) && !entry.isDirectory()) {
+      const release = full.slice(0, -LOCK_SUFFIX.length);
+      if (!existsSync(release) && !isLocked(full)) rmSync(full, { force: true });
+      continue;
+    }
+    if (realpathSync(full) === current || isInUse(full)) continue;
+    rmSync(full, { recursive: true, force: true });
+    rmSync(lockFileOf(full), { force: true });
+    removed.push(full);
   }
   return removed;
 }
 
 function isInUse(release: string): boolean {
+  const lockFile = lockFileOf(release);
+  if (existsSync(lockFile) && isLocked(lockFile)) return true;
   return readdirSync(release)
-    .filter((name) => name.startsWith(MARKER_PREFIX))
-    .some((name) => isAlive(Number(name.slice(MARKER_PREFIX.length))));
+    .filter((name) => name.startsWith(LEGACY_MARKER_PREFIX))
+    .some((name) => isAlive(Number(name.slice(LEGACY_MARKER_PREFIX.length))));
+}
+
+/** Whether a process (this one included) holds the lock. If that cannot be told, it counts as held. */
+function isLocked(lockFile: string): boolean {
+  let probe: DatabaseSync | undefined;
+  try {
+    // No waiting: a shared lock held by anyone makes this fail at once.
+    probe = new DatabaseSync(lockFile, { timeout: 0 });
+    probe.exec('BEGIN EXCLUSIVE');
+    probe.exec('ROLLBACK');
+    return false;
+  } catch {
+    return true;
+  } finally {
+    probe?.close();
+  }
 }
 
 function isAlive(pid: number): boolean {
