@@ -88,7 +88,7 @@ test('PostgreSQL stopped and started under a running server: pages stay, leads r
     json: {
       ok: true,
       mode: 'stored',
-      store: { kind: 'postgres', state: 'up' },
+      store: { kind: 'postgres', state: 'up', writable: true },
       targets: 0,
       failedDeliveries: 0,
     },
@@ -107,7 +107,7 @@ test('PostgreSQL stopped and started under a running server: pages stay, leads r
       json: {
         ok: false,
         mode: 'stored',
-        store: { kind: 'postgres', state: 'down' },
+        store: { kind: 'postgres', state: 'down', writable: false },
         targets: 0,
         failedDeliveries: null,
       },
@@ -163,7 +163,7 @@ test('delivered mode: with PostgreSQL down a lead still reaches the webhooks', a
       expect.objectContaining({
         ok: true,
         mode: 'delivered',
-        store: { kind: 'postgres', state: 'down' },
+        store: { kind: 'postgres', state: 'down', writable: false },
       }),
     );
   }, 20_000);

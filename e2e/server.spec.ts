@@ -190,7 +190,7 @@ test('/healthz says whether leads can be accepted, with the store state; /livez 
   expect(await response.json()).toEqual({
     ok: true,
     mode: 'stored',
-    store: { kind: 'sqlite', state: 'up' },
+    store: { kind: 'sqlite', state: 'up', writable: true },
     targets: 0,
     failedDeliveries: 0,
   });

@@ -3,7 +3,7 @@ import { ownerAlerts } from '../app/leads/email.server.ts';
 import { createLeadService } from '../app/leads/lead-service.server.ts';
 import { createOutbox, eventLoopBusy } from '../app/leads/outbox.server.ts';
 import { createRetentionPurge } from '../app/leads/retention.server.ts';
-import { reconnectingLeadStore } from '../app/leads/store.server.ts';
+import { reconnectingLeadStore, storeErrorForLog } from '../app/leads/store.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
 import type { LeadsIntegration } from './app.server.ts';
 import type { Env } from './env.server.ts';
@@ -24,11 +24,18 @@ export interface LeadsRuntime extends LeadsIntegration {
 export interface LeadsHealth {
   ok: boolean;
   mode: 'delivered' | 'stored';
-  store: { kind: 'sqlite' | 'postgres'; state: 'up' | 'down' };
+  /** `writable`: a small write (the heartbeat row) was committed just now. */
+  store: { kind: 'sqlite' | 'postgres'; state: 'up' | 'down'; writable: boolean };
   targets: number;
   /** Deliveries given up for good (null while the store is down). */
   failedDeliveries: number | null;
 }
+
+/**
+ * How long the outcome of a write check is reused: /healthz answers from it
+ * meanwhile, so requests to it cannot turn into a stream of fsynced commits.
+ */
+export const WRITE_CHECK_REUSE_MS = 1000;
 
 /**
  * The lead pipeline of CONTRACT "Delivery" for one server process: the store
@@ -76,6 +83,30 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
   });
   retention.start();
 
+  // One write check at a time, its outcome reused for WRITE_CHECK_REUSE_MS.
+  let writeCheck: { startedAt: number; writable: Promise<boolean> } | undefined;
+  let lastWritable = true;
+  const checkWritable = (): Promise<boolean> => {
+    const now = Date.now();
+    if (writeCheck && now - writeCheck.startedAt < WRITE_CHECK_REUSE_MS) return writeCheck.writable;
+    const writable = store.checkWritable().then(
+      () => {
+        if (!lastWritable) leadLogger.info('Lead store commits again');
+        lastWritable = true;
+        return true;
+      },
+      (error: unknown) => {
+        if (lastWritable) {
+          leadLogger.error({ err: storeErrorForLog(error) }, 'Lead store cannot commit a write');
+        }
+        lastWritable = false;
+        return false;
+      },
+    );
+    writeCheck = { startedAt: now, writable };
+    return writable;
+  };
+
   // One count per visitor for the API and the page forms together, and for
   // every server process when they share PostgreSQL.
   const limiter = createLeadRateLimiter({
@@ -110,12 +141,15 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
         () => true,
         () => false,
       );
+      // A store that answers may still refuse to commit (a full disk, a
+      // read-only file or database, a write lock another process holds).
+      const writable = up && (await checkWritable());
       const failedDeliveries = up ? await store.countFailedDeliveries().catch(() => null) : null;
       return {
         // `delivered` mode accepts a lead the targets take even without the store.
-        ok: env.LEAD_ACCEPT === 'delivered' ? targets.length > 0 : up,
+        ok: env.LEAD_ACCEPT === 'delivered' ? targets.length > 0 : writable,
         mode: env.LEAD_ACCEPT,
-        store: { kind: storeKind, state: up ? 'up' : 'down' },
+        store: { kind: storeKind, state: up ? 'up' : 'down', writable },
         targets: targets.length,
         failedDeliveries,
       };

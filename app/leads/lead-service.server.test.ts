@@ -94,6 +94,10 @@ class FailingStore implements LeadStore {
   countFailedDeliveries: LeadStore['countFailedDeliveries'] = async () =>
     this.#inner.countFailedDeliveries();
   ping: LeadStore['ping'] = async () => this.#inner.ping();
+  checkWritable: LeadStore['checkWritable'] = async () => {
+    this.#guard('checkWritable');
+    return this.#inner.checkWritable();
+  };
   close: LeadStore['close'] = async () => this.#inner.close();
 }
 

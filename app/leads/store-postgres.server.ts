@@ -134,6 +134,19 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE target LIKE 'webhook:%';
     `,
   },
+  {
+    // GET /healthz commits a write to this one row (checkWritable): a
+    // database that answers reads but cannot commit a lead (a read-only
+    // standby, a full disk) is reported as such.
+    version: 6,
+    name: 'store heartbeat',
+    sql: `
+      CREATE TABLE lead_store_heartbeat (
+        id integer PRIMARY KEY,
+        beat_at timestamptz NOT NULL
+      );
+    `,
+  },
 ];
 
 const LEAD_COLUMNS =
@@ -581,6 +594,14 @@ export class PostgresLeadStore implements LeadStore {
   async ping(): Promise<void> {
     if (this.#closed) throw new Error('Lead store is closed');
     await this.#pool.query('SELECT 1');
+  }
+
+  async checkWritable(): Promise<void> {
+    if (this.#closed) throw new Error('Lead store is closed');
+    await this.#pool.query(
+      `INSERT INTO lead_store_heartbeat (id, beat_at) VALUES (1, now())
+       ON CONFLICT (id) DO UPDATE SET beat_at = excluded.beat_at`,
+    );
   }
 
   async close(): Promise<void> {

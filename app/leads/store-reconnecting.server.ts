@@ -96,6 +96,7 @@ export class ReconnectingLeadStore implements LeadStore {
   purgeRateLimits: LeadStore['purgeRateLimits'] = () => this.#call((s) => s.purgeRateLimits());
   countFailedDeliveries: LeadStore['countFailedDeliveries'] = () =>
     this.#call((s) => s.countFailedDeliveries());
+  checkWritable: LeadStore['checkWritable'] = () => this.#call((s) => s.checkWritable());
 
   /** Also what GET /healthz asks: it records whether the store answers now. */
   async ping(): Promise<void> {

@@ -37,7 +37,7 @@ interface TableShape {
 }
 type SchemaShape = Record<string, TableShape>;
 
-const TABLES = ['leads', 'lead_deliveries', 'lead_rate_limits'];
+const TABLES = ['leads', 'lead_deliveries', 'lead_rate_limits', 'lead_store_heartbeat'];
 
 function sqliteShape(db: DatabaseSync): SchemaShape {
   const shape: SchemaShape = {};

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLOutputValue, type StatementSync } from 'node:sqlite';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   attachDeliveries,
   clipError,
@@ -35,13 +36,37 @@ import { webhookLabel } from './webhooks.server.ts';
  * "Delivery" allows, a crash between a target's acceptance and the store's
  * record), and no lead or retry is lost. It keeps the outbox's fsyncs from
  * queueing in front of new leads' on the disk.
- * busy_timeout lets the CLI read while the server writes.
+ *
+ * Waiting for a lock never blocks the thread: node:sqlite is synchronous,
+ * so SQLite's own busy_timeout would stop every page and request of the
+ * server while another process (the leads CLI) holds the write lock. It is
+ * 0 here; a statement that finds the file locked is tried again after an
+ * awaited pause, for up to BUSY_WAIT_MS. A write that fails for want of a
+ * writable file (the lock held past that wait, a full disk, a read-only
+ * file) marks the store unwritable: until a write succeeds again, writes
+ * are tried once without waiting, so an enquiry is refused at once instead
+ * of each waiting out the lock (GET /healthz, the outbox's rounds and the
+ * next enquiry each try once and so notice the recovery).
  */
 
 export const SQLITE_FILE_NAME = 'leads.sqlite';
 
-const BUSY_TIMEOUT_MS = 5000;
+/** How long a statement waits for another process's lock (SQLite's busy_timeout was 5 s). */
+const BUSY_WAIT_MS = 5000;
+/** The pauses between tries, in ms (SQLite's own busy handler's), the last one repeated. */
+const BUSY_PAUSES_MS = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
 const STATEMENT_CACHE_SIZE = 64;
+
+/** SQLite's primary result codes (https://sqlite.org/rescode.html). */
+const SQLITE_BUSY = 5;
+/** Codes that say the file cannot take a write now: PERM, BUSY, READONLY, IOERR, FULL, CANTOPEN. */
+const UNWRITABLE_CODES: ReadonlySet<number> = new Set([3, SQLITE_BUSY, 8, 10, 13, 14]);
+
+/** The primary result code of a node:sqlite error (extended codes carry it in the low byte). */
+function sqliteCode(error: unknown): number | undefined {
+  const code = (error as { errcode?: unknown } | null)?.errcode;
+  return typeof code === 'number' ? code & 0xff : undefined;
+}
 
 interface Migration {
   version: number;
@@ -184,6 +209,18 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE target LIKE 'webhook:%';
     `,
   },
+  {
+    // GET /healthz commits a write to this one row (checkWritable): a store
+    // that answers reads but cannot commit a lead is reported as such.
+    version: 6,
+    name: 'store heartbeat',
+    sql: `
+      CREATE TABLE lead_store_heartbeat (
+        id INTEGER PRIMARY KEY,
+        beat_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 type Row = Record<string, SQLOutputValue>;
@@ -255,14 +292,19 @@ export class SqliteLeadStore implements LeadStore {
    * much as running it, and a lead submission runs the same few every time.
    */
   readonly #statements = new Map<string, StatementSync>();
+  readonly #busyWaitMs: number;
   #closed = false;
+  /** False after a write failed for want of a writable file, until one succeeds. */
+  #writable = true;
 
-  constructor(file: string) {
+  /** Use openSqliteLeadStore(), which also sets the journal mode and migrates. */
+  constructor(file: string, options: { busyWaitMs?: number | undefined } = {}) {
     this.file = file;
-    this.#db = new DatabaseSync(file);
+    this.#busyWaitMs = options.busyWaitMs ?? BUSY_WAIT_MS;
+    // timeout 0: SQLite answers "locked" at once instead of sleeping on this thread.
+    this.#db = new DatabaseSync(file, { timeout: 0 });
     try {
-      this.#db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      this.#db.exec('PRAGMA journal_mode = WAL');
+      this.#db.exec('PRAGMA busy_timeout = 0');
       this.#db.exec('PRAGMA synchronous = FULL');
       this.#db.exec('PRAGMA foreign_keys = ON');
       // For version 2: the key it wrote (a hash of the address, unique per
@@ -275,10 +317,48 @@ export class SqliteLeadStore implements LeadStore {
       this.#db.function('lead_webhook_label', { deterministic: true }, (_url, position) =>
         webhookLabel(Number(position)),
       );
-      this.#migrate();
     } catch (error) {
       this.#db.close();
       throw error;
+    }
+  }
+
+  /** WAL mode and the migrations, waiting (awaited) for another process's lock. */
+  async open(): Promise<void> {
+    try {
+      await this.#attempt('write', () => this.#db.exec('PRAGMA journal_mode = WAL'));
+      await this.#attempt('write', () => this.#migrate());
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+  }
+
+  /**
+   * Runs `work` (synchronous, a whole transaction at most), trying it again
+   * after an awaited pause while another connection holds the lock, until
+   * BUSY_WAIT_MS have passed; a write while the store is known unwritable
+   * is tried once. No transaction stays open across a pause.
+   */
+  async #attempt<T>(kind: 'read' | 'write', work: () => T): Promise<T> {
+    const waitUntil = kind === 'write' && !this.#writable ? 0 : Date.now() + this.#busyWaitMs;
+    for (let round = 0; ; round++) {
+      if (this.#closed) throw new Error('Lead store is closed');
+      try {
+        const result = work();
+        if (kind === 'write') this.#writable = true;
+        return result;
+      } catch (error) {
+        const code = sqliteCode(error);
+        if (code === SQLITE_BUSY && Date.now() < waitUntil) {
+          await sleep(BUSY_PAUSES_MS[Math.min(round, BUSY_PAUSES_MS.length - 1)]);
+          continue;
+        }
+        if (kind === 'write' && code !== undefined && UNWRITABLE_CODES.has(code)) {
+          this.#writable = false;
+        }
+        throw error;
+      }
     }
   }
 
@@ -365,6 +445,10 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async insertLead(lead: LeadRecord, deliveries: readonly NewDelivery[]): Promise<InsertResult> {
+    return this.#attempt('write', () => this.#insertLead(lead, deliveries));
+  }
+
+  #insertLead(lead: LeadRecord, deliveries: readonly NewDelivery[]): InsertResult {
     return this.#transaction(() => {
       const inserted = this.#statement(
         `INSERT INTO leads (${LEAD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -407,17 +491,21 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async findByIdempotencyKey(key: string): Promise<LeadRecord | null> {
-    const row = this.#statement(`SELECT ${LEAD_COLUMNS} FROM leads WHERE idempotency_key = ?`).get(
-      key,
-    );
-    return row ? toLead(row) : null;
+    return this.#attempt('read', () => {
+      const row = this.#statement(
+        `SELECT ${LEAD_COLUMNS} FROM leads WHERE idempotency_key = ?`,
+      ).get(key);
+      return row ? toLead(row) : null;
+    });
   }
 
   async getLead(id: string): Promise<LeadWithDeliveries | null> {
-    const row = this.#statement(`SELECT ${LEAD_COLUMNS} FROM leads WHERE id = ?`).get(id);
-    if (!row) return null;
-    const lead = toLead(row);
-    return attachDeliveries([lead], this.#deliveriesOf([lead.id]))[0] ?? null;
+    return this.#attempt('read', () => {
+      const row = this.#statement(`SELECT ${LEAD_COLUMNS} FROM leads WHERE id = ?`).get(id);
+      if (!row) return null;
+      const lead = toLead(row);
+      return attachDeliveries([lead], this.#deliveriesOf([lead.id]))[0] ?? null;
+    });
   }
 
   async settleLead(
@@ -425,6 +513,10 @@ export class SqliteLeadStore implements LeadStore {
     status: LeadStatus,
     updates: readonly DeliveryUpdate[],
   ): Promise<void> {
+    await this.#attempt('write', () => this.#settleLead(id, status, updates));
+  }
+
+  #settleLead(id: string, status: LeadStatus, updates: readonly DeliveryUpdate[]): void {
     this.#transaction(() => {
       this.#statement('UPDATE leads SET status = ? WHERE id = ?').run(status, id);
       const update = this.#statement(
@@ -448,9 +540,11 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async releaseIdempotencyKey(id: string): Promise<boolean> {
-    const result = this.#statement(
-      `UPDATE leads SET idempotency_key = NULL WHERE id = ? AND status = 'not_accepted'`,
-    ).run(id);
+    const result = await this.#attempt('write', () =>
+      this.#statement(
+        `UPDATE leads SET idempotency_key = NULL WHERE id = ? AND status = 'not_accepted'`,
+      ).run(id),
+    );
     return result.changes > 0;
   }
 
@@ -461,6 +555,16 @@ export class SqliteLeadStore implements LeadStore {
     limit: number;
     targets: readonly string[];
   }): Promise<ClaimedDelivery[]> {
+    return this.#attempt('write', () => this.#claimDueDeliveries(options));
+  }
+
+  #claimDueDeliveries(options: {
+    owner: string;
+    now: string;
+    leaseUntil: string;
+    limit: number;
+    targets: readonly string[];
+  }): ClaimedDelivery[] {
     return this.#bookkeeping(() => {
       // One UPDATE ... RETURNING inside an immediate transaction: no other
       // connection can write between choosing the rows and leasing them.
@@ -501,27 +605,33 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async recordDelivery(leadId: string, owner: string, update: DeliveryUpdate): Promise<boolean> {
-    const result = this.#bookkeeping(() =>
-      this.#statement(
-        `UPDATE lead_deliveries
+    const result = await this.#attempt('write', () =>
+      this.#bookkeeping(() =>
+        this.#statement(
+          `UPDATE lead_deliveries
          SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?, delivered_at = ?,
              lease_owner = NULL, lease_expires_at = NULL
          WHERE lead_id = ? AND target = ? AND lease_owner = ?`,
-      ).run(
-        update.state,
-        update.attempts,
-        update.next_attempt_at,
-        clipError(update.last_error),
-        update.delivered_at,
-        leadId,
-        update.target,
-        owner,
+        ).run(
+          update.state,
+          update.attempts,
+          update.next_attempt_at,
+          clipError(update.last_error),
+          update.delivered_at,
+          leadId,
+          update.target,
+          owner,
+        ),
       ),
     );
     return result.changes > 0;
   }
 
   async cancelDeliveriesExcept(targets: readonly string[]): Promise<CancelledDelivery[]> {
+    return this.#attempt('write', () => this.#cancelDeliveriesExcept(targets));
+  }
+
+  #cancelDeliveriesExcept(targets: readonly string[]): CancelledDelivery[] {
     return this.#bookkeeping(() =>
       this.#statement(
         `UPDATE lead_deliveries
@@ -540,6 +650,10 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async expireReceived(olderThan: string): Promise<number> {
+    return this.#attempt('write', () => this.#expireReceived(olderThan));
+  }
+
+  #expireReceived(olderThan: string): number {
     return this.#bookkeeping(() => {
       const stale = this.#statement(
         `SELECT id FROM leads WHERE status = 'received' AND created_at < ?`,
@@ -564,85 +678,112 @@ export class SqliteLeadStore implements LeadStore {
 
   async listLeads(options: { limit?: number } = {}): Promise<LeadWithDeliveries[]> {
     const limit = Math.max(1, Math.min(options.limit ?? 50, 10_000));
-    const leads = this.#statement(
-      `SELECT ${LEAD_COLUMNS} FROM leads ORDER BY created_at DESC, rowid DESC LIMIT ?`,
-    )
-      .all(limit)
-      .map(toLead);
-    return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
+    return this.#attempt('read', () => {
+      const leads = this.#statement(
+        `SELECT ${LEAD_COLUMNS} FROM leads ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+      )
+        .all(limit)
+        .map(toLead);
+      return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
+    });
   }
 
   async exportLeads(): Promise<LeadWithDeliveries[]> {
-    const leads = this.#statement(`SELECT ${LEAD_COLUMNS} FROM leads ORDER BY created_at, rowid`)
-      .all()
-      .map(toLead);
-    return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
+    return this.#attempt('read', () => {
+      const leads = this.#statement(`SELECT ${LEAD_COLUMNS} FROM leads ORDER BY created_at, rowid`)
+        .all()
+        .map(toLead);
+      return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
+    });
   }
 
   async findLeadsByEmail(email: string): Promise<LeadWithDeliveries[]> {
-    const leads = this.#statement(
-      `SELECT ${LEAD_COLUMNS} FROM leads WHERE email = ? ORDER BY created_at, rowid`,
-    )
-      .all(email.trim().toLowerCase())
-      .map(toLead);
-    return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
+    return this.#attempt('read', () => {
+      const leads = this.#statement(
+        `SELECT ${LEAD_COLUMNS} FROM leads WHERE email = ? ORDER BY created_at, rowid`,
+      )
+        .all(email.trim().toLowerCase())
+        .map(toLead);
+      return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
+    });
   }
 
   async deleteLeads(ids: readonly string[]): Promise<number> {
     if (ids.length === 0) return 0;
-    return this.#transaction(() => {
-      const remove = this.#statement('DELETE FROM leads WHERE id = ?');
-      let count = 0;
-      for (const id of new Set(ids)) count += Number(remove.run(id).changes);
-      return count;
-    });
+    const count = await this.#attempt('write', () =>
+      this.#transaction(() => {
+        const remove = this.#statement('DELETE FROM leads WHERE id = ?');
+        let deleted = 0;
+        for (const id of new Set(ids)) deleted += Number(remove.run(id).changes);
+        return deleted;
+      }),
+    );
+    return count;
   }
 
   async purgeCreatedBefore(cutoff: string): Promise<number> {
     // Deliveries go with their lead (ON DELETE CASCADE).
-    const result = this.#statement('DELETE FROM leads WHERE created_at < ?').run(cutoff);
+    const result = await this.#attempt('write', () =>
+      this.#statement('DELETE FROM leads WHERE created_at < ?').run(cutoff),
+    );
     return Number(result.changes);
   }
 
   async hitRateLimit(key: string, windowMs: number): Promise<RateLimitCount> {
     const now = new Date().toISOString();
-    const row = this.#statement(
-      `INSERT INTO lead_rate_limits (key, hits, reset_at) VALUES (?, 1, ?)
-         ON CONFLICT (key) DO UPDATE SET
-           hits = CASE WHEN reset_at <= ? THEN 1 ELSE hits + 1 END,
-           reset_at = CASE WHEN reset_at <= ? THEN excluded.reset_at ELSE reset_at END
-         RETURNING hits, reset_at`,
-    ).get(key, new Date(Date.parse(now) + windowMs).toISOString(), now, now);
+    const row = await this.#attempt('write', () =>
+      this.#statement(
+        `INSERT INTO lead_rate_limits (key, hits, reset_at) VALUES (?, 1, ?)
+           ON CONFLICT (key) DO UPDATE SET
+             hits = CASE WHEN reset_at <= ? THEN 1 ELSE hits + 1 END,
+             reset_at = CASE WHEN reset_at <= ? THEN excluded.reset_at ELSE reset_at END
+           RETURNING hits, reset_at`,
+      ).get(key, new Date(Date.parse(now) + windowMs).toISOString(), now, now),
+    );
     return { hits: Number(row?.hits), resetAt: String(row?.reset_at) };
   }
 
   async undoRateLimitHit(key: string): Promise<void> {
-    this.#statement('UPDATE lead_rate_limits SET hits = hits - 1 WHERE key = ? AND hits > 0').run(
-      key,
+    await this.#attempt('write', () =>
+      this.#statement('UPDATE lead_rate_limits SET hits = hits - 1 WHERE key = ? AND hits > 0').run(
+        key,
+      ),
     );
   }
 
   async resetRateLimit(key: string): Promise<void> {
-    this.#statement('DELETE FROM lead_rate_limits WHERE key = ?').run(key);
+    await this.#attempt('write', () =>
+      this.#statement('DELETE FROM lead_rate_limits WHERE key = ?').run(key),
+    );
   }
 
   async purgeRateLimits(): Promise<number> {
-    const result = this.#statement('DELETE FROM lead_rate_limits WHERE reset_at <= ?').run(
-      new Date().toISOString(),
+    const result = await this.#attempt('write', () =>
+      this.#statement('DELETE FROM lead_rate_limits WHERE reset_at <= ?').run(
+        new Date().toISOString(),
+      ),
     );
     return Number(result.changes);
   }
 
   async countFailedDeliveries(): Promise<number> {
-    const row = this.#statement(
-      `SELECT count(*) AS n FROM lead_deliveries WHERE state = 'failed'`,
-    ).get();
+    const row = await this.#attempt('read', () =>
+      this.#statement(`SELECT count(*) AS n FROM lead_deliveries WHERE state = 'failed'`).get(),
+    );
     return Number(row?.n ?? 0);
   }
 
   async ping(): Promise<void> {
-    if (this.#closed) throw new Error('Lead store is closed');
-    this.#statement('SELECT 1').get();
+    await this.#attempt('read', () => this.#statement('SELECT 1').get());
+  }
+
+  async checkWritable(): Promise<void> {
+    await this.#attempt('write', () =>
+      this.#statement(
+        `INSERT INTO lead_store_heartbeat (id, beat_at) VALUES (1, ?)
+           ON CONFLICT (id) DO UPDATE SET beat_at = excluded.beat_at`,
+      ).run(new Date().toISOString()),
+    );
   }
 
   async close(): Promise<void> {
@@ -652,7 +793,15 @@ export class SqliteLeadStore implements LeadStore {
   }
 }
 
-export async function openSqliteLeadStore(options: { dataDir: string }): Promise<SqliteLeadStore> {
+export async function openSqliteLeadStore(options: {
+  dataDir: string;
+  /** How long a statement waits for another process's lock (default 5 s). */
+  busyWaitMs?: number | undefined;
+}): Promise<SqliteLeadStore> {
   mkdirSync(options.dataDir, { recursive: true });
-  return new SqliteLeadStore(path.join(options.dataDir, SQLITE_FILE_NAME));
+  const store = new SqliteLeadStore(path.join(options.dataDir, SQLITE_FILE_NAME), {
+    busyWaitMs: options.busyWaitMs,
+  });
+  await store.open();
+  return store;
 }

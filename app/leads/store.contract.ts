@@ -608,5 +608,15 @@ export function runLeadStoreContract(
       await store.insertLead(makeLead(), [pending(HOOK_A, null)]);
       expect(await store.countFailedDeliveries()).toBe(3);
     });
+
+    it('checks that it can commit a write, from several instances at once', async () => {
+      const b = await open();
+      await expect(store.checkWritable()).resolves.toBeUndefined();
+      await Promise.all([store.checkWritable(), b.checkWritable(), store.checkWritable()]);
+      // The heartbeat is one row, however often it is written; no lead comes of it.
+      expect(await store.exportLeads()).toEqual([]);
+      await b.close();
+      await expect(b.checkWritable()).rejects.toThrow();
+    });
   });
 }

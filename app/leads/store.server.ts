@@ -230,6 +230,14 @@ export interface LeadStore {
   /** Resolves while the store answers (GET /healthz); rejects otherwise. */
   ping(): Promise<void>;
 
+  /**
+   * Commits one small write (a one-row heartbeat table), so GET /healthz
+   * knows whether a lead could be committed now; rejects when it cannot (a
+   * full disk, a read-only file system or database, a write lock held by
+   * another process for longer than a lead would wait).
+   */
+  checkWritable(): Promise<void>;
+
   close(): Promise<void>;
 }
 
