@@ -200,6 +200,7 @@ describe('facts the owner has not stated', () => {
       'quoteValidity',
       'paymentTerms',
       'serverLogRetention',
+      'leadBackupRetention',
     ]);
     for (const fact of unconfirmedFacts()) expect(fact.question).toMatch(/\?|\.$/);
     expect(unconfirmedFacts({ a: { confirmed: true, question: 'A?' }, b: { value: 1 } })).toEqual(

@@ -89,6 +89,12 @@ export const facts = {
     question:
       'How long the web server’s and the host’s logs are kept (the host’s may hold visitors’ IP addresses); the privacy policy states it.',
   },
+  leadBackupRetention: {
+    days: 30,
+    confirmed: false,
+    question:
+      'How long backups of the lead database are kept (a deleted enquiry stays in each backup made before it was deleted, until that backup is deleted); the privacy policy states it.',
+  },
 } as const;
 
 type Facts = typeof facts;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LEAD_RETENTION_DAYS } from '../leads/retention.ts';
 import { business } from './business.ts';
+import { facts } from './facts.ts';
 import { privacyPolicyFor, retentionPeriod, terms } from './legal.ts';
 
 function text(page: {
@@ -37,6 +38,12 @@ describe('the privacy policy (Privacy Act 2020; issue 10 item 1)', () => {
     expect(policy).not.toMatch(/after our last contact/);
     expect(text(privacyPolicyFor({ leadRetentionDays: 90 }))).toContain(
       'deleted from our lead database 90 days (about 3 months) after they were sent',
+    );
+  });
+
+  it('says how long a deleted enquiry can stay in a backup (the README sets backups up so)', () => {
+    expect(policy).toContain(
+      `Backups of our lead database are kept for no more than ${facts.leadBackupRetention.days} days, so a copy of an enquiry in a backup is gone no more than ${facts.leadBackupRetention.days} days after the enquiry was deleted.`,
     );
   });
 

@@ -1,9 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { makeLead, runLeadStoreContract } from './store.contract.ts';
+import type { LeadRecord } from './store.server.ts';
 import { openSqliteLeadStore, SQLITE_FILE_NAME } from './store-sqlite.server.ts';
 import { openLeadStore } from './store.server.ts';
 import { sqliteHarness } from './test-support.server.ts';
@@ -151,6 +154,98 @@ describe('SQLite store specifics', () => {
         }),
       );
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a deleted or purged lead leaves none of its values in any file under DATA_DIR', async () => {
+    const dir = tempDir();
+    /** A lead whose every value holds a word found nowhere else; its delivery error too. */
+    const marked = (label: string, overrides: Partial<LeadRecord> = {}) => {
+      const word = `${label}${randomBytes(6).toString('hex')}`;
+      const digits = String(randomBytes(4).readUInt32BE() % 10_000_000).padStart(7, '0');
+      const lead = makeLead({
+        name: `Name ${word}`,
+        email: `${word}@example.co.nz`,
+        phone: `021 ${digits}`,
+        // Long enough to spill into an overflow page.
+        message: `Message ${word} `.padEnd(1000, 'x'),
+        idempotency_key: `key-${word}.digest`,
+        ...overrides,
+      });
+      const error = `receiver answered: ${word} unknown`;
+      const values = [lead.name, lead.email, lead.phone, `Message ${word}`, lead.idempotency_key!];
+      return { lead, error, values: [...values, error] };
+    };
+    const found = (value: string) => {
+      const needle = Buffer.from(value, 'utf8');
+      return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+        .map((name) => path.join(dir, name))
+        .filter((file) => {
+          try {
+            return readFileSync(file).includes(needle);
+          } catch {
+            return false; // a directory
+          }
+        });
+    };
+    const deleted = marked('deleted');
+    const purged = marked('purged', { created_at: '2020-01-01T00:00:00.000Z' });
+    const kept = marked('kept');
+    // The server's connection stays open throughout, as in production.
+    const server = await openSqliteLeadStore({ dataDir: dir });
+    try {
+      const delivery = (at: string | null) => ({
+        target: 'email',
+        label: 'email',
+        state: 'pending' as const,
+        next_attempt_at: at,
+      });
+      for (let index = 0; index < 150; index++) {
+        await server.insertLead(makeLead({ message: `Filler ${index} `.padEnd(900, 'y') }), [
+          delivery(null),
+        ]);
+      }
+      for (const { lead } of [deleted, purged, kept]) {
+        await server.insertLead(lead, [delivery(lead.created_at)]);
+      }
+      // Written into the file itself, as older leads are by SQLite's automatic checkpoints…
+      const raw = new DatabaseSync(path.join(dir, SQLITE_FILE_NAME));
+      raw.exec('PRAGMA wal_checkpoint(PASSIVE)');
+      raw.close();
+      // …then changed, so the write-ahead log holds them again, and the delivery error too.
+      for (const { lead, error } of [deleted, purged, kept]) {
+        await server.settleLead(lead.id, 'accepted', [
+          {
+            target: 'email',
+            state: 'pending',
+            attempts: 1,
+            next_attempt_at: lead.created_at,
+            last_error: error,
+            delivered_at: null,
+          },
+        ]);
+      }
+      for (const value of [...deleted.values, ...purged.values, ...kept.values]) {
+        expect(found(value), value).not.toEqual([]);
+      }
+
+      // `npm run leads -- delete --email … --yes`: another process, while the server runs.
+      const cli = await openSqliteLeadStore({ dataDir: dir });
+      const leads = await cli.findLeadsByEmail(deleted.lead.email);
+      expect(await cli.deleteLeads(leads.map((lead) => lead.id))).toBe(1);
+      await cli.close();
+      // The server's daily retention purge.
+      expect(await server.purgeCreatedBefore('2021-01-01T00:00:00.000Z')).toBe(1);
+
+      for (const value of [...deleted.values, ...purged.values]) {
+        expect(found(value), value).toEqual([]);
+      }
+      // The search does find what is still there.
+      for (const value of kept.values) expect(found(value), value).not.toEqual([]);
+      expect(await server.getLead(kept.lead.id)).toEqual(expect.objectContaining(kept.lead));
+    } finally {
+      await server.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

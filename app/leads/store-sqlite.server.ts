@@ -47,6 +47,12 @@ import { webhookLabel } from './webhooks.server.ts';
  * are tried once without waiting, so an enquiry is refused at once instead
  * of each waiting out the lock (GET /healthz, the outbox's rounds and the
  * next enquiry each try once and so notice the recovery).
+ *
+ * Deleted leads leave nothing on the disk (the privacy policy, and Privacy
+ * Act requests): secure_delete overwrites the deleted rows and freed pages
+ * with zeros, and after a deletion a truncating checkpoint copies the
+ * zeroed pages into the file and empties the write-ahead log, which still
+ * held the rows' earlier versions.
  */
 
 export const SQLITE_FILE_NAME = 'leads.sqlite';
@@ -305,6 +311,7 @@ export class SqliteLeadStore implements LeadStore {
     this.#db = new DatabaseSync(file, { timeout: 0 });
     try {
       this.#db.exec('PRAGMA busy_timeout = 0');
+      this.#db.exec('PRAGMA secure_delete = ON');
       this.#db.exec('PRAGMA synchronous = FULL');
       this.#db.exec('PRAGMA foreign_keys = ON');
       // For version 2: the key it wrote (a hash of the address, unique per
@@ -360,6 +367,23 @@ export class SqliteLeadStore implements LeadStore {
         throw error;
       }
     }
+  }
+
+  /**
+   * After a deletion: copies every page back into the file (the deleted rows
+   * are zeros there, PRAGMA secure_delete) and truncates the write-ahead log,
+   * whose frames still hold the rows as they were. Waits, like any
+   * statement, for other connections to finish what they are reading.
+   */
+  async #eraseWal(): Promise<void> {
+    await this.#attempt('read', () => {
+      const result = this.#statement('PRAGMA wal_checkpoint(TRUNCATE)').get();
+      if (Number(result?.busy) !== 0) {
+        throw Object.assign(new Error('database is locked: the checkpoint could not finish'), {
+          errcode: SQLITE_BUSY,
+        });
+      }
+    });
   }
 
   /** The prepared statement for `sql`, compiled once (up to STATEMENT_CACHE_SIZE of them). */
@@ -718,6 +742,7 @@ export class SqliteLeadStore implements LeadStore {
         return deleted;
       }),
     );
+    await this.#eraseWal();
     return count;
   }
 
@@ -726,6 +751,8 @@ export class SqliteLeadStore implements LeadStore {
     const result = await this.#attempt('write', () =>
       this.#statement('DELETE FROM leads WHERE created_at < ?').run(cutoff),
     );
+    // Every purge (daily), so one whose checkpoint could not finish is finished by the next.
+    await this.#eraseWal();
     return Number(result.changes);
   }
 
