@@ -106,7 +106,7 @@ export async function loadPrerenderedPages(
  * than 1 redirects to /blog; a blog search submitted without JavaScript,
  * /blog?q=…, lists the matching articles).
  */
-function needsServerRender(req: Request): boolean {
+export function needsServerRender(req: Request): boolean {
   if (!/^\/blog(?:\/|$)/.test(req.path)) return false;
   const page = req.query.page;
   return (page !== undefined && page !== '1') || req.query.q !== undefined;

@@ -14,10 +14,24 @@ export const trailingSlashRedirect: RequestHandler = (req, res, next) => {
   if (req.path.length <= 1 || !req.path.endsWith('/')) return next();
   const queryStart = req.originalUrl.indexOf('?');
   const query = queryStart >= 0 ? req.originalUrl.slice(queryStart) : '';
-  const target = `/${req.path.replace(/^[/\\]+/, '').replace(/\/+$/, '')}${query}`;
+  const target = redirectTarget(req.path, query);
   if (!staysOnOrigin(target)) return next();
   res.redirect(301, target);
 };
+
+/**
+ * The path without its leading run of slashes and backslashes and its
+ * trailing run of slashes, behind one slash. Plain loops: each character is
+ * looked at once, however long a run an attacker sends (a regular expression
+ * such as `/\/+$/` retries from every slash of a run and takes quadratic time).
+ */
+export function redirectTarget(path: string, query: string): string {
+  let start = 0;
+  while (start < path.length && (path[start] === '/' || path[start] === '\\')) start += 1;
+  let end = path.length;
+  while (end > start && path[end - 1] === '/') end -= 1;
+  return `/${path.slice(start, end)}${query}`;
+}
 
 const PROBE_ORIGIN = 'https://origin.invalid';
 

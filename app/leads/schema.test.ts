@@ -3,6 +3,7 @@ import {
   CALLBACK_SERVICE_TYPES,
   callbackToLead,
   EMAIL_LENGTH_MESSAGE,
+  EMAIL_PATTERN,
   enquiryToLead,
   HONEYPOT_FIELD,
   HONEYPOT_MESSAGE,
@@ -156,6 +157,20 @@ describe('validateEnquiryForm (contact and quote)', () => {
     expect(validateEnquiryForm({ ...enquiry, email }).ok).toBe(true);
     const result = failure(validateEnquiryForm({ ...enquiry, email: `a${email}` }));
     expect(result.error).toBe(EMAIL_LENGTH_MESSAGE);
+  });
+
+  it('the e-mail pattern is SPEC §5’s text, at sign, text, dot, text, without spaces', () => {
+    // The plain reading of the rule; it backtracks quadratically on long input,
+    // so it only checks EMAIL_PATTERN on every short string of these characters.
+    const spec = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+    let strings = [''];
+    for (let length = 1; length <= 7; length += 1) {
+      strings = strings.flatMap((text) => ['a', '@', '.', ' '].map((char) => text + char));
+      for (const text of strings) expect(EMAIL_PATTERN.test(text), text).toBe(spec.test(text));
+    }
+    expect(EMAIL_PATTERN.test('aroha@example.co.nz')).toBe(true);
+    expect(EMAIL_PATTERN.test('a@.b.c')).toBe(true);
+    expect(EMAIL_PATTERN.test('a@b.')).toBe(false);
   });
 
   it('names are 2 to 100 characters', () => {

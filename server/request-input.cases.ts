@@ -1,0 +1,156 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Request, Response } from 'express';
+import { findCategory } from '../app/lib/blog/category.ts';
+import { wantsJson } from '../app/leads/form-actions.server.ts';
+import { isAcceptedContentType, mediaType } from '../app/leads/lead-request.server.ts';
+import { validateCallbackForm, validateEnquiryForm, validateLead } from '../app/leads/schema.ts';
+import { needsServerRender } from './app.server.ts';
+import { StaticFiles } from './static.server.ts';
+import { trailingSlashRedirect } from './trailing-slash.server.ts';
+
+/**
+ * Every piece of the server's own code that runs a regular expression on
+ * what a request carries (its path, query, headers and form fields), each
+ * given input far longer than any request can carry (Node refuses headers
+ * over 16 KiB, the lead API and the form posts bodies over 16 KiB), shaped to
+ * make a regular expression that backtracks retry a long run from each of
+ * its positions. Linear code finishes these in milliseconds; quadratic code
+ * would take hours. `request-input.test.ts` runs each one in a worker thread
+ * it can stop.
+ *
+ * Not here, because they are in .astro files: the path checks of
+ * app/pages/server-rendered/[...path].astro, all anchored at the start and
+ * made of one run each (`/^\/blog\/category\/([^/]+)$/` and the like).
+ */
+
+/** A path of several megabytes (a request line may have 16 KiB). */
+const PATH_RUN = 4_000_000;
+/** A field of a megabyte (a lead body may have 16 KiB). */
+const FIELD_RUN = 1_000_000;
+
+const enquiry = {
+  name: 'Aroha Ngata',
+  email: 'aroha@example.co.nz',
+  phone: '021 555 0101',
+  service: 'Windows',
+  message: 'Cracked pane',
+};
+const callback = {
+  firstName: 'Aroha',
+  lastName: 'Ngata',
+  email: 'aroha@example.co.nz',
+  phone: '021 555 0101',
+  postcode: '3110',
+  serviceType: 'Home Glass',
+};
+
+/** Runs the trailing-slash middleware on a path; the Location it chose, if any. */
+function redirectOf(urlPath: string): string | undefined {
+  let location: string | undefined;
+  const req = { path: urlPath, originalUrl: urlPath } as Request;
+  const res = {
+    redirect: (_status: number, target: string) => {
+      location = target;
+    },
+  } as unknown as Response;
+  trailingSlashRedirect(req, res, () => undefined);
+  return location;
+}
+
+/** The e-mail values that make a backtracking pattern retry a run: dots, at signs, spaces. */
+const hostileEmails = [
+  `a@${'.'.repeat(FIELD_RUN)}@`,
+  `a@${'.'.repeat(FIELD_RUN)} x`,
+  `a@b${'.'.repeat(FIELD_RUN)}`,
+  `${'a'.repeat(FIELD_RUN)} @b.c`,
+  `a@${'b.'.repeat(FIELD_RUN / 2)}@`,
+  '@'.repeat(FIELD_RUN),
+];
+
+/** Other single-line values: a long run, then the one character that fails them. */
+const hostileText = [
+  `${'a'.repeat(FIELD_RUN)}\u0085`,
+  `${' '.repeat(FIELD_RUN)}x\u0000`,
+  `${'\u0000'.repeat(FIELD_RUN)}`,
+];
+
+export const REQUEST_INPUT_CASES: Record<string, () => unknown> = {
+  'trailing-slash redirect: a long run of slashes before the last segment': () =>
+    redirectOf(`/a/${'/'.repeat(PATH_RUN)}a/`),
+  'trailing-slash redirect: a long run of slashes at the end': () =>
+    redirectOf(`/a${'/'.repeat(PATH_RUN)}`),
+  'trailing-slash redirect: a long leading run of slashes and backslashes': () =>
+    redirectOf(`/${'/\\'.repeat(PATH_RUN / 2)}a/`),
+  'static files: a path of slashes and of dotted compressed-file names': async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'request-input-'));
+    try {
+      writeFileSync(path.join(root, 'index.html'), '');
+      const files = await StaticFiles.scan(root);
+      files.resolve(`/${'/'.repeat(PATH_RUN)}a`);
+      files.resolve(`/${'.b'.repeat(PATH_RUN / 2)}r`);
+      files.resolve(`/${'.g'.repeat(PATH_RUN / 2)}`);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  },
+  'blog paths the server renders': () => {
+    for (const urlPath of [`/blog${'/'.repeat(PATH_RUN)}`, `/${'blog'.repeat(PATH_RUN / 4)}`]) {
+      needsServerRender({ path: urlPath, query: { q: 'x' } } as unknown as Request);
+    }
+  },
+  'blog category named by the URL': () => {
+    findCategory(['Windows', 'Shower Installations'], '-'.repeat(PATH_RUN));
+    findCategory(['Windows'], `${' \t'.repeat(PATH_RUN / 2)}x`);
+  },
+  'Content-Type: media type and charset': () => {
+    for (const header of [
+      `application/json;${' '.repeat(PATH_RUN)}`,
+      `application/json${'; charset'.repeat(PATH_RUN / 9)}`,
+      `application/json; charset${' '.repeat(PATH_RUN)}`,
+      `application/json; charset=${' '.repeat(PATH_RUN)}"`,
+      `application/json; charset="${'x'.repeat(PATH_RUN)}`,
+      ';'.repeat(PATH_RUN),
+    ]) {
+      mediaType(header);
+      isAcceptedContentType(header);
+    }
+  },
+  'Accept: does the form post want JSON': () => {
+    for (const accept of [
+      'application/jso'.repeat(PATH_RUN / 15),
+      `${'a'.repeat(PATH_RUN)}application/json`,
+      'text/htm'.repeat(PATH_RUN / 8),
+    ]) {
+      wantsJson(new Request('http://localhost/', { headers: { accept } }));
+    }
+  },
+  'e-mail field far past its 254-character limit': () => {
+    for (const email of hostileEmails) {
+      validateLead({ ...enquiry, source: 'contact_form', email });
+      validateEnquiryForm({ ...enquiry, email });
+      validateCallbackForm({ ...callback, email });
+    }
+  },
+  'name, phone, message, postal code, service and key far past their limits': () => {
+    for (const value of hostileText) {
+      validateLead({
+        ...enquiry,
+        source: 'contact_form',
+        name: value,
+        phone: value,
+        message: value,
+        service: value,
+        idempotency_key: value,
+      });
+      validateCallbackForm({
+        ...callback,
+        firstName: value,
+        lastName: value,
+        phone: value,
+        postcode: value,
+      });
+    }
+  },
+};
