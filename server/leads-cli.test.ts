@@ -76,6 +76,11 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
+/** What a terminal may run as a command: controls but tab and line breaks, DEL, C1, overrides. */
+const TERMINAL_CONTROL =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
 const HOOK_A = 'webhook:1';
 const HOOK_B = 'webhook:2';
 const LABEL_A = 'webhook 1';
@@ -121,7 +126,10 @@ describe('leads CLI', () => {
       email: '@evil.example.com',
       phone: '+64 21 555 0101',
       service: 'Doors',
-      message: '-2+3, "quoted"\nsecond line\x1b[31m red',
+      // Stored before the form refused control characters: ESC, then the
+      // C1 controls CSI and OSC (a window title), DEL and an override.
+      message:
+        '-2+3, "quoted"\nsecond line\x1b[31m red\u009b32m green\u009d0;owned\u0007\u007f\u202e',
       source: 'quote_form',
     }),
     refused: lead({
@@ -257,7 +265,7 @@ describe('leads CLI', () => {
     expect(lines[7]).toContain('delivered 2/2');
     expect(result.stdout).toContain('4 latest leads, newest first.');
     // Visitor text cannot send escape sequences to the operator's terminal.
-    expect(result.stdout).not.toContain('\x1b');
+    expect(result.stdout).not.toMatch(TERMINAL_CONTROL);
   });
 
   it('list --limit', async () => {
@@ -316,6 +324,9 @@ describe('leads CLI', () => {
       ],
     });
     expect(exported[2]?.message).toBe(leads.hostile.message);
+    // Safe to print: every control character escaped, none as it is.
+    expect(result.stdout).not.toMatch(TERMINAL_CONTROL);
+    expect(result.stdout).toContain('\\u009b32m green\\u009d0;owned\\u0007\\u007f\\u202e');
   });
 
   it('export --format json on an empty store is []', async () => {
@@ -350,7 +361,8 @@ describe('leads CLI', () => {
     expect(hostile[4]).toBe(`'${leads.hostile.name}`);
     expect(hostile[5]).toBe(`'${leads.hostile.email}`);
     expect(hostile[6]).toBe(`'${leads.hostile.phone}`);
-    expect(hostile[8]).toBe(`'${leads.hostile.message}`);
+    expect(hostile[8]).toBe(`'-2+3, "quoted"\nsecond line?[31m red?32m green?0;owned???`);
+    expect(result.stdout).not.toMatch(TERMINAL_CONTROL);
     // No cell of the file starts a formula.
     for (const row of rows) for (const cell of row) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
     const pending = rows[2]!;

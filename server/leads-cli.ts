@@ -165,8 +165,27 @@ export function exportRecord(lead: LeadWithDeliveries) {
   };
 }
 
+/**
+ * Characters a terminal may take as a command rather than text: the control
+ * characters but tab and line breaks (ESC and the C1 controls CSI and OSC
+ * start escape sequences), DEL, and the bidirectional overrides. The form
+ * refuses them; leads stored before it did may still hold some.
+ */
+const TERMINAL_CONTROLS =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON.stringify escapes the C0 controls but writes DEL, C1 and the
+ * overrides as they are; escaped too, the export is safe to print to a
+ * terminal and still reads back to the same values.
+ */
 export function toJson(leads: readonly LeadWithDeliveries[]): string {
-  return `${JSON.stringify(leads.map(exportRecord), null, 2)}\n`;
+  const json = JSON.stringify(leads.map(exportRecord), null, 2).replace(
+    TERMINAL_CONTROLS,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return `${json}\n`;
 }
 
 /**
@@ -201,7 +220,8 @@ function describeDelivery(delivery: DeliveryRecord): string {
  * run as a formula by Excel and friends; a leading ' makes it text.
  */
 export function csvCell(value: string | number | null): string {
-  let text = value === null ? '' : String(value);
+  // A CSV cannot escape them: shown as '?', as `leads list` does.
+  let text = value === null ? '' : String(value).replace(TERMINAL_CONTROLS, '?');
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   // RFC 4180: quote fields with commas, quotes or line breaks; double the quotes.
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

@@ -90,7 +90,8 @@ export type LeadSource = (typeof LEAD_SOURCES)[number];
 export const HONEYPOT_FIELD = 'glaze_check';
 
 /**
- * Control characters (C0, DEL, C1) and the bidirectional overrides that can
+ * Control characters (C0, DEL, C1: among them ESC, CSI and OSC, which start
+ * a terminal's escape sequences) and the bidirectional overrides that can
  * rewrite how a line reads in a terminal, a spreadsheet or an e-mail: never
  * in a single-line field (name, phone, e-mail, postal code).
  */
@@ -99,7 +100,7 @@ export const SINGLE_LINE_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u
 /** The same in a message, where line breaks and tabs are fine. */
 export const MESSAGE_FORBIDDEN =
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /**
  * SPEC §5: text, at sign, text, dot, text, no spaces. Deliberately not an

@@ -496,6 +496,43 @@ describe('control characters (issue 10 item 10)', () => {
     }
   });
 
+  it('every field refuses the C1 controls (CSI, OSC and the rest) with its own message', () => {
+    for (let code = 0x80; code <= 0x9f; code += 1) {
+      const control = String.fromCharCode(code);
+      const label = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+      for (const [field, message] of [
+        ['name', NAME_CHARACTERS_MESSAGE],
+        ['email', INVALID_EMAIL_MESSAGE],
+        ['phone', PHONE_CHARACTERS_MESSAGE],
+        ['message', MESSAGE_CHARACTERS_MESSAGE],
+      ] as const) {
+        const value = `${lead[field].slice(0, 3)}${control}${lead[field].slice(3)}`;
+        expect(validateLead({ ...lead, [field]: value }), `${field} ${label}`).toEqual({
+          ok: false,
+          error: message,
+          fields: { [field]: message },
+        });
+        expect(validateEnquiryForm({ ...enquiry, [field]: value }).ok, `${field} ${label}`).toBe(
+          false,
+        );
+      }
+      const service = failure(validateLead({ ...lead, service: `Windows${control}` }));
+      expect(service.fields, `service ${label}`).toEqual({ service: SERVICE_CHOICE_MESSAGE });
+      for (const [field, message] of [
+        ['firstName', NAME_CHARACTERS_MESSAGE],
+        ['lastName', NAME_CHARACTERS_MESSAGE],
+        ['postcode', POSTCODE_CHARACTERS_MESSAGE],
+      ] as const) {
+        const result = validateCallbackForm({ ...callback, [field]: `31${control}10` });
+        expect(result, `${field} ${label}`).toEqual({
+          ok: false,
+          error: message,
+          fields: { [field]: message },
+        });
+      }
+    }
+  });
+
   it('letters of every language stay welcome', () => {
     const result = validateLead({
       ...lead,
