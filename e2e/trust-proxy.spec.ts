@@ -9,7 +9,7 @@ import {
 /**
  * TRUST_PROXY (CONTRACT "Environment"): whose X-Forwarded-For the server
  * believes. The rate limit counts the address the server believes, and the
- * line logged for a refused client names it. These clients connect from
+ * line logged for a refused client names its network (IPv4 /24). These clients connect from
  * 127.0.0.1, so X-Forwarded-For is either the report of a believed proxy or
  * a forgery.
  */
@@ -79,7 +79,8 @@ for (const [trustProxy, why] of [
       expect(statuses).toEqual([400, 400, 429]);
       expect(await post(server)).toBe(429);
       const refused = await refusedLine(server);
-      expect(refused.client).toBe('127.0.0.1');
+      // The network of the address believed, never the address (addressNetwork).
+      expect(refused.client).toBe('127.0.0.0/24');
       expect(server.output()).not.toContain('203.0.113.');
     } finally {
       await server.cleanup();
@@ -87,7 +88,7 @@ for (const [trustProxy, why] of [
   });
 }
 
-test('TRUST_PROXY=1: a count per client the proxy reports, and the refused one is named in the log', async () => {
+test('TRUST_PROXY=1: a count per client the proxy reports, and the refused one’s network is in the log', async () => {
   const server = await startWith('1');
   try {
     const flooder = '198.51.100.7';
@@ -101,7 +102,8 @@ test('TRUST_PROXY=1: a count per client the proxy reports, and the refused one i
     expect(await post(server, '198.51.100.8')).toBe(400);
     expect(await post(server, '2001:db8::8')).toBe(400);
     const refused = await refusedLine(server);
-    expect(refused).toMatchObject({ status: 429, client: flooder, level: 40 });
+    expect(refused).toMatchObject({ status: 429, client: '198.51.100.0/24', level: 40 });
+    expect(server.output()).not.toContain(flooder);
     // Ordinary requests still carry no address.
     const ordinary = requestLines(server).filter((line) => line.status !== 429);
     expect(ordinary.length).toBeGreaterThan(0);

@@ -13,6 +13,7 @@ import {
 } from './csp.server.ts';
 import type { LeadsRequestContext } from '../app/leads/context.ts';
 import type { Env } from './env.server.ts';
+import { addressNetwork } from './log-address.server.ts';
 import { StaticFiles } from './static.server.ts';
 import { trailingSlashRedirect } from './trailing-slash.server.ts';
 
@@ -142,7 +143,8 @@ export async function createApp(options: AppOptions) {
 
   // Structured request log without personal data: no query string, no IP.
   // The exception is a client the rate limit refused (429): that line names
-  // the address the server believes, so the operator can see who floods.
+  // the network of the address the server believes (IPv4 /24, IPv6 /48), so
+  // the operator can see where a flood comes from, never the full address.
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -152,7 +154,8 @@ export async function createApp(options: AppOptions) {
         status: res.statusCode,
         ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
       };
-      if (res.statusCode === 429) logger.warn({ ...line, client: req.ip }, 'request refused');
+      if (res.statusCode === 429)
+        logger.warn({ ...line, client: addressNetwork(req.ip) }, 'request refused');
       else logger.info(line, 'request');
     });
     next();

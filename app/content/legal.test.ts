@@ -68,6 +68,8 @@ describe('the privacy policy (Privacy Act 2020; issue 10 item 1)', () => {
       'passed on to the business by e-mail or its enquiry-management service',
     );
     expect(policy).toMatch(/uses the IP address a form is sent from for ten minutes/);
+    // server/app.server.ts logs the network of a refused client (addressNetwork), never its address.
+    expect(policy).toMatch(/never logs your full IP address/);
     expect(policy).not.toMatch(/webhook/i);
   });
 });

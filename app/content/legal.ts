@@ -80,7 +80,7 @@ export function privacyPolicyFor({ leadRetentionDays }: PrivacySettings) {
           'From the ‘Let Us Call You’ form: your first and last name, e-mail address, phone number, whether the job is for home or business glass, and your postal code.',
           'From the contact and quote forms: your name, e-mail address, phone number, the service you are interested in and your message.',
           'With every enquiry: the date and time it was sent and which form it came from.',
-          'Technical information recorded when you visit: our web server logs the pages requested, when, and how it answered. It writes your IP address to its log only when the limit on our forms turns a request away. The company that hosts the site may also log your IP address and browser type.',
+          'Technical information recorded when you visit: our web server logs the pages requested, when, and how it answered. It never logs your full IP address: when the limit on our forms turns a request away, it logs only the first part (for example 203.0.113.x), which shows the network the request came from but not the device that sent it. The company that hosts the site may also log your IP address and browser type.',
         ],
       },
       {
