@@ -5,6 +5,7 @@ import pino from 'pino';
 import { createApp, type AstroHandler } from './app.server.ts';
 import { currentRelease, markInUse } from './build-releases.ts';
 import { EnvError, parseEnv } from './env.server.ts';
+import { createHttpServer } from './http-server.server.ts';
 import { createLeadsIntegration } from './leads-integration.server.ts';
 
 /**
@@ -51,7 +52,13 @@ const { handler: render } = (await import(pathToFileURL(serverEntry).href)) as {
 const leads = await createLeadsIntegration(env, logger);
 const app = await createApp({ env, logger, render, clientDir, leads });
 
-const server = app.listen(env.PORT, env.HOST, () => {
+// Time limits on slow clients (http-server.server.ts).
+const server = createHttpServer(app);
+server.once('error', (error) => {
+  logger.fatal({ err: error, port: env.PORT, host: env.HOST }, 'cannot listen');
+  process.exit(1);
+});
+server.listen(env.PORT, env.HOST, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   logger.info(
@@ -59,7 +66,6 @@ const server = app.listen(env.PORT, env.HOST, () => {
     `Listening on http://localhost:${port}`,
   );
 });
-server.keepAliveTimeout = 65_000;
 
 let shuttingDown = false;
 async function shutdown(signal: string) {
