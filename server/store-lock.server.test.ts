@@ -16,8 +16,12 @@ import { SQLITE_FILE_NAME } from '../app/leads/store-sqlite.server.ts';
  */
 
 const root = path.resolve(import.meta.dirname, '..');
-/** Far below the 5 s a store wait used to block the server's thread for. */
-const PAGE_LIMIT_MS = 1000;
+/**
+ * Half the 5 s a store wait used to block the server's thread for: a page
+ * normally answers in a few milliseconds, and the margin is for a loaded
+ * machine (this runs beside the build and the linters in npm test).
+ */
+const PAGE_LIMIT_MS = 2500;
 
 /** The smallest build start.ts serves: one prerendered page and a server entry. */
 function stubBuild(dir: string): string {
