@@ -85,6 +85,15 @@ describe('deferPageScripts', () => {
     );
   });
 
+  it('inlines the one rule the islands hydrate on, whole and without comments', () => {
+    const code = afterLoadAndPaint('start()');
+    expect(code).toContain('first-contentful-paint');
+    expect(code).toContain('document.readyState');
+    // Folded onto one line: a comment would swallow the rest of the code.
+    expect(code).not.toMatch(/\/\/|\/\*/);
+    expect(() => new Function(code)).not.toThrow();
+  });
+
   it('leaves inline scripts, data blocks and other tags alone', () => {
     const html =
       '<script type="application/ld+json">{}</script><script>(()=>{})()</script>' +

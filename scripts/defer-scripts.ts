@@ -1,37 +1,25 @@
+import { whenLoadedAndPainted } from '../app/directives/when-loaded-and-painted.ts';
+
 /**
- * The prerendered pages' own scripts start once the page has loaded
- * (docs/decisions/0006, as 0004 found for React Router's): a module script
- * in the page is fetched while the stylesheets are, and on Lighthouse's
- * simulated phone that alone made the first paint 200–400 ms later
- * (measured on /terms: 905 ms with no script, 1,120–1,280 ms with the
- * site's 4 KiB module). Each `<script type="module" src>` Astro wrote
- * becomes an inline module that imports the same file after `load`. Until
- * then the page is its no-JavaScript self (the menu is a native popover).
- * Islands hydrate on the same terms (app/directives/after-load.ts).
- *
- * And once the page has painted: a load event can come before the first
- * paint (it did in most Lighthouse runs here, 20-60 ms before it), and a
- * script fetched then still counts against the first paint and the LCP on
- * a slow phone; measured on /privacy-policy, LCP 1,068, 1,210 and 909 ms
- * when the import waited for `load` and two animation frames, 904-911 ms
- * when it waited for the first contentful paint too. The paint is observed
- * (PerformanceObserver, `paint`); a hidden page, which does not paint, or
- * a browser without paint timing starts the script on `load` alone.
+ * The prerendered pages' own scripts start once the page has loaded and
+ * painted (docs/decisions/0006; the rule and its measurements are in
+ * app/directives/when-loaded-and-painted.ts, which the islands hydrate on
+ * too). Each `<script type="module" src>` Astro wrote becomes an inline
+ * module that imports the same file then. Until then the page is its
+ * no-JavaScript self (the menu is a native popover).
  */
 
 const MODULE_SCRIPT = /<script type="module" src="(\/assets\/[^"]+\.js)"><\/script>/g;
 
+/**
+ * The rule's source as inline code: the function as it runs in the browser
+ * (types erased), its whitespace folded, since its body has no comments.
+ */
+const WHEN_LOADED_AND_PAINTED = whenLoadedAndPainted.toString().replace(/\s+/g, ' ');
+
 /** Inline code that runs `call` (a JavaScript expression) once the page has loaded and painted. */
 export function afterLoadAndPaint(call: string): string {
-  return (
-    'addEventListener("load",()=>{' +
-    `const go=()=>${call};` +
-    'if(document.hidden||!globalThis.PerformanceObserver?.supportedEntryTypes?.includes("paint"))go();' +
-    'else new PerformanceObserver((list,observer)=>{' +
-    'if(list.getEntriesByName("first-contentful-paint").length){observer.disconnect();go()}' +
-    '}).observe({type:"paint",buffered:true})' +
-    '},{once:true})'
-  );
+  return `(${WHEN_LOADED_AND_PAINTED})(()=>${call})`;
 }
 
 /**
