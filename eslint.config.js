@@ -44,23 +44,36 @@ export default tseslint.config(
     },
   },
   {
-    // Browser code must never import server-only modules (secrets, webhook addresses).
+    // What a browser loads never imports server-only code (secrets, webhook
+    // addresses, the store): a module named *.server.ts or anything under
+    // server/. Browser code is the islands and the vanilla modules beside
+    // the components, the site module, the hydration directive, the shared
+    // form rules, and the scripts of .astro files; the page bodies in
+    // app/components/pages render at build time only and may read
+    // server-side content. scripts/browser-imports.test.ts plants an import
+    // to show the rule fails.
     files: [
       'app/**/*.tsx',
       'app/components/**/*.ts',
       'app/lib/**/*.ts',
       'app/content/**/*.ts',
       'app/scripts/**/*.ts',
+      'app/directives/**/*.ts',
+      'app/leads/form-rules.ts',
+      'app/leads/form-submission.ts',
+      'app/leads/schema.ts',
+      'app/**/*.astro/*.ts',
+      'app/**/*.astro/*.js',
     ],
-    ignores: ['**/*.server.ts', '**/*.test.ts', '**/*.test.tsx'],
+    ignores: ['app/components/pages/**', '**/*.server.ts', '**/*.test.ts', '**/*.test.tsx'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: ['**/server/**'],
-              message: 'server/ is not for the browser',
+              group: ['**/server/**', '**/*.server', '**/*.server.ts', '**/*.server.js'],
+              message: 'server-only code is not for the browser (name *.server.ts or server/)',
             },
           ],
         },
