@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseEnv } from './env.server.ts';
 
-describe('parseEnv (CONTRACT.md environment)', () => {
+describe('parseEnv (docs/operations.md, Environment)', () => {
   it('gives the documented defaults when nothing is set', () => {
     const env = parseEnv({});
     expect(env.DATABASE_URL).toBeUndefined();

@@ -6,7 +6,7 @@ import { parseSmtpUrl } from '../app/leads/email.server.ts';
 import { isLoopbackHost } from '../app/leads/webhooks.server.ts';
 
 /**
- * The environment of ../shared/CONTRACT.md, parsed once at start-up.
+ * The environment (docs/operations.md, "Environment"), parsed once at start-up.
  * Everything else reads the parsed object, never process.env.
  */
 

@@ -2,7 +2,7 @@
  * Copy of the pages linked from the footer (SPEC §2 'Footer'): the privacy
  * policy, the terms of trade and website use, and the intro of the HTML
  * sitemap. The privacy policy describes what the site actually does with a
- * lead (CONTRACT.md 'Lead record' and 'Delivery', LEAD_RETENTION_DAYS); keep
+ * lead (docs/operations.md, 'Lead record' and 'Delivery'; LEAD_RETENTION_DAYS); keep
  * the two in step.
  */
 import { business, fullAddress } from './business.ts';
