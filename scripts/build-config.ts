@@ -20,7 +20,6 @@ export const sourcePaths = [
   'package-lock.json',
   'scripts/build.ts',
   'scripts/defer-scripts.ts',
-  'scripts/responsive-images.ts',
   'server/env.server.ts',
 ].map((entry) => path.join(root, entry));
 

@@ -13,7 +13,6 @@ import {
   type BuildStamp,
 } from './build-config.ts';
 import { deferPageScripts } from './defer-scripts.ts';
-import { planResponsiveImages, writeManifest, writeResponsiveImages } from './responsive-images.ts';
 
 /**
  * `npm run build`: the Astro build (every content page prerendered),
@@ -24,14 +23,6 @@ import { planResponsiveImages, writeManifest, writeResponsiveImages } from './re
  * does BUILD_DIR switch to it, in one rename (server/build-releases.ts), so a
  * running server never sees a build half made.
  */
-
-// The owner's photos (public/photos/): the manifest first, because loaders
-// read it while pages prerender. Written before the build's start time, so a
-// changed manifest does not make the next `npm start` think sources changed.
-const photoPlan = await planResponsiveImages({ sourceDir: path.join(root, 'public/photos') });
-if (writeManifest(photoPlan.manifest, path.join(root, 'app/content/photos.manifest.json'))) {
-  console.log('Photo manifest updated (app/content/photos.manifest.json)');
-}
 
 const startedAt = Date.now();
 const publicConfig = currentPublicConfig();
@@ -111,10 +102,6 @@ await sharp(path.join(root, 'public/favicon.svg'), { density: 200 })
   .resize(32, 32)
   .png({ compressionLevel: 9 })
   .toFile(path.join(clientDir, 'favicon-32.png'));
-
-// The photos' AVIF and WebP variants, now that the client build exists.
-const photoFiles = await writeResponsiveImages(photoPlan, path.join(clientDir, 'photos'));
-if (photoFiles > 0) console.log(`Wrote ${photoFiles} responsive photo variants`);
 
 // The pages' own scripts and Astro's island runtime wait until the page has
 // loaded and painted, so the first paint gets the bandwidth

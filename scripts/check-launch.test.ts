@@ -70,7 +70,6 @@ const ready: LaunchContent = {
   offers: [realOffer],
   testimonials: [realTestimonial],
   facts: { leadTimes: { madeToMeasure: 'two weeks', confirmed: true, question: 'How long?' } },
-  photoCount: 12,
   illustrations: [],
 };
 
@@ -277,14 +276,19 @@ describe('the launch check (issue 11)', () => {
   });
 
   it('warns, without failing, while illustrations stand in for photos of real jobs', () => {
-    const content = { ...ready, illustrations: ['/images/services/windows-1.svg'], photoCount: 0 };
-    expect(checkLaunch(content, production, TODAY)).toEqual([
+    const content = { ...ready, illustrations: ['/images/services/windows-1.svg'] };
+    const findings = checkLaunch(content, production, TODAY);
+    expect(findings).toEqual([
       {
         level: 'warning',
-        file: 'public/photos/',
-        message: expect.stringMatching(/^no photos of real jobs yet: 1 drawn illustrations/),
+        file: 'app/content/services.ts, app/content/glass-types.ts',
+        message: expect.stringMatching(
+          /^no photos of real jobs yet: 1 drawn illustrations stand in for them; for now a developer can add photos of real jobs/,
+        ),
       },
     ]);
+    // Nothing reads a photo folder or a manifest: the warning sends no one there.
+    expect(JSON.stringify(findings)).not.toMatch(/public\/photos|manifest/);
     expect(runLaunchCheck(content, production, TODAY).exitCode).toBe(0);
   });
 
@@ -324,6 +328,10 @@ describe('npm run check:launch on the shipped content', () => {
     ]) {
       expect(stdout).toContain(`ERROR   ${file}: `);
     }
+    expect(stdout).toContain(
+      'WARNING app/content/services.ts, app/content/glass-types.ts: no photos of real jobs yet: ',
+    );
+    expect(stdout).not.toContain('public/photos');
     expect(stdout).toMatch(/\nNot ready to launch: \d+ things to fix and \d+ warnings?\.\n$/);
   });
 

@@ -7,8 +7,7 @@
  * The settings are read from PATH (the server's environment file) when
  * given, else from this shell's environment, through the server's own parser.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseEnv as parseEnvFile } from 'node:util';
 import {
   business,
@@ -32,8 +31,6 @@ export interface LaunchContent {
   testimonials: readonly Testimonial[];
   /** The facts module, for the ones still waiting for the owner's word. */
   facts: Record<string, unknown>;
-  /** The owner's photos (app/content/photos.manifest.json). */
-  photoCount: number;
   /** The drawn illustrations the pages show where a photo of a real job could go. */
   illustrations: readonly string[];
 }
@@ -50,7 +47,7 @@ const FILES = {
   facts: 'app/content/facts.ts',
   offers: 'app/content/offers.ts',
   testimonials: 'app/content/testimonials.ts',
-  photos: 'public/photos/',
+  illustrations: 'app/content/services.ts, app/content/glass-types.ts',
 } as const;
 
 /** Domains set aside for examples (RFC 2606, RFC 6761): never a real business's. */
@@ -252,10 +249,8 @@ export function checkLaunch(
 
   if (content.illustrations.length > 0) {
     warning(
-      FILES.photos,
-      content.photoCount === 0
-        ? `no photos of real jobs yet: ${content.illustrations.length} drawn illustrations stand in for them; put your own photos in public/photos/ (its README says how)`
-        : `${content.photoCount} photos are in public/photos/, but ${content.illustrations.length} drawn illustrations still stand in on the pages; ask a developer to show the photos (public/photos/README.md)`,
+      FILES.illustrations,
+      `no photos of real jobs yet: ${content.illustrations.length} drawn illustrations stand in for them; for now a developer can add photos of real jobs (put them in public/images/ and point these images at them)`,
     );
   }
 
@@ -277,11 +272,7 @@ export function formatFindings(findings: readonly LaunchFinding[]): string {
 }
 
 /** The site as shipped in this repository. */
-export function shippedContent(root = path.resolve(import.meta.dirname, '..')): LaunchContent {
-  const manifest = path.join(root, 'app/content/photos.manifest.json');
-  const photos = existsSync(manifest)
-    ? (JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, unknown>)
-    : {};
+export function shippedContent(): LaunchContent {
   const illustrations = [
     ...services.flatMap((service) => service.images.map((image) => image.src)),
     ...glassTypes.map((glassType) => glassType.image.src),
@@ -292,7 +283,6 @@ export function shippedContent(root = path.resolve(import.meta.dirname, '..')): 
     offers,
     testimonials,
     facts,
-    photoCount: Object.keys(photos).length,
     illustrations,
   };
 }

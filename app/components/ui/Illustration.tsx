@@ -11,9 +11,6 @@ export interface IllustrationProps {
   /** Above the fold: load eagerly with high priority (the page's LCP image). */
   priority?: boolean;
   className?: string;
-  /** Responsive sizes hint, for raster sources with a srcset. */
-  sizes?: string;
-  srcSet?: string;
 }
 
 /**
@@ -30,8 +27,6 @@ export function Illustration({
   fallbackLabel = 'Image not available',
   priority = false,
   className,
-  sizes,
-  srcSet,
 }: IllustrationProps) {
   const imageRef = useRef<HTMLImageElement>(null);
 
@@ -55,8 +50,6 @@ export function Illustration({
       ref={imageRef}
       className={`illustration${className ? ` ${className}` : ''}`}
       src={src}
-      srcSet={srcSet}
-      sizes={sizes}
       alt={alt}
       width={width}
       height={height}
