@@ -63,20 +63,3 @@ export const sitePages: readonly SitePage[] = [
   { path: '/terms', title: 'Terms', group: 'legal', priority: 0.2 },
   { path: '/sitemap', title: 'Sitemap', group: 'legal', priority: 0.2 },
 ];
-
-/**
- * Pages that exist to answer one visitor (the thank-you page after a form) are
- * prerendered like every other page but kept out of search results.
- */
-export const unlistedPages: readonly SitePage[] = [
-  { path: '/thank-you', title: 'Thank You', group: 'main', priority: 0 },
-];
-
-/** Everything prerendered to static HTML at build time. */
-export const prerenderPaths: readonly string[] = [
-  ...sitePages.map((page) => page.path),
-  ...unlistedPages.map((page) => page.path),
-  '/sitemap.xml',
-  '/robots.txt',
-  '/blog/rss.xml',
-];

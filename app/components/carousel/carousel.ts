@@ -126,18 +126,18 @@ function setAttribute(element: Element | null, name: string, value: string | nul
   else element.setAttribute(name, value);
 }
 
-/** Roots already started, with the function that stops each. */
-const started = new WeakMap<HTMLElement, () => void>();
+/** Roots already started. */
+const started = new WeakSet<HTMLElement>();
 
 /**
  * Starts the carousel whose root (the element with `data-carousel`) is
  * given: wires its controls at once and loads Embla when it nears the
- * viewport. Returns a function that stops it and puts the markup back as it
- * was rendered, the native scroller included. A root already started is left
- * to whoever started it (the returned function then does nothing).
+ * viewport. It runs for the life of the page (every link is a page load); a
+ * root already started is left as it is.
  */
-export function startCarousel(root: HTMLElement): () => void {
-  if (started.has(root)) return () => {};
+export function startCarousel(root: HTMLElement): void {
+  if (started.has(root)) return;
+  started.add(root);
   const options = readCarouselOptions(root);
   const { autoplayMs, loop, pauseOnHover, stopOnInteraction, slideErrorMessage } = options;
   const viewport = root.querySelector<HTMLElement>('.carousel__viewport');
@@ -155,7 +155,6 @@ export function startCarousel(root: HTMLElement): () => void {
 
   let embla: EmblaCarouselType | null = null;
   let autoplay: AutoplayType | null = null;
-  let stopped = false;
   const pausedBy = { hover: false, focus: false, drag: false };
   /** The visitor's Pause/Play choice; until they choose, autoplay follows their motion preference. */
   let userChoice: boolean | null = null;
@@ -230,7 +229,6 @@ export function startCarousel(root: HTMLElement): () => void {
       import('embla-carousel'),
       hasAutoplay ? import('embla-carousel-autoplay') : Promise.resolve(null),
     ]);
-    if (stopped) return;
     // Keep the slide the visitor may already have scrolled to natively.
     const firstSlide = slides[0];
     const slideWidth = firstSlide?.offsetWidth ?? 0;
@@ -397,12 +395,11 @@ export function startCarousel(root: HTMLElement): () => void {
   render();
 
   // Load and start Embla when the carousel comes near the viewport.
-  let observer: IntersectionObserver | undefined;
   if (viewport && count > 1 && canEnhance()) {
-    observer = new IntersectionObserver(
+    const observer = new IntersectionObserver(
       (entries) => {
         if (!entries.some((entry) => entry.isIntersecting)) return;
-        observer?.disconnect();
+        observer.disconnect();
         startEmbla(viewport).catch((error: unknown) => {
           // The native scroller keeps working; nothing else depends on Embla.
           console.error('carousel failed to start', error);
@@ -412,49 +409,11 @@ export function startCarousel(root: HTMLElement): () => void {
     );
     observer.observe(root);
   }
-
-  const stop = () => {
-    if (stopped) return;
-    stopped = true;
-    started.delete(root);
-    observer?.disconnect();
-    embla?.destroy();
-    embla = null;
-    autoplay = null;
-    toggle?.removeEventListener('click', onToggle);
-    previousButton?.removeEventListener('click', onPrevious);
-    nextButton?.removeEventListener('click', onNext);
-    motion?.removeEventListener('change', onMotionChange);
-    root.removeEventListener('mouseenter', onMouseEnter);
-    root.removeEventListener('mouseleave', onMouseLeave);
-    root.removeEventListener('focusin', onFocusIn);
-    root.removeEventListener('focusout', onFocusOut);
-    root.removeEventListener('keydown', onKeyDown);
-    root.removeEventListener('error', onError, true);
-    root.removeAttribute('data-carousel-ready');
-    if (viewport) viewport.style.paddingBottom = '';
-    // Back to the markup as rendered: the native scroller, nothing inert,
-    // and the control as the page was prerendered (motion assumed fine).
-    ready = false;
-    running = false;
-    userChoice = null;
-    reducedMotion = false;
-    announcement = '';
-    render();
-  };
-  started.set(root, stop);
-  return stop;
 }
 
-/**
- * Starts every carousel inside `scope` (the page by default), as a page's
- * module script does; returns a function that stops them all.
- */
-export function startCarousels(scope: ParentNode = document): () => void {
-  const stops = [...scope.querySelectorAll<HTMLElement>(`[${CAROUSEL_ATTRIBUTE}]`)].map(
-    startCarousel,
-  );
-  return () => {
-    for (const stop of stops) stop();
-  };
+/** Starts every carousel inside `scope` (the page by default), as a page's module script does. */
+export function startCarousels(scope: ParentNode = document): void {
+  for (const root of scope.querySelectorAll<HTMLElement>(`[${CAROUSEL_ATTRIBUTE}]`)) {
+    startCarousel(root);
+  }
 }

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { business } from '../../content/business.ts';
-import { prerenderPaths } from '../../site-pages.ts';
+import { sitePages } from '../../site-pages.ts';
 import { compileArticle } from './compile.ts';
 import { compareListOrder } from './frontmatter.ts';
 
@@ -60,7 +60,7 @@ describe('the articles of SPEC §3', () => {
   });
 
   it('each link to /quote, and every internal link leads to a page of the site', () => {
-    const pages = new Set(prerenderPaths);
+    const pages = new Set(sitePages.map((page) => page.path));
     for (const { frontmatter, html } of articles) {
       const hrefs = [...html.matchAll(/<a href="([^"]+)"/g)].map((match) => match[1]!);
       expect(hrefs, frontmatter.slug).toContain('/quote');
