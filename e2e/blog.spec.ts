@@ -285,7 +285,7 @@ test.describe('article page', () => {
     await expect(help.getByRole('link', { name: /quote/i })).toHaveAttribute('href', '/quote');
     await expect(help.getByRole('link', { name: /^Call / })).toHaveAttribute('href', /^tel:\+64/);
 
-    // The body links to /quote and navigates in the app.
+    // The body links to /quote.
     await expect(page.locator('.article-body a[href="/quote"]').first()).toBeVisible();
   });
 
@@ -361,8 +361,7 @@ test.describe('article page', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^The Benefits of Energy/);
   });
 
-  // They used to be taken over by the router; they are plain links now, as
-  // on the static pages of issue 15, and work whether or not React has run.
+  // Plain links: they work whether or not any script has run.
   test('internal links in the body lead to the page', async ({ page }) => {
     await page.goto('/blog/double-pane-window-repair');
     await page.locator('.article-body a[href="/quote"]').first().click();

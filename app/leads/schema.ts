@@ -30,8 +30,8 @@ import {
 /**
  * The one set of rules for every lead form (SPEC §5) and for POST /api/leads
  * (CONTRACT "HTTP API"). The React forms read the limits for their browser
- * constraints, run the same validate*() before submitting, and the route
- * actions and the API run it again on the server.
+ * constraints, run the same validate*() before submitting, and the server
+ * runs it again for form posts and the API.
  *
  * Browser-safe: zod only, no node imports, no React.
  */

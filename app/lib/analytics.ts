@@ -46,7 +46,8 @@ export function loadAnalytics(
     window.dataLayer?.push(arguments);
   };
   window.gtag('js', new Date());
-  // Page views are sent by the router on every navigation (SPEC §2).
+  // Page views are sent by the site's module on every page load
+  // (app/scripts/site.ts, SPEC §2).
   window.gtag('config', config.gtagId, { send_page_view: false });
   const adsId = config.adsConversionSendTo.split('/')[0];
   if (adsId) window.gtag('config', adsId);
@@ -92,7 +93,7 @@ const CONVERSION_HANDOFF_KEY = 'glass:conversion-transaction';
 
 interface ConversionHandoff {
   transactionId: string;
-  /** The router's key of the thank-you visit that took it, once one has. */
+  /** The key of the thank-you visit that took it, once one has. */
   visit?: string;
 }
 
@@ -107,7 +108,8 @@ function handOffConversion(transactionId: string): void {
 
 /**
  * The transaction id of the enquiry that led to this visit of /thank-you
- * (`visit`: the router's history key). The first visit after a submission
+ * (`visit`: a key the thank-you page keeps in its history entry's state,
+ * app/pages/thank-you.astro). The first visit after a submission
  * takes it; a reload of that visit keeps it (the platform de-duplicates it
  * again); any other visit gets none and sends SPEC §7's plain conversion.
  */

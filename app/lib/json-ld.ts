@@ -3,7 +3,8 @@ import { absoluteUrl } from './public-config.ts';
 
 /**
  * Typed builders for the schema.org structured data the site emits. Each
- * returns a plain object; routes hand it to `jsonLdMeta` (app/lib/seo.ts).
+ * returns a plain object; a page passes it to `seo()` (app/lib/seo.ts) in its
+ * metadata, and app/layouts/Document.astro writes it into the head.
  */
 
 export interface JsonLdThing {

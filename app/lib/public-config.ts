@@ -1,7 +1,7 @@
 import { DEFAULT_LEAD_RETENTION_DAYS } from '../leads/retention.ts';
 
 /**
- * The browser-visible configuration, fixed at build time by vite.config.ts.
+ * The browser-visible configuration, fixed at build time by astro.config.ts.
  * Under Vitest the defines are absent and the defaults apply.
  */
 export const publicConfig = {

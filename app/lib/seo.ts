@@ -33,7 +33,7 @@ export function documentTitle(title: string): string {
   return title.includes(business.name) ? title : `${title} | ${business.name}`;
 }
 
-/** Every route's meta tags come from here: title, description, canonical, OG, Twitter, JSON-LD. */
+/** Every page's head tags come from here: title, description, canonical, OG, Twitter, JSON-LD. */
 export function seo(page: PageSeo): MetaDescriptor[] {
   const title = documentTitle(page.title);
   const url = absoluteUrl(page.path);

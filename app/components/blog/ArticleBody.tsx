@@ -2,8 +2,7 @@
  * A part of an article body: HTML compiled from our own Markdown at build
  * time (app/lib/blog/compile.ts drops raw HTML and checks every link). Its
  * links are plain links, so a link to one of our pages loads that page: the
- * body needs no script, as on the static pages of issue 15, where no router
- * runs in the browser to take the click over.
+ * body needs no script.
  */
 export function ArticleBody({ html }: { html: string }) {
   return <div className="article-body" dangerouslySetInnerHTML={{ __html: html }} />;

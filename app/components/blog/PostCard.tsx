@@ -5,8 +5,9 @@ import { CategoryChips } from './CategoryChips.tsx';
 
 /**
  * One article card (SPEC §2 blog list and related articles): cover, category
- * links, title, en-NZ short date, excerpt and 'Learn more'. The loader has
- * already left out hidden categories and capped them on related cards.
+ * links, title, en-NZ short date, excerpt and 'Learn more'. The page's data
+ * (app/lib/blog/listing.ts) has already left out hidden categories and
+ * capped them on related cards.
  */
 export function PostCard({ post }: { post: PostCardData }) {
   const headingId = `post-card-${post.slug}`;

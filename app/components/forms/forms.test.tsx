@@ -103,7 +103,7 @@ afterEach(() => {
   delete window.dataLayer;
 });
 
-/** The stand-in page's address for `path`: what a route passes as the form's `action`. */
+/** The stand-in page's address for `path`: what a page passes as the form's `action`. */
 const at = (path: string) => `${page.url}${path}`;
 
 /** The form on a page. */

@@ -68,7 +68,7 @@ describe('offer dates (SPEC §3: month/day/year text)', () => {
   });
 });
 
-describe('the cards the home page loader returns', () => {
+describe('the cards the home page is given', () => {
   it('has the nine services with a blurb, an image and a placeholder label', () => {
     const cards = serviceCards();
     expect(cards).toHaveLength(9);

@@ -15,7 +15,7 @@ export { QUOTE_FORM_ATTRIBUTE } from './header-menus.ts';
 /** The mobile panel's id: one header a page. */
 const MENU_ID = 'site-menu';
 
-/** A link's class, and aria-current on the page it leads to (what NavLink wrote). */
+/** A link's class, and aria-current on the page it leads to. */
 function linkProps(className: string, active: boolean, current: boolean) {
   return {
     className: active ? `${className} is-active` : className,

@@ -75,7 +75,7 @@ afterEach(() => {
 });
 
 describe('the header markup', () => {
-  it('marks the current page as NavLink did, with no script', () => {
+  it('marks the current page and its group, with no script', () => {
     renderPage();
     const services = document.querySelector('a.main-nav__link[href="/services"]')!;
     expect(services.className).toBe('main-nav__link is-active');

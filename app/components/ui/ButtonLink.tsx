@@ -10,9 +10,8 @@ export function buttonClass(variant: ButtonVariant = 'primary', size: ButtonSize
 }
 
 /**
- * An internal link styled as a button (the calls to action). A plain link,
- * not a router's: every page is prerendered, so a full page load serves it,
- * and the link needs no React in the browser (issue 15: static pages).
+ * An internal link styled as a button (the calls to action). A plain link:
+ * every link is a full page load, and it needs no React in the browser.
  */
 export function ButtonLink({
   to,

@@ -2,9 +2,10 @@ import { categoryLinks, type CategoryLink } from './category.ts';
 import type { CompiledArticle } from './compile.ts';
 
 /**
- * What the blog pages show of an article, shaped by the loaders from the
- * compiled articles. Dates are formatted here, on the server, with a fixed
- * time zone so the prerendered HTML and the hydrated page always agree.
+ * What the blog pages show of an article, shaped from the compiled articles
+ * when the pages render. Dates are formatted here, at build time or on the
+ * server, with a fixed time zone, so the HTML and the blog list island once
+ * it has hydrated always agree.
  */
 
 export interface PostDate {
