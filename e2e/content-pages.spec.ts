@@ -334,8 +334,6 @@ test.describe('legal pages and sitemap (SPEC §2 footer)', () => {
         .getByRole('link', { name: last })
         .click();
       await expect(main.getByRole('heading', { name: last, level: 2 })).toBeInViewport();
-      // Still there once a timer queued after the scroll manager's 100 ms repeat has run.
-      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 150)));
       expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(400);
     });
   }

@@ -167,6 +167,19 @@ describe('startHeaderMenus', () => {
     expect(main.inert).toBe(false);
   });
 
+  it('leaving the page closes every menu, so the back-forward cache keeps none open', () => {
+    const header = renderPage();
+    stop = startHeaderMenus(header);
+    byLabel('Services menu').click();
+    toggle().click();
+    expect(panel().hasAttribute('data-open')).toBe(true);
+    window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
+    expect(panel().hasAttribute('data-open')).toBe(false);
+    expect(header.querySelector('[data-open]')).toBeNull();
+    expect(document.querySelector('main')!.inert).toBe(false);
+    expect(document.body.classList.contains('scroll-locked')).toBe(false);
+  });
+
   it("'Request an Estimate' scrolls to the page's form, without motion when asked", () => {
     stop = startHeaderMenus(
       renderPage(`<form ${QUOTE_FORM_ATTRIBUTE}><input type="hidden"><input name="name"></form>`),

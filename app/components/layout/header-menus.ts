@@ -25,8 +25,8 @@ function supportsPopover(element: HTMLElement): boolean {
 /**
  * SPEC §2 navigation bar behaviour, on the header SiteHeader renders. Desktop:
  * two dropdowns, one open at a time. Mobile: the menu toggle opens the main
- * navigation as a full-screen panel. Menus close on outside click and on
- * Escape (focus returns to their toggle); the page behind the open mobile menu
+ * navigation as a full-screen panel. Menus close on outside click, on
+ * Escape (focus returns to their toggle) and when the page is left; the page behind the open mobile menu
  * is inert and does not scroll, and Tab stays in the header until it closes.
  *
  * The mobile panel is a native popover its toggle opens by itself, so a tap
@@ -131,6 +131,15 @@ export function startHeaderMenus(header: HTMLElement): () => void {
     if (wide.matches) setMenu(false);
   };
 
+  // Every link is a page load, and the browser may keep the page it leaves
+  // in its back-forward cache, exactly as left: close the menus first, or
+  // the back button would bring the page back with a menu open (on a phone,
+  // locked and inert behind it).
+  const onPageHide = () => {
+    setGroup(null);
+    setMenu(false);
+  };
+
   const onEstimateClick = (event: MouseEvent) => {
     const form = document.querySelector<HTMLFormElement>(`form[${QUOTE_FORM_ATTRIBUTE}]`);
     if (!form) return; // No form here: the link goes to /quote.
@@ -149,6 +158,7 @@ export function startHeaderMenus(header: HTMLElement): () => void {
   document.addEventListener('pointerdown', onPointerDown);
   document.addEventListener('keydown', onKeyDown);
   wide.addEventListener('change', onWidthChange);
+  window.addEventListener('pagehide', onPageHide);
   header.setAttribute(MENUS_STARTED_ATTRIBUTE, 'on');
   // The panel may have been opened by a tap before this module ran.
   showMenuState(menuIsOpen());
@@ -164,6 +174,7 @@ export function startHeaderMenus(header: HTMLElement): () => void {
     document.removeEventListener('pointerdown', onPointerDown);
     document.removeEventListener('keydown', onKeyDown);
     wide.removeEventListener('change', onWidthChange);
+    window.removeEventListener('pagehide', onPageHide);
     header.removeAttribute(MENUS_STARTED_ATTRIBUTE);
     running.delete(header);
   };
