@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { axe } from './support/axe.ts';
 import { settled } from './support/settle.ts';
 import { PAGE_PATHS, ready } from './support/pages.ts';
 
@@ -53,6 +54,13 @@ test.describe('desktop navigation (1280 px)', () => {
     await page.keyboard.press('Escape');
     await expect(servicesMenu).toBeHidden();
     await expect(services).toBeFocused();
+  });
+
+  // Each page's own axe run is in route-budget-and-axe.spec.ts, with its menus closed.
+  test('an open dropdown passes axe too', async ({ page }) => {
+    await ready(page, '/');
+    await page.getByRole('button', { name: 'Services menu' }).click();
+    expect((await axe(page)).violations).toEqual([]);
   });
 
   test('the active link is highlighted by path prefix', async ({ page }) => {
@@ -191,6 +199,12 @@ test.describe('mobile layout (390 px)', () => {
     await expect(nav).toBeHidden();
     await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
     expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).not.toBe('hidden');
+  });
+
+  test('the open menu passes axe too', async ({ page }) => {
+    await ready(page, '/');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    expect((await axe(page)).violations).toEqual([]);
   });
 
   test('the open menu keeps the keyboard: the page behind is inert, Tab wraps round, Escape returns to the button', async ({

@@ -2,8 +2,9 @@
  * The constants of the lead forms (SPEC §5, §8, §9): visitor-facing messages,
  * limits, choices and field names. Split from schema.ts without zod so the
  * forms can set their browser constraints from them without shipping the
- * validator in the page's first JavaScript (the home budget, e2e/routes.spec.ts);
- * the forms load schema.ts on first use for the client check. schema.ts
+ * validator in the page's first JavaScript (the home budget,
+ * e2e/route-budget-and-axe.spec.ts); the forms load schema.ts on first use
+ * for the client check. schema.ts
  * re-exports everything here, so both are one set of rules.
  *
  * Browser-safe: no imports.

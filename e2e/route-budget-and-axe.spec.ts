@@ -16,7 +16,8 @@ import { PAGE_PATHS } from './support/pages.ts';
  * budget (issue 15), then axe at 1280 and 390 px. One load serves both: the
  * suite is CPU-bound on two cores, and a second load and hydration of every
  * route cost about 60 of its 860 test-seconds. The HTML checker reads every
- * page in html-validity.spec.ts.
+ * page in html-validity.spec.ts; axe with a menu open is in layout.spec.ts;
+ * when the scripts start is in script-timing.spec.ts.
  */
 
 // One axe run over a long page takes a minute at a load average of 20 on two
