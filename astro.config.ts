@@ -33,8 +33,8 @@ const afterLoadDirective: AstroIntegration = {
  * every content page is prerendered to HTML, and only the islands (the lead
  * forms, the blog search) ship React to the browser. What must answer a
  * request (a form posted without JavaScript, a blog search without
- * JavaScript) is rendered by the server build, which Express mounts as
- * middleware (server/app.server.ts).
+ * JavaScript, the 404 page) is an on-demand page of the server build, which
+ * Express mounts as middleware (server/app.server.ts).
  */
 export default defineConfig({
   srcDir: './app',
@@ -51,7 +51,7 @@ export default defineConfig({
   // Hashed files under /assets, cached for a year by the server.
   build: { format: 'directory', inlineStylesheets: 'never', assets: 'assets' },
   // Express checks the origin of every form post before Astro sees it
-  // (the lead pipeline's formPostGuards), with the API's rules.
+  // (the lead guards of server/lead-api.server.ts), as for the API.
   security: { checkOrigin: false },
   devToolbar: { enabled: false },
   vite: {

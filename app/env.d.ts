@@ -6,8 +6,11 @@
 
 declare namespace App {
   interface Locals {
-    /** Set by the production server for every server-rendered request (server/app.server.ts). */
-    leads?: import('./leads/context.ts').LeadsRequestContext | null;
+    /**
+     * The lead service for a form post's page, given by the server's table
+     * (server/on-demand-routes.server.ts) after the lead guards; null otherwise.
+     */
+    leads?: import('./leads/receive-lead.server.ts').LeadsRequestContext | null;
   }
 }
 

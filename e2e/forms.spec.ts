@@ -7,7 +7,7 @@ import {
   SUBMIT_FAILED_MESSAGE,
 } from '../app/leads/form-rules.ts';
 import { startReceiver, type Receiver } from '../app/leads/test-support.server.ts';
-import { API_ERROR_MESSAGES } from '../app/leads/lead-request.server.ts';
+import { API_ERROR_MESSAGES } from '../app/leads/receive-lead.server.ts';
 import { E2E_BUILD_ENV } from './support/env.ts';
 import { recordTag, type TagRecord } from './support/tag-record.ts';
 import {
@@ -329,8 +329,8 @@ test('contact form: an earlier error is cleared when the next attempt starts', a
   // Hold the next attempt on its way to the server, to see it start.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  // The form's own post: to its page, asking for JSON (use-lead-form.ts).
-  await page.route(`${server.url}/contact`, async (route) => {
+  // The form's own post: to /api/leads (submit-lead-form.ts).
+  await page.route(`${server.url}/api/leads`, async (route) => {
     if (route.request().method() === 'POST') await held;
     await route.continue();
   });
@@ -395,7 +395,7 @@ test('the server checks again: what a tampered page sends is refused with the sa
   const form = await openForm(page, 'quote');
   await fillForm(form, 'quote', token);
   // Skip the client check by swapping in a value the client would refuse after it ran.
-  await page.route(`${server.url}/quote`, async (route) => {
+  await page.route(`${server.url}/api/leads`, async (route) => {
     if (route.request().method() !== 'POST') return route.continue();
     const body = new URLSearchParams(route.request().postData() ?? '');
     body.set('email', 'not-an-email');

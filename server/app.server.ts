@@ -11,9 +11,10 @@ import {
   inlineStyleHashes,
   type CspOptions,
 } from './csp.server.ts';
-import type { LeadsRequestContext } from '../app/leads/context.ts';
+import type { LeadsRequestContext } from '../app/leads/receive-lead.server.ts';
 import type { Env } from './env.server.ts';
 import { addressNetwork } from './log-address.server.ts';
+import { onDemandRoutes, type OnDemandLocals } from './on-demand-routes.server.ts';
 import { StaticFiles } from './static.server.ts';
 import { trailingSlashRedirect } from './trailing-slash.server.ts';
 
@@ -21,9 +22,9 @@ import { trailingSlashRedirect } from './trailing-slash.server.ts';
 export interface LeadsIntegration {
   /** Mounted at /api/leads. */
   apiRouter?: express.Router;
-  /** What a server-rendered page needs of the lead pipeline (Astro.locals.leads). */
+  /** What a form post's page needs of the lead pipeline (Astro.locals.leads). */
   requestContext?: (res: Response) => LeadsRequestContext;
-  /** Applied to every form post to a page (POST /quote …), as to the API. */
+  /** Applied to every form post to a page (POST /quote …): the API's guards. */
   formPostGuards?: readonly express.RequestHandler[];
   /** Whether leads can be accepted now, and the store's state (GET /healthz). */
   health: () => Promise<{ ok: boolean }>;
@@ -39,16 +40,16 @@ export interface AppOptions {
   leads: LeadsIntegration;
 }
 
-/** @astrojs/node's handler in middleware mode: locals become Astro.locals. */
+/**
+ * @astrojs/node's handler in middleware mode: locals become Astro.locals.
+ * Without `next`, a request no page matches gets Astro's 404 page.
+ */
 export type AstroHandler = (
   req: Request,
   res: Response,
-  next: NextFunction,
+  next: NextFunction | undefined,
   locals?: App.Locals,
 ) => unknown;
-
-/** Where Express sends what it renders on request (app/pages/server-rendered). */
-export const SERVER_RENDERED_PREFIX = '/server-rendered';
 
 interface PrerenderedPage {
   /** Relative to the client build directory. */
@@ -101,18 +102,6 @@ export async function loadPrerenderedPages(
   return pages;
 }
 
-/**
- * Requests whose answer depends on the query string are rendered by the
- * server, not answered from the prerendered file (SPEC §4: a page query other
- * than 1 redirects to /blog; a blog search submitted without JavaScript,
- * /blog?q=…, lists the matching articles).
- */
-export function needsServerRender(req: Request): boolean {
-  if (!/^\/blog(?:\/|$)/.test(req.path)) return false;
-  const page = req.query.page;
-  return (page !== undefined && page !== '1') || req.query.q !== undefined;
-}
-
 export async function createApp(options: AppOptions) {
   const { env, logger, render, clientDir, leads } = options;
   const cspOptions: CspOptions = {
@@ -123,7 +112,7 @@ export async function createApp(options: AppOptions) {
   };
   const files = await StaticFiles.scan(clientDir);
   const pages = await loadPrerenderedPages(files, cspOptions);
-  // A server-rendered page has the same inline scripts and styles as the
+  // A page rendered on request has the same inline scripts and styles as the
   // prerendered ones (Astro's island loader): the hashes of all of them, and
   // nothing else.
   const all = [...pages.values()];
@@ -163,7 +152,7 @@ export async function createApp(options: AppOptions) {
 
   app.use(
     helmet({
-      // Set per response below: each page's own hashes, or (server-rendered) all of them.
+      // Set per response below: each page's own hashes, or (rendered on request) all of them.
       contentSecurityPolicy: false,
       // The embedded map is a cross-origin iframe.
       crossOriginEmbedderPolicy: false,
@@ -198,10 +187,30 @@ export async function createApp(options: AppOptions) {
 
   if (leads.apiRouter) app.use('/api/leads', leads.apiRouter);
 
+  // Rendered on request: a page with no file, or not the one its URL names.
+  const renderOnDemand = (req: Request, res: Response, _next: unknown, locals: OnDemandLocals) => {
+    res.setHeader('Content-Security-Policy', renderedPageCsp);
+    res.setHeader('Cache-Control', 'no-store');
+    return render(req, res, undefined, locals);
+  };
+
+  // Form posts and blog queries, before the files: the one table
+  // (on-demand-routes.server.ts) sends each to its on-demand page.
+  app.use(
+    onDemandRoutes({
+      postGuards: leads.formPostGuards ?? [],
+      leadsContext: (res) => {
+        if (!leads.requestContext) throw new Error('form posts need the lead pipeline');
+        return leads.requestContext(res);
+      },
+      render: renderOnDemand,
+    }),
+  );
+
   // Prerendered pages (revalidated on every visit, each with its own CSP),
   // hashed assets (cached for a year) and the other public files.
   app.use((req, res, next) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || needsServerRender(req)) return next();
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const page = pages.get(req.path);
     if (page) {
       res.setHeader('Content-Security-Policy', page.csp);
@@ -218,19 +227,10 @@ export async function createApp(options: AppOptions) {
     files.send(req, res, file, cacheControl).catch(next);
   });
 
-  // Everything else is rendered by the Astro server build: form posts, the
-  // blog search without JavaScript, redirects and the 404 page.
-  for (const guard of leads.formPostGuards ?? []) {
-    app.use((req, res, next) => (req.method === 'POST' ? guard(req, res, next) : next()));
-  }
-  app.all('/{*path}', (req, res, next) => {
-    res.setHeader('Content-Security-Policy', renderedPageCsp);
-    res.setHeader('Cache-Control', 'no-store');
-    // Nothing outside reaches the prefix itself: /server-rendered/x renders
-    // the 404 page of that path like any other unknown address.
-    req.url = `${SERVER_RENDERED_PREFIX}${req.url}`;
-    return render(req, res, next, { leads: leads.requestContext?.(res) ?? null });
-  });
+  // Everything else is Astro's router's: an unknown article or category
+  // (a redirect, or every article), and for anything no page matches, the
+  // 404 page. No lead service: only a row's form post gets one.
+  app.all('/{*path}', (req, res, next) => renderOnDemand(req, res, next, { leads: null }));
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');

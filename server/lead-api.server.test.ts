@@ -23,14 +23,13 @@ import {
 import {
   API_ERROR_MESSAGES,
   isAllowedOrigin,
-  isAllowedRequestOrigin,
   readLeadRequest,
-} from '../app/leads/lead-request.server.ts';
+} from '../app/leads/receive-lead.server.ts';
 import {
   createLeadApiRouter,
   createLeadRateLimiter,
-  formPostRateLimit,
-  isFormPostRateLimited,
+  isRateLimited,
+  leadGuards,
 } from './lead-api.server.ts';
 
 const SITE_URL = 'https://www.glass.example.nz';
@@ -157,6 +156,35 @@ describe('POST /api/leads', () => {
     expect(await store.exportLeads()).toEqual([
       expect.objectContaining({ source: 'quote_form', email: lead.email }),
     ]);
+  });
+
+  it("201 and 400 for a form's fields named by `form` (the form's script), in the form's terms", async () => {
+    const callback = {
+      firstName: 'Aroha',
+      lastName: 'Ngata',
+      email: 'aroha@example.co.nz',
+      phone: '021 555 0101',
+      postcode: '3110',
+      serviceType: 'Home Glass',
+      form: 'hero_form',
+    };
+    const form = (fields: Record<string, string>) =>
+      fetch(api.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+      });
+    const accepted = await form(callback);
+    expect(accepted.status).toBe(201);
+    expect(await accepted.json()).toEqual({
+      id: expect.any(String),
+      created_at: expect.any(String),
+    });
+    const refused = await form({ ...callback, postcode: '31 10 31 10 31' });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { fields: object }).fields).toHaveProperty('postcode');
+    const [lead] = await store.exportLeads();
+    expect(lead).toMatchObject({ name: 'Aroha Ngata', source: 'hero_form' });
   });
 
   it('200: the same idempotency key answers the first answer again', async () => {
@@ -311,7 +339,7 @@ describe('rate limit and unexpected failures', () => {
     }
   });
 
-  it('page form posts share the count but are flagged for the action, not answered', async () => {
+  it('form posts to a page pass the same guards: one count, flagged for the page to answer', async () => {
     const limiter = createLeadRateLimiter({ limit: 2 });
     const app = express();
     app.use(
@@ -325,8 +353,8 @@ describe('rate limit and unexpected failures', () => {
       }),
     );
     // Stands in for the page that answers a form post: reports what it would be told.
-    app.post('/quote', formPostRateLimit(limiter), (_req, res) => {
-      res.json({ rateLimited: isFormPostRateLimited(res) });
+    app.post('/quote', ...leadGuards(SITE_URL, limiter), (_req, res) => {
+      res.json({ rateLimited: isRateLimited(res) });
     });
     const api = await listen(app);
     const pageUrl = api.url.replace('/api/leads', '/quote');
@@ -347,6 +375,17 @@ describe('rate limit and unexpected failures', () => {
       const api429 = await postJson(api.url, lead);
       expect(api429.status).toBe(429);
       expect(await api429.json()).toEqual({ error: API_ERROR_MESSAGES.tooManyRequests });
+      // A form post from another site is refused before it is counted.
+      const evil = await fetch(pageUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: 'https://evil.example',
+        },
+        body: 'name=x',
+      });
+      expect(evil.status).toBe(403);
+      expect(await evil.json()).toEqual({ error: API_ERROR_MESSAGES.crossOrigin });
     } finally {
       await api.close();
     }
@@ -455,19 +494,6 @@ describe('reusable pieces', () => {
     expect(isAllowedOrigin({ origin: 'ftp://www.glass.example.nz' }, site)).toBe(false);
   });
 
-  it('isAllowedRequestOrigin reads a Web Request', () => {
-    const request = new Request('http://localhost:3000/contact', {
-      method: 'POST',
-      headers: { origin: 'https://evil.example' },
-    });
-    expect(isAllowedRequestOrigin(request, SITE_URL)).toBe(false);
-    const own = new Request('http://localhost:3000/contact', {
-      method: 'POST',
-      headers: { origin: 'http://localhost:3000' },
-    });
-    expect(isAllowedRequestOrigin(own, SITE_URL)).toBe(true);
-  });
-
   it('readLeadRequest applies the API body rules to a Web Request', async () => {
     const make = (body: BodyInit, type?: string) =>
       new Request('http://localhost/x', {
@@ -490,6 +516,14 @@ describe('reusable pieces', () => {
       expect.objectContaining({ ok: false, status: 400 }),
     );
     expect(await readLeadRequest(make('x', 'text/plain'))).toEqual(
+      expect.objectContaining({ ok: false, status: 415 }),
+    );
+    const gzipped = new Request('http://localhost/x', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: '{}',
+    });
+    expect(await readLeadRequest(gzipped)).toEqual(
       expect.objectContaining({ ok: false, status: 415 }),
     );
     expect(await readLeadRequest(make('x'.repeat(17_000), 'application/json'))).toEqual(

@@ -1,4 +1,5 @@
-import express, {
+import { Readable } from 'node:stream';
+import {
   Router,
   type ErrorRequestHandler,
   type Request,
@@ -13,33 +14,30 @@ import {
   type Store,
 } from 'express-rate-limit';
 import type { Logger } from 'pino';
-import { resultBody, type LeadService } from '../app/leads/lead-service.server.ts';
+import type { LeadService } from '../app/leads/lead-service.server.ts';
 import type { LeadStore } from '../app/leads/store.server.ts';
 import {
   API_ERROR_MESSAGES,
-  FORM_TYPE,
-  isAcceptedContentType,
   isAllowedOrigin,
-  JSON_TYPE,
-  LEAD_BODY_LIMIT_BYTES,
-} from '../app/leads/lead-request.server.ts';
+  receiveLead,
+  type LeadOutcome,
+  type LeadsRequestContext,
+} from '../app/leads/receive-lead.server.ts';
 import { UNEXPECTED_ERROR_MESSAGE } from '../app/leads/schema.ts';
 
 /**
- * POST /api/leads (CONTRACT "HTTP API"). Mounted by the server at
- * /api/leads. The rules both doors to the lead service share (messages,
- * origin check, body reading from a Web Request) live in
- * app/leads/lead-request.server.ts; the Express pieces are here, and the
- * rate limiter is shared with the page forms' posts.
+ * The server's side of the one door to the lead service
+ * (app/leads/receive-lead.server.ts): the guards every lead post passes
+ * first, to /api/leads or to a form's page (the origin check, the rate
+ * limit), and POST /api/leads, a thin adapter that answers receiveLead's
+ * outcome as JSON (docs/operations.md "HTTP API").
  *
- * Every answer is JSON; the only 5xx is 502 (CONTRACT: no configured
- * delivery accepted the lead, or an unexpected failure before anything was
+ * Every answer is JSON; the only 5xx is 502 (no configured delivery
+ * accepted the lead, or an unexpected failure before anything was
  * committed).
  */
 
-/** body-parser notation of the same 16 KiB limit. */
-export const LEAD_BODY_LIMIT = `${LEAD_BODY_LIMIT_BYTES / 1024}kb`;
-/** CONTRACT LEAD_RATE_LIMIT: submissions per client IP per 10 minutes. */
+/** LEAD_RATE_LIMIT: submissions per client IP per 10 minutes. */
 export const LEAD_RATE_LIMIT_WINDOW_MS = 10 * 60 * 1000;
 
 // ---------------------------------------------------------------------------
@@ -61,49 +59,12 @@ export function originGuard(siteUrl: string): RequestHandler {
 }
 
 // ---------------------------------------------------------------------------
-// Body reading
+// Answers
 
-export const requireLeadContentType: RequestHandler = (req, res, next) => {
-  if (isAcceptedContentType(req.get('content-type'))) return next();
-  res.status(415).json({ error: API_ERROR_MESSAGES.unsupportedType });
-};
-
-/** Content-type check and the two body parsers, 16 KiB each. */
-export function leadBodyParsers(): RequestHandler[] {
-  return [
-    requireLeadContentType,
-    express.json({ limit: LEAD_BODY_LIMIT, type: JSON_TYPE, strict: true }),
-    // Not "extended": flat fields only, no nested objects from a form body.
-    express.urlencoded({
-      limit: LEAD_BODY_LIMIT,
-      type: FORM_TYPE,
-      extended: false,
-      parameterLimit: 100,
-    }),
-  ];
-}
-
-/** Answers body-parser failures with the right 4xx JSON; anything else with 502. */
+/** Answers an unexpected failure in the router with 502; the visitor's data is never logged. */
 export function leadApiErrorHandler(logger: Logger): ErrorRequestHandler {
-  return (error: unknown, req, res, next) => {
+  return (error: unknown, _req, res, next) => {
     if (res.headersSent) return next(error);
-    const type = (error as { type?: unknown } | null)?.type;
-    const status = (error as { status?: unknown } | null)?.status;
-    if (type === 'entity.too.large') {
-      res.status(413).json({ error: API_ERROR_MESSAGES.tooLarge });
-      return;
-    }
-    if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-      res.status(415).json({ error: API_ERROR_MESSAGES.unsupportedType });
-      return;
-    }
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      // Malformed JSON, aborted or truncated bodies. The raw body (error.body)
-      // is never logged: it is the visitor's data.
-      logger.debug({ type, status }, 'Unreadable lead request body');
-      res.status(400).json({ error: API_ERROR_MESSAGES.malformed, fields: {} });
-      return;
-    }
     logger.error(
       { err: error instanceof Error ? { message: error.message, stack: error.stack } : error },
       'Unexpected error in the lead API',
@@ -112,16 +73,40 @@ export function leadApiErrorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
+/** The JSON body of an outcome: `fields` with a 400 only (docs/operations.md "HTTP API"). */
+export function apiAnswer(
+  outcome: LeadOutcome,
+): { id: string; created_at: string } | { error: string; fields?: Record<string, string> } {
+  if (outcome.ok) return { id: outcome.id, created_at: outcome.created_at };
+  return outcome.status === 400
+    ? { error: outcome.error, fields: outcome.fields }
+    : { error: outcome.error };
+}
+
+/** An Express request as a Web Request, its body streamed (never destroyed by the reader). */
+export function webRequest(req: Request): globalThis.Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    for (const item of [value ?? []].flat()) headers.append(name, item);
+  }
+  const body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+  return new globalThis.Request(new URL(req.originalUrl, 'http://localhost'), {
+    method: req.method,
+    headers,
+    body,
+    duplex: 'half',
+  } as RequestInit);
+}
+
 // ---------------------------------------------------------------------------
 // Rate limit
 
-/** res.locals keys through which a page form post learns it is over the limit. */
-const FORM_POST_LOCAL = 'leadFormPost';
+/** The res.locals key through which receiveLead learns the request is over the limit. */
 const RATE_LIMITED_LOCAL = 'leadRateLimited';
 
 /**
- * CONTRACT LEAD_RATE_LIMIT: `limit` requests per client IP per 10 minutes,
- * then 429 with Retry-After. Counts every request that reaches it, so a
+ * LEAD_RATE_LIMIT: `limit` requests per client IP per 10 minutes, then 429
+ * with Retry-After. Counts every request that reaches it, so a
  * flood of invalid bodies is limited too. The client IP is Express's req.ip:
  * behind a reverse proxy the app must set `trust proxy` accordingly. With a
  * lead store given (PostgreSQL), the count lives in it, so every server
@@ -129,10 +114,10 @@ const RATE_LIMITED_LOCAL = 'leadRateLimited';
  * process's memory. While the store cannot count (the database is down),
  * this process counts in memory instead, so the limit still holds.
  *
- * The API gets a JSON 429. A page form post (marked by formPostRateLimit)
- * is only flagged and passed on: a visitor without JavaScript must get the
- * page back with the message in the form, so the page that answers the post
- * answers the 429 itself (isFormPostRateLimited). Retry-After is set here in both cases.
+ * It sets Retry-After and flags the request (isRateLimited); receiveLead
+ * gives the one answer, 429 with the message, once it has read the body, so
+ * a visitor without JavaScript gets the page back with the message beside
+ * what was typed, and the API the same message as JSON.
  */
 export function createLeadRateLimiter(options: {
   limit: number;
@@ -151,14 +136,15 @@ export function createLeadRateLimiter(options: {
     standardHeaders: 'draft-7',
     legacyHeaders: false,
     handler: (_req, res, next) => {
-      if (res.locals[FORM_POST_LOCAL] === true) {
-        res.locals[RATE_LIMITED_LOCAL] = true;
-        next();
-        return;
-      }
-      res.status(429).json({ error: API_ERROR_MESSAGES.tooManyRequests });
+      res.locals[RATE_LIMITED_LOCAL] = true;
+      next();
     },
   });
+}
+
+/** True when the lead rate limiter found this request over LEAD_RATE_LIMIT. */
+export function isRateLimited(res: Response): boolean {
+  return res.locals[RATE_LIMITED_LOCAL] === true;
 }
 
 /**
@@ -224,20 +210,34 @@ class LeadStoreRateLimit implements Store {
 }
 
 /**
- * The same limiter (so the same count per visitor) for posts to the pages'
- * form actions: over the limit, the request goes on flagged instead of
- * being answered.
+ * What every lead post passes before receiveLead, to /api/leads or to a
+ * form's page: no caching, the origin check (403), the rate limit (counted,
+ * and flagged when over). `limiter` is shared by every door, so a visitor
+ * has one count.
  */
-export function formPostRateLimit(limiter: RequestHandler): RequestHandler {
-  return (req, res, next) => {
-    res.locals[FORM_POST_LOCAL] = true;
-    return limiter(req, res, next);
+export function leadGuards(siteUrl: string, limiter: RequestHandler): RequestHandler[] {
+  const noStore: RequestHandler = (_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
   };
+  return [noStore, originGuard(siteUrl), limiter];
 }
 
-/** True when formPostRateLimit found this request over LEAD_RATE_LIMIT. */
-export function isFormPostRateLimited(res: Response): boolean {
-  return res.locals[RATE_LIMITED_LOCAL] === true;
+/** What receiveLead needs of the server for this request. */
+export function leadsRequestContext(
+  service: LeadService,
+  res: Response,
+  logger?: Logger,
+): LeadsRequestContext {
+  return {
+    service,
+    rateLimited: isRateLimited(res),
+    onError: (error) =>
+      logger?.error(
+        { err: error instanceof Error ? { message: error.message, stack: error.stack } : error },
+        'Unexpected error while receiving a lead',
+      ),
+  };
 }
 
 // ---------------------------------------------------------------------------
@@ -245,42 +245,38 @@ export function isFormPostRateLimited(res: Response): boolean {
 
 export interface LeadApiOptions {
   service: LeadService;
-  /** Requests per client IP per 10 minutes (CONTRACT LEAD_RATE_LIMIT). */
+  /** Requests per client IP per 10 minutes (LEAD_RATE_LIMIT). */
   rateLimit: number;
-  /** CONTRACT SITE_URL: the site's own origin for the origin check. */
+  /** SITE_URL: the site's own origin for the origin check. */
   siteUrl: string;
   logger: Logger;
   /** Defaults to 10 minutes; tests may shorten it. */
   rateLimitWindowMs?: number;
   /**
-   * A limiter from createLeadRateLimiter() shared with the form-post guards,
+   * A limiter from createLeadRateLimiter() shared with the form posts' guards,
    * so the API and the forms draw on one count per visitor. Created when absent.
    */
   limiter?: RequestHandler;
 }
 
+/** POST /api/leads: the guards, then receiveLead's outcome as JSON. */
 export function createLeadApiRouter(options: LeadApiOptions): Router {
   const { service, logger } = options;
-  const router = Router();
-  const noStore: RequestHandler = (_req, res, next) => {
-    res.set('Cache-Control', 'no-store');
-    next();
-  };
-
-  router.post(
-    '/',
-    noStore,
-    originGuard(options.siteUrl),
+  const limiter =
     options.limiter ??
-      createLeadRateLimiter({ limit: options.rateLimit, windowMs: options.rateLimitWindowMs }),
-    ...leadBodyParsers(),
-    async (req: Request, res) => {
-      const result = await service.submit(req.body as unknown, { clientIp: req.ip });
-      res.status(result.status).json(resultBody(result));
-    },
-  );
+    createLeadRateLimiter({ limit: options.rateLimit, windowMs: options.rateLimitWindowMs });
+  const router = Router();
 
-  router.all('/', noStore, (_req, res) => {
+  router.post('/', ...leadGuards(options.siteUrl, limiter), async (req, res) => {
+    const outcome = await receiveLead(webRequest(req), leadsRequestContext(service, res, logger));
+    // A body left unread (too large, another type) would hold up the next
+    // request on this connection: close it after the answer instead.
+    if (!req.complete) res.set('Connection', 'close');
+    res.status(outcome.status).json(apiAnswer(outcome));
+  });
+
+  router.all('/', (_req, res) => {
+    res.set('Cache-Control', 'no-store');
     res.set('Allow', 'POST').status(405).json({ error: API_ERROR_MESSAGES.methodNotAllowed });
   });
 

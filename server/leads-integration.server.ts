@@ -10,9 +10,8 @@ import type { Env } from './env.server.ts';
 import {
   createLeadApiRouter,
   createLeadRateLimiter,
-  formPostRateLimit,
-  isFormPostRateLimited,
-  originGuard,
+  leadGuards,
+  leadsRequestContext,
 } from './lead-api.server.ts';
 
 export interface LeadsRuntime extends LeadsIntegration {
@@ -40,7 +39,7 @@ export const WRITE_CHECK_REUSE_MS = 1000;
 /**
  * The lead pipeline of CONTRACT "Delivery" for one server process: the store
  * (embedded or PostgreSQL), the delivery targets and their outbox, the lead service, the HTTP API
- * and the guards the page forms share with it.
+ * and the guards a form's post to its page shares with it.
  */
 export async function createLeadsIntegration(env: Env, logger: Logger): Promise<LeadsRuntime> {
   const leadLogger = logger.child({ component: 'leads' });
@@ -125,16 +124,11 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
   return {
     storeKind,
     apiRouter,
-    // A cross-origin form post gets the API's 403 (only an attacking page
-    // sends one); an over-limit one reaches the page that answers it
-    // (submitLeadFormPost), which answers 429 with the message in the form
-    // (it works without JavaScript).
-    formPostGuards: [originGuard(env.SITE_URL), formPostRateLimit(limiter)],
-    requestContext: (res) => ({
-      service,
-      siteUrl: env.SITE_URL,
-      rateLimited: isFormPostRateLimited(res),
-    }),
+    // The API's guards: a cross-origin form post gets its 403 (only an
+    // attacking page sends one); an over-limit one reaches the page, where
+    // receiveLead answers 429 with the message in the form.
+    formPostGuards: leadGuards(env.SITE_URL, limiter),
+    requestContext: (res) => leadsRequestContext(service, res, leadLogger),
     async health(): Promise<LeadsHealth> {
       // The ping records the store's state, so an outage is logged once when it starts and ends.
       const up = await store.ping().then(

@@ -1,19 +1,19 @@
 /**
- * What a lead form's post is answered with (form-actions.server.ts) and
+ * What a lead form posts and is answered with (receive-lead.server.ts), and
  * what the form component reads back (app/components/forms). Browser-safe:
- * types and one field name, no imports.
+ * types and a few names, no imports.
  */
 
+/** Where a form's script posts, as a program would (receive-lead.server.ts). */
+export const LEAD_API_PATH = '/api/leads';
+
 /**
- * A hidden field the form adds only when it submits through JavaScript.
- * Without it the post is a plain browser form post, answered with a redirect
- * to /thank-you; with it an accepted lead is answered with its data, so the
- * page can send the SPEC §7 analytics events before it moves on. A field, so
- * it is visible in every test; the script also asks for JSON (Accept), which
- * decides the form of every answer, including those given before the body
- * is read.
+ * The field the form's script adds to name its form (`hero_form`,
+ * `contact_form`, `quote_form`): the API then checks the fields with that
+ * form's own schema and answers in the form's terms, so a refusal marks the
+ * field the visitor typed.
  */
-export const SCRIPTED_SUBMIT_FIELD = 'js';
+export const FORM_FIELD = 'form';
 
 /**
  * Dispatched on `window` by a form's scripted submission when the lead service

@@ -31,8 +31,8 @@ import {
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhooks.server.ts';
 
 /**
- * One submission, end to end, as CONTRACT "Delivery" describes it. Used by
- * POST /api/leads and by the form posts of the three forms (submitLeadFormPost).
+ * One submission, end to end, as CONTRACT "Delivery" describes it. Called by
+ * receiveLead (receive-lead.server.ts), the one door of the API and the forms.
  *
  * Logs carry the lead id, source and counts, never the visitor's name,
  * email, phone or message.
@@ -83,16 +83,8 @@ export interface LeadServiceOptions {
   duplicateWaitMs?: number;
 }
 
-export interface SubmitContext {
-  /**
-   * Accepted for the callers' convenience; deliberately neither stored nor
-   * logged (an IP address is personal data). Rate limiting happens in HTTP.
-   */
-  clientIp?: string | undefined;
-}
-
 export interface LeadService {
-  submit(input: unknown, context?: SubmitContext): Promise<SubmitResult>;
+  submit(input: unknown): Promise<SubmitResult>;
 }
 
 /** 'webhook 2: HTTP 503 …' for each failed target. */

@@ -15,7 +15,7 @@ import { PostCard } from './PostCard.tsx';
  * the page goes back to 1 whenever either changes (a new category is a new
  * page, so a new list). Without JavaScript the form GETs ?q=… and the server
  * renders the filtered list from the data's `query`
- * (app/pages/server-rendered/[...path].astro).
+ * (app/pages/on-demand/blog-search.astro).
  */
 export function BlogList({ data }: { data: BlogListData }) {
   const [query, setQuery] = useState(data.query);

@@ -7,9 +7,9 @@ import { useLeadForm, type LeadFormProps } from './use-lead-form.ts';
  * The home page's 'Let Us Call You' form (SPEC §2 item 2, §4, §5): first and
  * last name, email, phone, postal code, Home Glass / Business Glass (Home
  * Glass first) and an SMS/e-mail opt-in that starts unchecked and is never
- * sent. Posts to the home page (`action`), whose server side
- * (app/leads/form-actions.server.ts) joins the names and combines the
- * service type and postal code into the message.
+ * sent. Posts to the home page (`action`) or, with JavaScript, to
+ * /api/leads; either way app/leads/receive-lead.server.ts joins the names and
+ * combines the service type and postal code into the message.
  */
 export function CallbackForm({
   labelledBy,

@@ -18,9 +18,9 @@ const SUBMIT_LABELS = {
 /**
  * The 'Request a Free Quote' form of the contact and quote pages (SPEC §2,
  * §4, §5): name, email, phone, one of the nine services in SPEC order, and a
- * message. Posts to its page (`action`), whose server side
- * (app/leads/form-actions.server.ts) records which page it came from
- * (`source`, the SPEC §7 analytics label).
+ * message. Posts to its page (`action`) or, with JavaScript, to /api/leads;
+ * either way app/leads/receive-lead.server.ts records which page it came
+ * from (`source`, the SPEC §7 analytics label).
  */
 export function EnquiryForm({
   source,

@@ -23,7 +23,7 @@ import {
   UNEXPECTED_ERROR_MESSAGE,
 } from '../../leads/form-rules.ts';
 import { LEAD_ACCEPTED_EVENT, type LeadFormResult } from '../../leads/form-submission.ts';
-import { API_ERROR_MESSAGES } from '../../leads/lead-request.server.ts';
+import { API_ERROR_MESSAGES } from '../../leads/receive-lead.server.ts';
 import { conversionForThankYouVisit } from '../../lib/analytics.ts';
 import { QUOTE_FORM_ATTRIBUTE } from '../layout/header-menus.ts';
 import { CallbackForm } from './CallbackForm.tsx';
@@ -43,6 +43,8 @@ function deferred<T>() {
 }
 
 interface Posted {
+  /** The path posted to. */
+  path: string | undefined;
   fields: Record<string, string>;
   /** Every name posted, repeated names included. */
   names: string[];
@@ -56,8 +58,8 @@ interface Answer {
 }
 
 /**
- * A real HTTP server standing in for the page the form posts to (the
- * server's side is app/leads/form-actions.server.test.ts): it records each
+ * A real HTTP server standing in for the site the form posts to (the
+ * server's side is app/leads/receive-lead.server.test.ts): it records each
  * post and answers with what the test's `answer` returns.
  */
 let page: { server: Server; url: string };
@@ -72,7 +74,7 @@ beforeAll(async () => {
       const body = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
       const fields: Record<string, string> = {};
       for (const [name, value] of body) fields[name] ??= value;
-      const posted = { fields, names: [...body.keys()], headers: req.headers };
+      const posted = { path: req.url, fields, names: [...body.keys()], headers: req.headers };
       posts.push(posted);
       void Promise.resolve(answer(posted)).then(({ status, body: reply }) => {
         const json = typeof reply !== 'string';
@@ -358,7 +360,7 @@ describe('submission states (SPEC §4)', () => {
     expect(posts).toHaveLength(1);
   });
 
-  it('what is posted, to the page, asking for JSON: the form fields, js=1 and the key; never the opt-in, even when ticked', async () => {
+  it("what is posted, to /api/leads on the page's origin: the form fields, its name and the key; never the opt-in, even when ticked", async () => {
     answer = () => ({
       status: 502,
       body: { ok: false, error: SUBMIT_FAILED_MESSAGE, fields: {}, values: {} },
@@ -379,13 +381,14 @@ describe('submission states (SPEC §4)', () => {
     fireEvent.submit(form);
     await within(form).findByRole('alert');
     expect(posts).toHaveLength(1);
-    const { fields, names, headers } = posts[0]!;
+    const { path, fields, names, headers } = posts[0]!;
+    expect(path).toBe('/api/leads');
     expect(names.sort()).toEqual(
       [
         'email',
         'firstName',
+        'form',
         'idempotency_key',
-        'js',
         'lastName',
         'phone',
         'postcode',
@@ -398,7 +401,7 @@ describe('submission states (SPEC §4)', () => {
       lastName: 'Ngata',
       serviceType: 'Business Glass',
       [HONEYPOT_FIELD]: '',
-      js: '1',
+      form: 'hero_form',
     });
     expect(Object.values(fields)).not.toContain('on');
     // As a browser posts the form; the answer it asks for is the difference.
@@ -567,16 +570,25 @@ describe('the scripted submission: the client check, then the page, then analyti
     errors.mockRestore();
   });
 
-  it("the server's refusal is passed on as it is; no events", async () => {
-    const refusal = {
+  it("the API's refusal is passed on as it is; no events", async () => {
+    answer = () => ({ status: 429, body: { error: API_ERROR_MESSAGES.tooManyRequests } });
+    const result = await submitLeadForm(at('/quote'), formData(validEnquiry), 'quote_form');
+    expect(result).toEqual({
       ok: false,
       error: API_ERROR_MESSAGES.tooManyRequests,
       fields: {},
-      values: { name: 'Aroha Ngata' },
-    };
-    answer = () => ({ status: 429, body: refusal });
-    const result = await submitLeadForm(at('/quote'), formData(validEnquiry), 'quote_form');
-    expect(result).toEqual(refusal);
+      values: {},
+    });
+    answer = () => ({
+      status: 400,
+      body: { error: INVALID_EMAIL_MESSAGE, fields: { email: INVALID_EMAIL_MESSAGE } },
+    });
+    expect(await submitLeadForm(at('/quote'), formData(validEnquiry), 'quote_form')).toEqual({
+      ok: false,
+      error: INVALID_EMAIL_MESSAGE,
+      fields: { email: INVALID_EMAIL_MESSAGE },
+      values: {},
+    });
     expect(recorded).toEqual([]);
   });
 

@@ -1,5 +1,10 @@
 import { UNEXPECTED_ERROR_MESSAGE } from '../../leads/form-rules.ts';
-import { LEAD_ACCEPTED_EVENT, type LeadFormResult } from '../../leads/form-submission.ts';
+import {
+  FORM_FIELD,
+  LEAD_ACCEPTED_EVENT,
+  LEAD_API_PATH,
+  type LeadFormResult,
+} from '../../leads/form-submission.ts';
 import { trackLeadSubmitted, type FormSource } from '../../lib/analytics.ts';
 import { loadLeadValidation } from './lead-form-validation.ts';
 
@@ -21,17 +26,25 @@ function formBody(formData: FormData): URLSearchParams {
   return body;
 }
 
-/** An answer of app/leads/form-actions.server.ts, and nothing else. */
-function isLeadFormResult(answer: unknown, status: number): answer is LeadFormResult {
-  if (typeof answer !== 'object' || answer === null) return false;
+/**
+ * An answer of POST /api/leads (receive-lead.server.ts), and nothing else: an
+ * accepted lead's time, or a refusal's message with the fields it names. A
+ * 403 (the origin check refuses only other sites' pages) is not one.
+ */
+function leadAnswer(answer: unknown, status: number): LeadFormResult | undefined {
+  if (typeof answer !== 'object' || answer === null) return undefined;
   const result = answer as Record<string, unknown>;
-  if (result.ok === true) return status < 300 && typeof result.created_at === 'string';
-  return (
-    result.ok === false &&
-    typeof result.error === 'string' &&
-    typeof result.fields === 'object' &&
-    result.fields !== null
-  );
+  if (status < 300) {
+    return typeof result.created_at === 'string'
+      ? { ok: true, created_at: result.created_at }
+      : undefined;
+  }
+  if (status === 403 || typeof result.error !== 'string') return undefined;
+  const fields =
+    typeof result.fields === 'object' && result.fields !== null
+      ? (result.fields as Record<string, string>)
+      : {};
+  return { ok: false, error: result.error, fields, values: {} };
 }
 
 const unexpected = (): LeadFormResult => ({
@@ -46,20 +59,19 @@ const unexpected = (): LeadFormResult => ({
  *
  * 1. the client check with the form's own schema, before anything is sent
  *    (SPEC §5); if the validator cannot be loaded the server still checks;
- * 2. the post to `action`, the form's own page, as the browser would post
- *    it without JavaScript, asking for JSON (form-actions.server.ts answers
- *    a scripted post there with the same function, and only the form shape
- *    of the answer differs). Not POST /api/leads: the page answers in the
- *    form's own terms (the call-back form's first and last name, postal code
- *    and service type, not the lead's name and message), so a refusal marks
- *    the field the visitor typed, with the same SPEC §8 message as the page
- *    rendered for a post without JavaScript; and a visitor whose validator
- *    did not load is still checked by the server against the form's schema;
+ * 2. the post to POST /api/leads, on the origin of `action` (the form's own
+ *    page), of the fields the browser would post without JavaScript and
+ *    `form`, the form's name: the API then checks them with the form's own
+ *    schema and answers in its terms (the call-back form's first and last
+ *    name, postal code and service type, not the lead's name and message),
+ *    so a refusal marks the field the visitor typed, with the same message
+ *    as the page rendered for a post without JavaScript, and a visitor whose
+ *    validator did not load is still checked by the server;
  * 3. on success the SPEC §7 events (form_submit and the conversion with
  *    created_at as the transaction id, handed on to /thank-you's conversion)
  *    and the form told to take a new idempotency key (LEAD_ACCEPTED_EVENT);
  *    the caller then moves on to /thank-you;
- * 4. a failure that is not an answer of the server (network down, a 403
+ * 4. a failure that is not an answer of the API (network down, a 403
  *    from the server's origin check, a crash) becomes SPEC §8's
  *    unexpected-error message in the form (§4: the form stays).
  */
@@ -80,13 +92,15 @@ export async function submitLeadForm(
 
   let result: LeadFormResult;
   try {
-    const response = await fetch(new URL(action, document.baseURI), {
+    const body = formBody(formData);
+    body.set(FORM_FIELD, source);
+    const response = await fetch(new URL(LEAD_API_PATH, new URL(action, document.baseURI)), {
       method: 'POST',
       headers: { Accept: 'application/json' },
-      body: formBody(formData),
+      body,
     });
-    const answer: unknown = await response.json().catch(() => undefined);
-    if (!isLeadFormResult(answer, response.status)) {
+    const answer = leadAnswer(await response.json().catch(() => undefined), response.status);
+    if (!answer) {
       console.error('Lead form submission got an unexpected answer', response.status);
       return unexpected();
     }

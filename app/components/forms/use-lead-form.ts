@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import {
   LEAD_ACCEPTED_EVENT,
-  SCRIPTED_SUBMIT_FIELD,
   THANK_YOU_PATH,
   type LeadFormResult,
   type LeadFormValues,
@@ -34,8 +33,8 @@ export interface FieldState {
 /** What the page gives a lead form: where it posts, and the answer it was rendered with. */
 export interface LeadFormProps {
   /**
-   * The page's own path, which answers the form's post with or without
-   * JavaScript. The exact path: pages are prerendered from '/quote/', and a
+   * The page's own path, which answers the form's plain post (without
+   * JavaScript); the script posts to /api/leads on its origin. The exact path: pages are prerendered from '/quote/', and a
    * plain post there would be redirected (301) to '/quote' and lose its body.
    */
   action: string;
@@ -48,7 +47,7 @@ export interface LeadFormProps {
  * everything comes in as props, so the form works the same on any page layer.
  *
  * With JavaScript the form submits itself (submit-lead-form.ts: the client
- * check, then a post to the page asking for JSON): while that runs the form
+ * check, then a post to POST /api/leads): while that runs the form
  * is `busy` (button disabled, 'Submitting...') and the last message is
  * hidden, so every attempt starts without an error; a failure brings the
  * message back and the button with it; success leaves for /thank-you (the
@@ -123,7 +122,6 @@ export function useLeadForm(source: FormSource, { action, result }: LeadFormProp
     event.preventDefault();
     if (busyRef.current) return;
     const formData = new FormData(event.currentTarget);
-    formData.set(SCRIPTED_SUBMIT_FIELD, '1');
     if (!formData.get(IDEMPOTENCY_KEY_FIELD)) {
       const key = newIdempotencyKey();
       setIdempotencyKey(key);

@@ -4,7 +4,7 @@ import { seo } from '../../lib/seo.ts';
 
 /** SPEC §4: the whole list, or the search of a query (`/blog?q=…`, rendered by the server). */
 export function blogData(query = '') {
-  // SPEC §5 search without JavaScript: /blog?q=… (server-rendered, see server/app.server.ts).
+  // SPEC §5 search without JavaScript: /blog?q=… (app/pages/on-demand/blog-search.astro).
   return blogListData(null, query);
 }
 

@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { webhookTargets } from './webhooks.server.ts';
-import { API_ERROR_MESSAGES } from './lead-request.server.ts';
-import type { LeadsRequestContext } from './context.ts';
-import { submitLeadFormPost, wantsJson } from './form-actions.server.ts';
+import {
+  API_ERROR_MESSAGES,
+  formPostAnswer,
+  receiveLead,
+  type LeadsRequestContext,
+} from './receive-lead.server.ts';
 import type { LeadFormResult } from './form-submission.ts';
 import { createLeadService } from './lead-service.server.ts';
 import {
@@ -10,6 +13,7 @@ import {
   INVALID_EMAIL_MESSAGE,
   REQUIRED_FIELDS_MESSAGE,
   SUBMIT_FAILED_MESSAGE,
+  UNEXPECTED_ERROR_MESSAGE,
   type LeadSource,
 } from './schema.ts';
 import { openSqliteLeadStore } from './store-sqlite.server.ts';
@@ -23,7 +27,7 @@ let data: ReturnType<typeof tempDataDir>;
 let receivers: Receiver[];
 
 beforeEach(async () => {
-  data = tempDataDir('form-actions-');
+  data = tempDataDir('receive-lead-');
   store = await openSqliteLeadStore({ dataDir: data.dir });
   receivers = [await startReceiver('ok'), await startReceiver('ok')];
 });
@@ -46,7 +50,6 @@ function leadsFor(
       timeoutMs: 1000,
       logger: silentLogger(),
     }),
-    siteUrl: ORIGIN,
     rateLimited: options.rateLimited ?? false,
   };
 }
@@ -69,16 +72,20 @@ function post(
 
 type Outcome = { status: number; body?: LeadFormResult; location?: string | null };
 
-/** What submitLeadFormPost answered for `form`'s post. */
+/** What the page of `form` answers a plain post with (app/pages/on-demand/*-form.astro). */
 async function run(
   form: LeadSource,
   request: Request,
-  leads: LeadsRequestContext | null = leadsFor(),
+  leads: LeadsRequestContext = leadsFor(),
 ): Promise<Outcome> {
-  const outcome = await submitLeadFormPost(request, leads, form);
-  if ('redirect' in outcome) return { status: outcome.status, location: outcome.redirect };
-  return { status: outcome.status, body: outcome.result };
+  const answer = formPostAnswer(await receiveLead(request, leads, form));
+  if ('redirect' in answer) return { status: 303, location: answer.redirect };
+  return { status: answer.status, body: answer.result };
 }
+
+/** What the form's script gets from POST /api/leads: the outcome, named by the body's `form`. */
+const viaApi = (request: Request, leads: LeadsRequestContext = leadsFor()) =>
+  receiveLead(request, leads);
 
 const callback = {
   firstName: '  Aroha ',
@@ -161,48 +168,88 @@ describe('a plain form post (no JavaScript)', () => {
   });
 });
 
-describe('a scripted post (js=1)', () => {
-  it("valid: { ok, created_at } for the analytics, with the stored lead's time", async () => {
-    const outcome = await run('quote_form', post('/quote', { ...enquiry, js: '1' }));
-    expect(outcome.status).toBe(201);
+describe("the form's script, through the API (form=…)", () => {
+  it("valid: the stored lead's id and time, for the analytics", async () => {
+    const outcome = await viaApi(post('/api/leads', { ...enquiry, form: 'quote_form' }));
     const [lead] = await store.exportLeads();
-    expect(outcome.body).toEqual({ ok: true, created_at: lead?.created_at });
+    expect(outcome).toEqual({ ok: true, status: 201, id: lead?.id, created_at: lead?.created_at });
+    expect(lead?.source).toBe('quote_form');
+  });
+
+  it("a refusal names the form's own fields, not the lead's", async () => {
+    const outcome = await viaApi(
+      post('/api/leads', { ...callback, lastName: ' ', form: 'hero_form' }),
+    );
+    expect(outcome).toMatchObject({
+      ok: false,
+      status: 400,
+      error: REQUIRED_FIELDS_MESSAGE,
+      fields: { lastName: REQUIRED_FIELDS_MESSAGE },
+    });
   });
 
   it('the same key twice (a double click, a retry): one lead, one delivery, the same answer', async () => {
-    const fields = { ...enquiry, js: '1', idempotency_key: 'double-click-key-1' };
+    const fields = { ...enquiry, form: 'quote_form', idempotency_key: 'double-click-key-1' };
     const [first, second] = await Promise.all([
-      run('quote_form', post('/quote', fields)),
-      run('quote_form', post('/quote', fields)),
+      viaApi(post('/api/leads', fields)),
+      viaApi(post('/api/leads', fields)),
     ]);
     expect([first.status, second.status].sort()).toEqual([200, 201]);
-    expect(first.body).toEqual(second.body);
+    expect({ ...first, status: 0 }).toEqual({ ...second, status: 0 });
     expect(await store.exportLeads()).toHaveLength(1);
     expect(receivers[0]?.requests).toHaveLength(1);
   });
 
   it('honeypot filled: looks like success, kept as spam, never delivered', async () => {
-    const outcome = await run(
-      'quote_form',
-      post('/quote', { ...enquiry, js: '1', [HONEYPOT_FIELD]: 'http://spam.example' }),
+    const outcome = await viaApi(
+      post('/api/leads', {
+        ...enquiry,
+        form: 'quote_form',
+        [HONEYPOT_FIELD]: 'http://spam.example',
+      }),
     );
-    expect(outcome.body).toMatchObject({ ok: true });
+    expect(outcome).toMatchObject({ ok: true });
     const [lead] = await store.exportLeads();
     expect(lead?.status).toBe('spam');
     expect(receivers[0]?.requests).toHaveLength(0);
   });
 
-  it('every webhook failing: 502 with the SPEC §8 message and the values kept', async () => {
+  it('every webhook failing: 502 with the SPEC §8 message', async () => {
     for (const receiver of receivers) receiver.mode = 'fail';
-    const outcome = await run('hero_form', post('/', { ...callback, js: '1' }));
-    expect(outcome.status).toBe(502);
-    expect(outcome.body).toMatchObject({ ok: false, error: SUBMIT_FAILED_MESSAGE });
-    expect((outcome.body as { values: Record<string, string> }).values.firstName).toBe('  Aroha ');
+    const outcome = await viaApi(post('/api/leads', { ...callback, form: 'hero_form' }));
+    expect(outcome).toMatchObject({ ok: false, status: 502, error: SUBMIT_FAILED_MESSAGE });
+  });
+
+  it("without `form`, a lead as a program sends it, checked by the lead service's schema", async () => {
+    const outcome = await viaApi(
+      post(
+        '/api/leads',
+        { ...enquiry, source: 'contact_form' },
+        {
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ ...enquiry, source: 'contact_form' }),
+        },
+      ),
+    );
+    expect(outcome).toMatchObject({ ok: true, status: 201 });
+    const refused = await viaApi(post('/api/leads', { ...callback }));
+    expect(refused).toMatchObject({ ok: false, status: 400 });
+  });
+
+  it('a service that throws: 502 with the unexpected-error message, reported', async () => {
+    const reported: unknown[] = [];
+    const outcome = await viaApi(post('/api/leads', { ...enquiry, form: 'quote_form' }), {
+      service: { submit: () => Promise.reject(new Error('boom')) },
+      rateLimited: false,
+      onError: (error) => reported.push(error),
+    });
+    expect(outcome).toMatchObject({ ok: false, status: 502, error: UNEXPECTED_ERROR_MESSAGE });
+    expect(reported).toHaveLength(1);
   });
 });
 
-describe('the API rules apply to the forms too', () => {
-  it('over the rate limit (flagged by the server): 429 with the message, nothing stored', async () => {
+describe('the same rules for every door', () => {
+  it('over the rate limit (flagged by the server): 429 with the message and the values, nothing stored', async () => {
     const outcome = await run(
       'quote_form',
       post('/quote', enquiry),
@@ -230,44 +277,12 @@ describe('the API rules apply to the forms too', () => {
     expect(outcome.status).toBe(415);
   });
 
-  it('from another site: 403', async () => {
-    const outcome = await run(
-      'quote_form',
-      post('/quote', enquiry, { headers: { Origin: 'https://evil.example' } }),
-    );
-    expect(outcome.status).toBe(403);
-    expect(await store.exportLeads()).toEqual([]);
-  });
-
   it('over-long fields are refused by the server even if a browser let them through', async () => {
     const outcome = await run(
       'quote_form',
-      post('/quote', { ...enquiry, message: 'x'.repeat(1001), js: '1' }),
+      post('/quote', { ...enquiry, message: 'x'.repeat(1001) }),
     );
     expect(outcome.status).toBe(400);
     expect(await store.exportLeads()).toEqual([]);
-  });
-
-  it("without the server's lead service (a bare dev server): the SPEC §8 message, not a crash", async () => {
-    const errors = console.error;
-    console.error = () => undefined;
-    try {
-      const outcome = await run('quote_form', post('/quote', enquiry), null);
-      expect(outcome.status).toBe(502);
-      expect(outcome.body).toMatchObject({ error: SUBMIT_FAILED_MESSAGE });
-    } finally {
-      console.error = errors;
-    }
-  });
-});
-
-describe("wantsJson: the form's script asks for JSON, a plain post for HTML", () => {
-  it('reads the Accept header', () => {
-    const html = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
-    expect(wantsJson(post('/quote', enquiry, { headers: { Accept: 'application/json' } }))).toBe(
-      true,
-    );
-    expect(wantsJson(post('/quote', enquiry, { headers: html }))).toBe(false);
-    expect(wantsJson(post('/quote', enquiry))).toBe(false);
   });
 });

@@ -1,0 +1,329 @@
+import { randomUUID } from 'node:crypto';
+import {
+  FORM_FIELD,
+  THANK_YOU_PATH,
+  type LeadFormResult,
+  type LeadFormValues,
+} from './form-submission.ts';
+import type { LeadService } from './lead-service.server.ts';
+import {
+  callbackToLead,
+  enquiryToLead,
+  HONEYPOT_FIELD,
+  LEAD_SOURCES,
+  UNEXPECTED_ERROR_MESSAGE,
+  validateCallbackForm,
+  validateEnquiryForm,
+  type LeadSource,
+  type ValidationResult,
+} from './schema.ts';
+
+/**
+ * The one door to the lead service (docs/forms.md, docs/operations.md "HTTP
+ * API"): `receiveLead` takes a request and gives its outcome, and both ways
+ * in are thin adapters of it:
+ *
+ * - `POST /api/leads` (server/lead-api.server.ts) answers the outcome as
+ *   JSON: a program's lead, or a form's fields posted by the form's script
+ *   with the form's name in `form`;
+ * - a form posted without JavaScript to its page (/, /contact, /quote) is
+ *   answered by an on-demand page (app/pages/on-demand/*-form.astro): a
+ *   redirect to /thank-you, or the page with the message and the values.
+ *
+ * Before either, the server's lead guards (server/lead-api.server.ts) have
+ * refused a cross-origin post (403) and counted the visitor against
+ * LEAD_RATE_LIMIT; the answer to a visitor over the limit is given here, once
+ * the body is read, so a page can show it beside what was typed.
+ */
+
+export const LEAD_BODY_LIMIT_BYTES = 16 * 1024;
+export const JSON_TYPE = 'application/json';
+export const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+export const API_ERROR_MESSAGES = {
+  tooLarge: 'Your request is too large. Please shorten your message or call us directly.',
+  unsupportedType: `Please send the form as ${FORM_TYPE} or ${JSON_TYPE}.`,
+  malformed: 'The request could not be read. Please try again.',
+  crossOrigin: 'Submissions from other websites are not accepted.',
+  tooManyRequests: 'Too many requests. Please try again later or call us directly.',
+  methodNotAllowed: 'Use POST to submit a lead.',
+} as const;
+
+// ---------------------------------------------------------------------------
+// Origin check
+
+export interface OriginHeaders {
+  origin?: string | null | undefined;
+  secFetchSite?: string | null | undefined;
+  host?: string | null | undefined;
+}
+
+/**
+ * Cross-site request forgery guard: a browser always sends Origin on a
+ * cross-origin POST, so a present Origin must be the site's own (SITE_URL's
+ * origin, or the origin of the Host the request was sent to). A request
+ * without Origin comes from a non-browser client or an old browser, and is
+ * let through. `Sec-Fetch-Site: cross-site` is refused outright.
+ */
+export function isAllowedOrigin(headers: OriginHeaders, siteUrl: string): boolean {
+  if (headers.secFetchSite?.trim().toLowerCase() === 'cross-site') return false;
+  const origin = headers.origin?.trim();
+  if (!origin) return true;
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return false; // includes the opaque origin "null"
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
+  try {
+    if (parsed.origin === new URL(siteUrl).origin) return true;
+  } catch {
+    // An unusable SITE_URL only leaves the Host comparison.
+  }
+  const host = headers.host?.trim();
+  if (!host) return false;
+  try {
+    // Normalised through URL so "example.com:80" equals "http://example.com".
+    return new URL(`${parsed.protocol}//${host}`).host === parsed.host;
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Body reading
+
+export function mediaType(header: string | null | undefined): string {
+  return (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+function charsetOf(header: string | null | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(header ?? '');
+  return match?.[1]?.toLowerCase();
+}
+
+/** Only the two content types, in UTF-8 (the default when no charset is given). */
+export function isAcceptedContentType(header: string | null | undefined): boolean {
+  const type = mediaType(header);
+  const charset = charsetOf(header);
+  return (type === JSON_TYPE || type === FORM_TYPE) && (!charset || charset === 'utf-8');
+}
+
+/** What reading a lead's body gave: its fields, or the answer to a body that cannot be read. */
+export type ReadLeadRequestResult =
+  | { ok: true; body: unknown }
+  | { ok: false; status: 400 | 413 | 415; error: string; fields?: Record<string, string> };
+
+/**
+ * The one body reader of both doors: the two content types in UTF-8, no
+ * content coding, at most 16 KiB (declared or streamed). 415 before a byte
+ * is read; a JSON body must be an object or an array; form fields keep their
+ * first value. It stops reading at the limit without cancelling the stream,
+ * so the connection stays open for the answer (Node discards the rest).
+ */
+export async function readLeadRequest(
+  request: globalThis.Request,
+  options: { limitBytes?: number } = {},
+): Promise<ReadLeadRequestResult> {
+  const limit = options.limitBytes ?? LEAD_BODY_LIMIT_BYTES;
+  const header = request.headers.get('content-type');
+  const type = mediaType(header);
+  const coding = request.headers.get('content-encoding')?.trim().toLowerCase();
+  if (!isAcceptedContentType(header) || (coding && coding !== 'identity')) {
+    return { ok: false, status: 415, error: API_ERROR_MESSAGES.unsupportedType };
+  }
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) {
+    return { ok: false, status: 413, error: API_ERROR_MESSAGES.tooLarge };
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > limit) {
+          reader.releaseLock();
+          return { ok: false, status: 413, error: API_ERROR_MESSAGES.tooLarge };
+        }
+        chunks.push(value);
+      }
+    } catch {
+      return { ok: false, status: 400, error: API_ERROR_MESSAGES.malformed, fields: {} };
+    }
+  }
+  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  if (type === FORM_TYPE) {
+    const fields: Record<string, string> = Object.create(null) as Record<string, string>;
+    for (const [key, value] of new URLSearchParams(text)) {
+      if (!(key in fields)) fields[key] = value;
+    }
+    return { ok: true, body: fields };
+  }
+  if (text.trim() === '') return { ok: true, body: {} };
+  try {
+    const body: unknown = JSON.parse(text);
+    // Like body-parser's strict mode: objects and arrays only.
+    if (typeof body !== 'object' || body === null) throw new Error('not an object');
+    return { ok: true, body };
+  } catch {
+    return { ok: false, status: 400, error: API_ERROR_MESSAGES.malformed, fields: {} };
+  }
+}
+
+// ---------------------------------------------------------------------------
+// From a request to its outcome
+
+/** What the door needs of the server for one request. */
+export interface LeadsRequestContext {
+  service: LeadService;
+  /** Set by the server's rate limiter (LEAD_RATE_LIMIT), which has set Retry-After. */
+  rateLimited: boolean;
+  /** Where an unexpected failure is reported (never with the visitor's data). */
+  onError?: (error: unknown) => void;
+}
+
+/** What a lead request comes to; each door turns it into its own answer. */
+export type LeadOutcome =
+  | { ok: true; status: 200 | 201; id: string; created_at: string }
+  | {
+      ok: false;
+      status: 400 | 413 | 415 | 429 | 502;
+      error: string;
+      /** Field name → its message, in the terms of what was posted (the form's or the lead's). */
+      fields: Record<string, string>;
+      /** The visitor's own values, so a page rendered for a plain post keeps them. */
+      values: LeadFormValues;
+    };
+
+interface LeadForm {
+  /** The form's field names, echoed back for the re-render. */
+  fields: readonly string[];
+  /** The form's own schema, then the lead its values make. */
+  check: (input: unknown) => ValidationResult<Record<string, string>>;
+}
+
+/** Runs a form's schema and, when it passes, turns the values into a lead. */
+function leadForm<Values>(
+  fields: readonly string[],
+  validate: (input: unknown) => ValidationResult<Values>,
+  toLead: (values: Values) => Record<string, string>,
+): LeadForm {
+  return {
+    fields,
+    check(input) {
+      const validation = validate(input);
+      return validation.ok ? { ok: true, value: toLead(validation.value) } : validation;
+    },
+  };
+}
+
+const ENQUIRY_FIELDS = ['name', 'email', 'phone', 'service', 'message'] as const;
+
+/**
+ * Each form by the source it records (docs/analytics.md's labels): the home
+ * page's 'Let Us Call You' form, and the one form the contact and quote
+ * pages share.
+ */
+const LEAD_FORMS: Record<LeadSource, LeadForm> = {
+  hero_form: leadForm(
+    ['firstName', 'lastName', 'email', 'phone', 'postcode', 'serviceType'],
+    validateCallbackForm,
+    callbackToLead,
+  ),
+  contact_form: leadForm(ENQUIRY_FIELDS, validateEnquiryForm, (values) =>
+    enquiryToLead(values, 'contact_form'),
+  ),
+  quote_form: leadForm(ENQUIRY_FIELDS, validateEnquiryForm, (values) =>
+    enquiryToLead(values, 'quote_form'),
+  ),
+};
+
+const isLeadSource = (value: unknown): value is LeadSource =>
+  typeof value === 'string' && (LEAD_SOURCES as readonly string[]).includes(value);
+
+/** The visitor's own text fields, as posted (never the honeypot). */
+function echoValues(record: Record<string, unknown>, form: LeadForm | undefined): LeadFormValues {
+  const values: LeadFormValues = {};
+  for (const field of [...(form?.fields ?? []), 'idempotency_key']) {
+    const value = record[field];
+    if (typeof value === 'string') values[field] = value;
+  }
+  // A plain post from a prerendered page carries no key; the page rendered
+  // with this answer does, so a second plain post of it is recognised as a repeat.
+  values.idempotency_key ||= randomUUID();
+  return values;
+}
+
+const refused = (
+  status: Extract<LeadOutcome, { ok: false }>['status'],
+  error: string,
+  values: LeadFormValues = {},
+  fields: Record<string, string> = {},
+): LeadOutcome => ({ ok: false, status, error, fields, values });
+
+/**
+ * One lead request, from either door. `page` is the form of the page a plain
+ * post was sent to; without it the body's `form` field names the form its
+ * fields come from (the form's script), and a body without one is a lead
+ * as a program sends it, validated by the lead service alone.
+ *
+ * A form's values are checked with its own schema (the browser ran the same
+ * one), so a refusal names the field the visitor typed; then they become a
+ * lead and go to the lead service, which checks it once more, stores it and
+ * delivers it. Spam (the honeypot filled) looks accepted.
+ */
+export async function receiveLead(
+  request: Request,
+  context: LeadsRequestContext,
+  page?: LeadSource,
+): Promise<LeadOutcome> {
+  const read = await readLeadRequest(request);
+  if (!read.ok) return refused(read.status, read.error);
+  const body = read.body as Record<string, unknown>;
+  const record = typeof body === 'object' && !Array.isArray(body) ? body : {};
+  const source = page ?? (isLeadSource(record[FORM_FIELD]) ? record[FORM_FIELD] : undefined);
+  const form = source ? LEAD_FORMS[source] : undefined;
+  const values = echoValues(record, form);
+
+  if (context.rateLimited) return refused(429, API_ERROR_MESSAGES.tooManyRequests, values);
+
+  let lead: unknown = body;
+  if (form) {
+    const check = form.check(record);
+    if (!check.ok) return refused(400, check.error, values, check.fields);
+    lead = {
+      ...check.value,
+      idempotency_key: record.idempotency_key,
+      [HONEYPOT_FIELD]: record[HONEYPOT_FIELD],
+    };
+  }
+  try {
+    const result = await context.service.submit(lead);
+    switch (result.kind) {
+      case 'accepted':
+      case 'duplicate':
+        return { ok: true, status: result.status, id: result.id, created_at: result.created_at };
+      case 'invalid':
+        return refused(400, result.error, values, result.fields);
+      case 'rejected':
+        return refused(502, result.error, values);
+    }
+  } catch (error) {
+    context.onError?.(error);
+    return refused(502, UNEXPECTED_ERROR_MESSAGE, values);
+  }
+}
+
+/** What a page rendered for a plain post shows: the way on, or the form's message and values. */
+export function formPostAnswer(
+  outcome: LeadOutcome,
+): { redirect: typeof THANK_YOU_PATH } | { status: number; result: LeadFormResult } {
+  if (outcome.ok) return { redirect: THANK_YOU_PATH };
+  const { status, error, fields, values } = outcome;
+  return { status, result: { ok: false, error, fields, values } };
+}
