@@ -2,6 +2,8 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
 import type { AstroIntegration } from 'astro';
+import { createRequire } from 'node:module';
+import type * as DevFront from './server/dev-front.server.ts';
 import { parseEnv } from './server/env.server.ts';
 
 // The public part of the environment is baked into the prerendered pages at
@@ -29,6 +31,27 @@ const afterLoadDirective: AstroIntegration = {
 };
 
 /**
+ * `npm run dev`: the production server's lead pipeline, POST /api/leads and
+ * its table of on-demand pages in front of Astro's development server
+ * (server/dev-front.server.ts), so form posts and the blog search behave as
+ * they do behind `npm start`. Started only by the development server.
+ */
+const devFront: AstroIntegration = {
+  name: 'dev-front',
+  hooks: {
+    'astro:server:setup': async ({ server }) => {
+      // Loaded by Node itself: the loader that read this file is closed by
+      // now, and the lead store loads its driver when it first opens.
+      const load = createRequire(import.meta.url);
+      const { createDevFront } = load('./server/dev-front.server.ts') as typeof DevFront;
+      const front = await createDevFront();
+      server.middlewares.use(front.handle);
+      server.httpServer?.once('close', () => void front.close());
+    },
+  },
+};
+
+/**
  * Astro builds the pages from the React components (docs/decisions/0006):
  * every content page is prerendered to HTML, and only the islands (the lead
  * forms, the blog search) ship React to the browser. What must answer a
@@ -45,7 +68,7 @@ export default defineConfig({
   site: env.SITE_URL,
   output: 'static',
   adapter: node({ mode: 'middleware' }),
-  integrations: [react(), afterLoadDirective],
+  integrations: [react(), afterLoadDirective, devFront],
   // Express answers trailing slashes with a 301 (server/trailing-slash.server.ts).
   trailingSlash: 'ignore',
   // Hashed files under /assets, cached for a year by the server.

@@ -14,7 +14,8 @@ import type { LeadsRequestContext } from '../app/leads/receive-lead.server.ts';
  * whose answer depends on its query, must be rendered on request, and Astro
  * cannot make one route both prerendered and on demand. Each such request
  * is rewritten here to its own on-demand page under app/pages/on-demand/,
- * before the files are looked at, by the production server (app.server.ts).
+ * before the files are looked at. The production server (app.server.ts)
+ * and `npm run dev` (dev-front.server.ts) mount the same rows.
  *
  * Everything else on demand is found by Astro's router at its own address:
  * an unknown article or category (app/pages/blog/[unknown].astro,
