@@ -93,6 +93,40 @@ class FailingStore implements LeadStore {
   purgeRateLimits: LeadStore['purgeRateLimits'] = async () => this.#inner.purgeRateLimits();
   countFailedDeliveries: LeadStore['countFailedDeliveries'] = async () =>
     this.#inner.countFailedDeliveries();
+  peekRateLimit: LeadStore['peekRateLimit'] = async (...args) => this.#inner.peekRateLimit(...args);
+  saveLeadTracking: LeadStore['saveLeadTracking'] = async (...args) =>
+    this.#inner.saveLeadTracking(...args);
+  searchLeads: LeadStore['searchLeads'] = async (...args) => this.#inner.searchLeads(...args);
+  countLeadsSince: LeadStore['countLeadsSince'] = async (...args) =>
+    this.#inner.countLeadsSince(...args);
+  addOwner: LeadStore['addOwner'] = async (...args) => this.#inner.addOwner(...args);
+  getOwner: LeadStore['getOwner'] = async (...args) => this.#inner.getOwner(...args);
+  findOwnerByEmail: LeadStore['findOwnerByEmail'] = async (...args) =>
+    this.#inner.findOwnerByEmail(...args);
+  listOwners: LeadStore['listOwners'] = async (...args) => this.#inner.listOwners(...args);
+  removeOwner: LeadStore['removeOwner'] = async (...args) => this.#inner.removeOwner(...args);
+  markInboxSeen: LeadStore['markInboxSeen'] = async (...args) => this.#inner.markInboxSeen(...args);
+  addPasskey: LeadStore['addPasskey'] = async (...args) => this.#inner.addPasskey(...args);
+  findPasskey: LeadStore['findPasskey'] = async (...args) => this.#inner.findPasskey(...args);
+  listPasskeys: LeadStore['listPasskeys'] = async (...args) => this.#inner.listPasskeys(...args);
+  recordPasskeyUse: LeadStore['recordPasskeyUse'] = async (...args) =>
+    this.#inner.recordPasskeyUse(...args);
+  removePasskey: LeadStore['removePasskey'] = async (...args) => this.#inner.removePasskey(...args);
+  createSession: LeadStore['createSession'] = async (...args) => this.#inner.createSession(...args);
+  findSession: LeadStore['findSession'] = async (...args) => this.#inner.findSession(...args);
+  touchSession: LeadStore['touchSession'] = async (...args) => this.#inner.touchSession(...args);
+  endSession: LeadStore['endSession'] = async (...args) => this.#inner.endSession(...args);
+  endOwnerSessions: LeadStore['endOwnerSessions'] = async (...args) =>
+    this.#inner.endOwnerSessions(...args);
+  createOwnerLink: LeadStore['createOwnerLink'] = async (...args) =>
+    this.#inner.createOwnerLink(...args);
+  consumeOwnerLink: LeadStore['consumeOwnerLink'] = async (...args) =>
+    this.#inner.consumeOwnerLink(...args);
+  purgeExpiredSignIns: LeadStore['purgeExpiredSignIns'] = async (...args) =>
+    this.#inner.purgeExpiredSignIns(...args);
+  recordActivity: LeadStore['recordActivity'] = async (...args) =>
+    this.#inner.recordActivity(...args);
+  listActivity: LeadStore['listActivity'] = async (...args) => this.#inner.listActivity(...args);
   ping: LeadStore['ping'] = async () => this.#inner.ping();
   checkWritable: LeadStore['checkWritable'] = async () => {
     this.#guard('checkWritable');

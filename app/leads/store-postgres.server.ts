@@ -1,8 +1,28 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import {
   attachDeliveries,
+  checkActivity,
+  checkTracking,
   clipError,
+  LEAD_PAGE_SIZE,
+  normaliseEmail,
+  searchTerms,
+  type ActivityRecord,
+  type LeadSearch,
+  type LeadSearchResult,
+  type LeadStage,
+  type LeadTracking,
+  type NewActivity,
+  type NewPasskey,
+  type OwnerLinkKind,
+  type OwnerLinkRecord,
+  type OwnerRecord,
+  type OwnerWithPasskeys,
+  type PasskeyRecord,
+  type SessionRecord,
+  type TrackingSaveResult,
   type CancelledDelivery,
   type ClaimedDelivery,
   type DeliveryRecord,
@@ -147,12 +167,99 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // What the owner keeps with a lead (CONTRACT "Lead record"): its stage
+    // and a private note, and a revision counting their saves, so two
+    // owners' saves never silently overwrite each other. A constant default:
+    // no table rewrite.
+    version: 7,
+    name: 'lead stage and note',
+    sql: `
+      ALTER TABLE leads
+        ADD COLUMN stage text NOT NULL DEFAULT 'new'
+          CHECK (stage IN ('new', 'contacted', 'quoted', 'won', 'lost', 'spam')),
+        ADD COLUMN note text NOT NULL DEFAULT '',
+        ADD COLUMN revision integer NOT NULL DEFAULT 0;
+      CREATE INDEX leads_stage ON leads (stage, created_at);
+    `,
+  },
+  {
+    // The owner's pages (CONTRACT "Owner's pages"): owners added from the
+    // server, their passkeys as SimpleWebAuthn gives them (credential id as
+    // base64url text, public key bytes, counter, transports as JSON text),
+    // sessions and one-time links stored by the SHA-256 hash of their random
+    // secret only (shared by every process on this database), and the
+    // activity list, which holds no lead's personal data.
+    version: 8,
+    name: 'owners, passkeys, sessions, links and activity',
+    sql: `
+      CREATE TABLE owners (
+        id uuid PRIMARY KEY,
+        email text NOT NULL UNIQUE,
+        webauthn_user_id text NOT NULL UNIQUE,
+        created_at timestamptz NOT NULL,
+        removed_at timestamptz,
+        last_sign_in_at timestamptz,
+        inbox_seen_at timestamptz
+      );
+
+      CREATE TABLE owner_passkeys (
+        id text PRIMARY KEY,
+        owner_id uuid NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+        public_key bytea NOT NULL,
+        counter bigint NOT NULL DEFAULT 0,
+        transports text NOT NULL DEFAULT '[]',
+        name text NOT NULL,
+        created_at timestamptz NOT NULL,
+        last_used_at timestamptz
+      );
+      CREATE INDEX owner_passkeys_owner ON owner_passkeys (owner_id);
+
+      CREATE TABLE owner_sessions (
+        id_hash text PRIMARY KEY,
+        owner_id uuid NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL,
+        last_seen_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX owner_sessions_owner ON owner_sessions (owner_id);
+      CREATE INDEX owner_sessions_expires ON owner_sessions (expires_at);
+
+      CREATE TABLE owner_links (
+        token_hash text PRIMARY KEY,
+        owner_id uuid NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+        kind text NOT NULL CHECK (kind IN ('setup', 'sign-in')),
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX owner_links_owner ON owner_links (owner_id, kind);
+      CREATE INDEX owner_links_expires ON owner_links (expires_at);
+
+      CREATE TABLE owner_activity (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        at timestamptz NOT NULL,
+        actor text NOT NULL,
+        action text NOT NULL,
+        detail text NOT NULL DEFAULT ''
+      );
+    `,
+  },
 ];
 
 const LEAD_COLUMNS =
   'id, name, email, phone, service, message, created_at, source, status, idempotency_key';
 const DELIVERY_COLUMNS =
   'lead_id, target, label, state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_expires_at';
+/** A lead as read back for people: what the visitor sent and the owner's tracking. */
+const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision`;
+const OWNER_COLUMNS = 'id, email, webauthn_user_id, created_at, last_sign_in_at, inbox_seen_at';
+const PASSKEY_COLUMNS =
+  'id, owner_id, public_key, counter, transports, name, created_at, last_used_at';
+const SESSION_COLUMNS = 'id_hash, owner_id, created_at, last_seen_at, expires_at';
+/** Owner columns prefixed `o_`, for a join. */
+const OWNER_COLUMNS_AS_O = OWNER_COLUMNS.split(', ')
+  .map((column) => `o.${column} AS o_${column}`)
+  .join(', ');
 
 type Row = Record<string, unknown>;
 
@@ -176,6 +283,55 @@ function toLead(row: Row, prefix = ''): LeadRecord {
     source: String(get('source')) as LeadRecord['source'],
     status: String(get('status')) as LeadStatus,
     idempotency_key: textOrNull(get('idempotency_key')),
+  };
+}
+
+function toTracking(row: Row): LeadTracking {
+  return {
+    stage: String(row.stage) as LeadStage,
+    note: String(row.note),
+    revision: Number(row.revision),
+  };
+}
+
+function toStoredLead(row: Row): LeadRecord & LeadTracking {
+  return { ...toLead(row), ...toTracking(row) };
+}
+
+function toOwner(row: Row, prefix = ''): OwnerRecord {
+  const get = (column: string) => row[`${prefix}${column}`];
+  return {
+    id: String(get('id')),
+    email: String(get('email')),
+    webauthn_user_id: String(get('webauthn_user_id')),
+    created_at: iso(get('created_at')) ?? '',
+    last_sign_in_at: iso(get('last_sign_in_at')),
+    inbox_seen_at: iso(get('inbox_seen_at')),
+  };
+}
+
+function toPasskey(row: Row): PasskeyRecord {
+  const key = row.public_key;
+  return {
+    id: String(row.id),
+    owner_id: String(row.owner_id),
+    // A plain Uint8Array, as the SQLite store and SimpleWebAuthn have it (pg gives a Buffer).
+    public_key: new Uint8Array(key instanceof Uint8Array ? key : []),
+    counter: Number(row.counter),
+    transports: JSON.parse(String(row.transports)) as string[],
+    name: String(row.name),
+    created_at: iso(row.created_at) ?? '',
+    last_used_at: iso(row.last_used_at),
+  };
+}
+
+function toSession(row: Row): SessionRecord {
+  return {
+    id_hash: String(row.id_hash),
+    owner_id: String(row.owner_id),
+    created_at: iso(row.created_at) ?? '',
+    last_seen_at: iso(row.last_seen_at) ?? '',
+    expires_at: iso(row.expires_at) ?? '',
   };
 }
 
@@ -368,10 +524,13 @@ export class PostgresLeadStore implements LeadStore {
   async getLead(id: string): Promise<LeadWithDeliveries | null> {
     // Not a uuid: no such lead (and no cast error from PostgreSQL).
     if (!UUID.test(id)) return null;
-    const result = await this.#pool.query(`SELECT ${LEAD_COLUMNS} FROM leads WHERE id = $1`, [id]);
+    const result = await this.#pool.query(
+      `SELECT ${STORED_LEAD_COLUMNS} FROM leads WHERE id = $1`,
+      [id],
+    );
     const row = result.rows[0] as Row | undefined;
     if (!row) return null;
-    const lead = toLead(row);
+    const lead = toStoredLead(row);
     return attachDeliveries([lead], await this.#deliveriesOf([lead.id]))[0] ?? null;
   }
 
@@ -512,27 +671,27 @@ export class PostgresLeadStore implements LeadStore {
   async listLeads(options: { limit?: number } = {}): Promise<LeadWithDeliveries[]> {
     const limit = Math.max(1, Math.min(options.limit ?? 50, 10_000));
     const result = await this.#pool.query(
-      `SELECT ${LEAD_COLUMNS} FROM leads ORDER BY created_at DESC, id DESC LIMIT $1`,
+      `SELECT ${STORED_LEAD_COLUMNS} FROM leads ORDER BY created_at DESC, id DESC LIMIT $1`,
       [limit],
     );
-    const leads = (result.rows as Row[]).map((row) => toLead(row));
+    const leads = (result.rows as Row[]).map(toStoredLead);
     return attachDeliveries(leads, await this.#deliveriesOf(leads.map((lead) => lead.id)));
   }
 
   async exportLeads(): Promise<LeadWithDeliveries[]> {
     const result = await this.#pool.query(
-      `SELECT ${LEAD_COLUMNS} FROM leads ORDER BY created_at, id`,
+      `SELECT ${STORED_LEAD_COLUMNS} FROM leads ORDER BY created_at, id`,
     );
-    const leads = (result.rows as Row[]).map((row) => toLead(row));
+    const leads = (result.rows as Row[]).map(toStoredLead);
     return attachDeliveries(leads, await this.#deliveriesOf(leads.map((lead) => lead.id)));
   }
 
   async findLeadsByEmail(email: string): Promise<LeadWithDeliveries[]> {
     const result = await this.#pool.query(
-      `SELECT ${LEAD_COLUMNS} FROM leads WHERE email = $1 ORDER BY created_at, id`,
+      `SELECT ${STORED_LEAD_COLUMNS} FROM leads WHERE email = $1 ORDER BY created_at, id`,
       [email.trim().toLowerCase()],
     );
-    const leads = (result.rows as Row[]).map((row) => toLead(row));
+    const leads = (result.rows as Row[]).map(toStoredLead);
     return attachDeliveries(leads, await this.#deliveriesOf(leads.map((lead) => lead.id)));
   }
 
@@ -582,6 +741,363 @@ export class PostgresLeadStore implements LeadStore {
   async purgeRateLimits(): Promise<number> {
     const result = await this.#pool.query('DELETE FROM lead_rate_limits WHERE reset_at <= now()');
     return result.rowCount ?? 0;
+  }
+
+  async peekRateLimit(key: string): Promise<RateLimitCount | null> {
+    const result = await this.#pool.query<{ hits: number; reset_at: Date }>(
+      'SELECT hits, reset_at FROM lead_rate_limits WHERE key = $1 AND reset_at > now()',
+      [key],
+    );
+    const row = result.rows[0];
+    return row ? { hits: Number(row.hits), resetAt: iso(row.reset_at) ?? '' } : null;
+  }
+
+  // -------------------------------------------------------------------------
+  // The owner's pages
+
+  async saveLeadTracking(
+    id: string,
+    expectedRevision: number,
+    changes: { stage?: LeadStage | undefined; note?: string | undefined },
+  ): Promise<TrackingSaveResult> {
+    checkTracking(changes);
+    if (!UUID.test(id)) return { saved: false, reason: 'not_found' };
+    // The revision is checked on the row as it is when the update gets its
+    // lock: of two saves on one revision, the second finds it changed.
+    const saved = await this.#pool.query(
+      `UPDATE leads SET stage = coalesce($3, stage), note = coalesce($4, note),
+         revision = revision + 1
+       WHERE id = $1 AND revision = $2
+       RETURNING stage, note, revision`,
+      [id, expectedRevision, changes.stage ?? null, changes.note ?? null],
+    );
+    const row = saved.rows[0] as Row | undefined;
+    if (row) return { saved: true, tracking: toTracking(row) };
+    const current = await this.#pool.query(
+      'SELECT stage, note, revision FROM leads WHERE id = $1',
+      [id],
+    );
+    const now = current.rows[0] as Row | undefined;
+    return now
+      ? { saved: false, reason: 'conflict', current: toTracking(now) }
+      : { saved: false, reason: 'not_found' };
+  }
+
+  async searchLeads(search: LeadSearch = {}): Promise<LeadSearchResult> {
+    const limit = Math.max(1, Math.min(search.limit ?? LEAD_PAGE_SIZE, 200));
+    const offset = Math.max(0, Math.floor(search.offset ?? 0));
+    const { text, digits } = searchTerms(search.query);
+    // strpos(), not LIKE or a regular expression: the search text is matched as it is.
+    const filter = `WHERE ($1::text IS NULL OR stage = $1)
+      AND ($2::text IS NULL
+        OR strpos(lower(name), $2) > 0 OR strpos(lower(email), $2) > 0
+        OR strpos(lower(phone), $2) > 0
+        OR ($3::text IS NOT NULL AND strpos(regexp_replace(phone, '[^0-9]', '', 'g'), $3) > 0))`;
+    const values = [search.stage ?? null, text, digits];
+    const [count, page] = await Promise.all([
+      this.#pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM leads ${filter}`, values),
+      this.#pool.query(
+        `SELECT ${STORED_LEAD_COLUMNS} FROM leads ${filter}
+         ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
+        [...values, limit, offset],
+      ),
+    ]);
+    const leads = (page.rows as Row[]).map(toStoredLead);
+    return {
+      leads: attachDeliveries(leads, await this.#deliveriesOf(leads.map((lead) => lead.id))),
+      total: count.rows[0]?.n ?? 0,
+    };
+  }
+
+  async countLeadsSince(since: string | null): Promise<number> {
+    const result = await this.#pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM leads WHERE $1::timestamptz IS NULL OR created_at > $1',
+      [since],
+    );
+    return result.rows[0]?.n ?? 0;
+  }
+
+  async addOwner(email: string, at: string): Promise<{ owner: OwnerRecord; added: boolean }> {
+    const address = normaliseEmail(email);
+    const userId = randomBytes(32).toString('base64url');
+    // Each statement is atomic; ON CONFLICT waits for a concurrent insert of
+    // the same address, so two adds at once make one owner.
+    const inserted = await this.#pool.query(
+      `INSERT INTO owners (id, email, webauthn_user_id, created_at)
+       VALUES ($1, $2, $3, $4::timestamptz)
+       ON CONFLICT (email) DO NOTHING
+       RETURNING ${OWNER_COLUMNS}`,
+      [randomUUID(), address, userId, at],
+    );
+    if (inserted.rows[0]) return { owner: toOwner(inserted.rows[0] as Row), added: true };
+    // Added again after removal: a new owner under the old id, nothing of the old one kept.
+    const revived = await this.#pool.query(
+      `UPDATE owners SET removed_at = NULL, created_at = $2::timestamptz, webauthn_user_id = $3,
+         last_sign_in_at = NULL, inbox_seen_at = NULL
+       WHERE email = $1 AND removed_at IS NOT NULL
+       RETURNING ${OWNER_COLUMNS}`,
+      [address, at, userId],
+    );
+    if (revived.rows[0]) return { owner: toOwner(revived.rows[0] as Row), added: true };
+    const existing = await this.findOwnerByEmail(address);
+    if (!existing) throw new Error('Owner neither added nor found');
+    return { owner: existing, added: false };
+  }
+
+  async getOwner(id: string): Promise<OwnerRecord | null> {
+    if (!UUID.test(id)) return null;
+    const result = await this.#pool.query(
+      `SELECT ${OWNER_COLUMNS} FROM owners WHERE id = $1 AND removed_at IS NULL`,
+      [id],
+    );
+    const row = result.rows[0] as Row | undefined;
+    return row ? toOwner(row) : null;
+  }
+
+  async findOwnerByEmail(email: string): Promise<OwnerRecord | null> {
+    const result = await this.#pool.query(
+      `SELECT ${OWNER_COLUMNS} FROM owners WHERE email = $1 AND removed_at IS NULL`,
+      [normaliseEmail(email)],
+    );
+    const row = result.rows[0] as Row | undefined;
+    return row ? toOwner(row) : null;
+  }
+
+  async listOwners(): Promise<OwnerWithPasskeys[]> {
+    const [owners, passkeys] = await Promise.all([
+      this.#pool.query(
+        `SELECT ${OWNER_COLUMNS} FROM owners WHERE removed_at IS NULL ORDER BY created_at, email`,
+      ),
+      this.#pool.query(
+        `SELECT ${PASSKEY_COLUMNS} FROM owner_passkeys
+         WHERE owner_id IN (SELECT id FROM owners WHERE removed_at IS NULL)
+         ORDER BY created_at, id`,
+      ),
+    ]);
+    const keys = (passkeys.rows as Row[]).map(toPasskey);
+    return (owners.rows as Row[]).map((row) => {
+      const owner = toOwner(row);
+      return { ...owner, passkeys: keys.filter((passkey) => passkey.owner_id === owner.id) };
+    });
+  }
+
+  async removeOwner(email: string, at: string): Promise<OwnerRecord | null> {
+    // One statement: the owner is marked removed and their sessions,
+    // passkeys and links go together.
+    const result = await this.#pool.query(
+      `WITH owner AS (
+         UPDATE owners SET removed_at = $2::timestamptz
+         WHERE email = $1 AND removed_at IS NULL
+         RETURNING ${OWNER_COLUMNS}
+       ), sessions AS (
+         DELETE FROM owner_sessions WHERE owner_id IN (SELECT id FROM owner)
+       ), passkeys AS (
+         DELETE FROM owner_passkeys WHERE owner_id IN (SELECT id FROM owner)
+       ), links AS (
+         DELETE FROM owner_links WHERE owner_id IN (SELECT id FROM owner)
+       )
+       SELECT * FROM owner`,
+      [normaliseEmail(email), at],
+    );
+    const row = result.rows[0] as Row | undefined;
+    return row ? toOwner(row) : null;
+  }
+
+  async markInboxSeen(ownerId: string, at: string): Promise<void> {
+    if (!UUID.test(ownerId)) return;
+    await this.#pool.query('UPDATE owners SET inbox_seen_at = $2::timestamptz WHERE id = $1', [
+      ownerId,
+      at,
+    ]);
+  }
+
+  async addPasskey(passkey: NewPasskey): Promise<boolean> {
+    if (!UUID.test(passkey.owner_id)) return false;
+    const result = await this.#pool.query(
+      `INSERT INTO owner_passkeys (${PASSKEY_COLUMNS})
+       SELECT $1, id, $2, $3, $4, $5, $6::timestamptz, NULL
+       FROM owners WHERE id = $7 AND removed_at IS NULL
+       ON CONFLICT (id) DO NOTHING`,
+      [
+        passkey.id,
+        Buffer.from(passkey.public_key),
+        passkey.counter,
+        JSON.stringify(passkey.transports),
+        passkey.name,
+        passkey.created_at,
+        passkey.owner_id,
+      ],
+    );
+    return result.rowCount === 1;
+  }
+
+  async findPasskey(id: string): Promise<{ passkey: PasskeyRecord; owner: OwnerRecord } | null> {
+    const result = await this.#pool.query(
+      `SELECT p.id, p.owner_id, p.public_key, p.counter, p.transports, p.name, p.created_at,
+              p.last_used_at, ${OWNER_COLUMNS_AS_O}
+       FROM owner_passkeys p JOIN owners o ON o.id = p.owner_id
+       WHERE p.id = $1 AND o.removed_at IS NULL`,
+      [id],
+    );
+    const row = result.rows[0] as Row | undefined;
+    return row ? { passkey: toPasskey(row), owner: toOwner(row, 'o_') } : null;
+  }
+
+  async listPasskeys(ownerId: string): Promise<PasskeyRecord[]> {
+    if (!UUID.test(ownerId)) return [];
+    const result = await this.#pool.query(
+      `SELECT ${PASSKEY_COLUMNS} FROM owner_passkeys WHERE owner_id = $1 ORDER BY created_at, id`,
+      [ownerId],
+    );
+    return (result.rows as Row[]).map(toPasskey);
+  }
+
+  async recordPasskeyUse(id: string, counter: number, at: string): Promise<void> {
+    await this.#pool.query(
+      'UPDATE owner_passkeys SET counter = $2, last_used_at = $3::timestamptz WHERE id = $1',
+      [id, counter, at],
+    );
+  }
+
+  async removePasskey(ownerId: string, id: string): Promise<boolean> {
+    if (!UUID.test(ownerId)) return false;
+    const result = await this.#pool.query(
+      'DELETE FROM owner_passkeys WHERE owner_id = $1 AND id = $2',
+      [ownerId, id],
+    );
+    return result.rowCount === 1;
+  }
+
+  async createSession(session: SessionRecord): Promise<boolean> {
+    if (!UUID.test(session.owner_id)) return false;
+    // One statement: the session only for an owner not removed, and the sign-in noted.
+    const result = await this.#pool.query(
+      `WITH owner AS (
+         UPDATE owners SET last_sign_in_at = $3::timestamptz
+         WHERE id = $2 AND removed_at IS NULL
+         RETURNING id
+       )
+       INSERT INTO owner_sessions (${SESSION_COLUMNS})
+       SELECT $1, id, $3::timestamptz, $4::timestamptz, $5::timestamptz FROM owner`,
+      [
+        session.id_hash,
+        session.owner_id,
+        session.created_at,
+        session.last_seen_at,
+        session.expires_at,
+      ],
+    );
+    return result.rowCount === 1;
+  }
+
+  async findSession(
+    idHash: string,
+    now: string,
+  ): Promise<{ session: SessionRecord; owner: OwnerRecord } | null> {
+    const result = await this.#pool.query(
+      `SELECT s.id_hash, s.owner_id, s.created_at, s.last_seen_at, s.expires_at,
+              ${OWNER_COLUMNS_AS_O}
+       FROM owner_sessions s JOIN owners o ON o.id = s.owner_id
+       WHERE s.id_hash = $1 AND s.expires_at > $2::timestamptz AND o.removed_at IS NULL`,
+      [idHash, now],
+    );
+    const row = result.rows[0] as Row | undefined;
+    return row ? { session: toSession(row), owner: toOwner(row, 'o_') } : null;
+  }
+
+  async touchSession(idHash: string, at: string, expiresAt: string): Promise<boolean> {
+    const result = await this.#pool.query(
+      `UPDATE owner_sessions SET last_seen_at = $2::timestamptz, expires_at = $3::timestamptz
+       WHERE id_hash = $1 AND expires_at > $2::timestamptz`,
+      [idHash, at, expiresAt],
+    );
+    return result.rowCount === 1;
+  }
+
+  async endSession(idHash: string): Promise<boolean> {
+    const result = await this.#pool.query('DELETE FROM owner_sessions WHERE id_hash = $1', [
+      idHash,
+    ]);
+    return result.rowCount === 1;
+  }
+
+  async endOwnerSessions(ownerId: string): Promise<number> {
+    if (!UUID.test(ownerId)) return 0;
+    const result = await this.#pool.query('DELETE FROM owner_sessions WHERE owner_id = $1', [
+      ownerId,
+    ]);
+    return result.rowCount ?? 0;
+  }
+
+  async createOwnerLink(link: OwnerLinkRecord): Promise<void> {
+    // One statement: a set-up link replaces the owner's earlier unused ones.
+    await this.#pool.query(
+      `WITH earlier AS (
+         DELETE FROM owner_links WHERE owner_id = $2 AND kind = 'setup' AND $3 = 'setup'
+       )
+       INSERT INTO owner_links (token_hash, owner_id, kind, created_at, expires_at)
+       VALUES ($1, $2, $3, $4::timestamptz, $5::timestamptz)`,
+      [link.token_hash, link.owner_id, link.kind, link.created_at, link.expires_at],
+    );
+  }
+
+  async consumeOwnerLink(
+    tokenHash: string,
+    kind: OwnerLinkKind,
+    now: string,
+  ): Promise<OwnerRecord | null> {
+    // DELETE … RETURNING: of two uses at once, the second waits for the
+    // first's row lock, then finds the row gone.
+    const result = await this.#pool.query(
+      `WITH link AS (
+         DELETE FROM owner_links
+         WHERE token_hash = $1 AND kind = $2 AND expires_at > $3::timestamptz
+         RETURNING owner_id
+       )
+       SELECT ${OWNER_COLUMNS_AS_O} FROM owners o JOIN link ON o.id = link.owner_id
+       WHERE o.removed_at IS NULL`,
+      [tokenHash, kind, now],
+    );
+    const row = result.rows[0] as Row | undefined;
+    return row ? toOwner(row, 'o_') : null;
+  }
+
+  async purgeExpiredSignIns(now: string): Promise<number> {
+    const result = await this.#pool.query<{ n: number }>(
+      `WITH sessions AS (
+         DELETE FROM owner_sessions WHERE expires_at <= $1::timestamptz RETURNING 1
+       ), links AS (
+         DELETE FROM owner_links WHERE expires_at <= $1::timestamptz RETURNING 1
+       )
+       SELECT ((SELECT count(*) FROM sessions) + (SELECT count(*) FROM links))::int AS n`,
+      [now],
+    );
+    return result.rows[0]?.n ?? 0;
+  }
+
+  async recordActivity(entry: NewActivity): Promise<void> {
+    checkActivity(entry);
+    await this.#pool.query(
+      'INSERT INTO owner_activity (at, actor, action, detail) VALUES ($1::timestamptz, $2, $3, $4)',
+      [entry.at, entry.actor, entry.action, entry.detail],
+    );
+  }
+
+  async listActivity(options: { limit?: number; offset?: number } = {}): Promise<ActivityRecord[]> {
+    const limit = Math.max(1, Math.min(options.limit ?? LEAD_PAGE_SIZE, 1000));
+    const offset = Math.max(0, Math.floor(options.offset ?? 0));
+    const result = await this.#pool.query(
+      `SELECT id, at, actor, action, detail FROM owner_activity
+       ORDER BY id DESC LIMIT $1 OFFSET $2`,
+      [limit, offset],
+    );
+    return (result.rows as Row[]).map((row) => ({
+      id: Number(row.id),
+      at: iso(row.at) ?? '',
+      actor: String(row.actor),
+      action: String(row.action),
+      detail: String(row.detail),
+    }));
   }
 
   async countFailedDeliveries(): Promise<number> {

@@ -97,6 +97,44 @@ export class ReconnectingLeadStore implements LeadStore {
   countFailedDeliveries: LeadStore['countFailedDeliveries'] = () =>
     this.#call((s) => s.countFailedDeliveries());
   checkWritable: LeadStore['checkWritable'] = () => this.#call((s) => s.checkWritable());
+  peekRateLimit: LeadStore['peekRateLimit'] = (...args) =>
+    this.#call((s) => s.peekRateLimit(...args));
+  saveLeadTracking: LeadStore['saveLeadTracking'] = (...args) =>
+    this.#call((s) => s.saveLeadTracking(...args));
+  searchLeads: LeadStore['searchLeads'] = (...args) => this.#call((s) => s.searchLeads(...args));
+  countLeadsSince: LeadStore['countLeadsSince'] = (...args) =>
+    this.#call((s) => s.countLeadsSince(...args));
+  addOwner: LeadStore['addOwner'] = (...args) => this.#call((s) => s.addOwner(...args));
+  getOwner: LeadStore['getOwner'] = (...args) => this.#call((s) => s.getOwner(...args));
+  findOwnerByEmail: LeadStore['findOwnerByEmail'] = (...args) =>
+    this.#call((s) => s.findOwnerByEmail(...args));
+  listOwners: LeadStore['listOwners'] = (...args) => this.#call((s) => s.listOwners(...args));
+  removeOwner: LeadStore['removeOwner'] = (...args) => this.#call((s) => s.removeOwner(...args));
+  markInboxSeen: LeadStore['markInboxSeen'] = (...args) =>
+    this.#call((s) => s.markInboxSeen(...args));
+  addPasskey: LeadStore['addPasskey'] = (...args) => this.#call((s) => s.addPasskey(...args));
+  findPasskey: LeadStore['findPasskey'] = (...args) => this.#call((s) => s.findPasskey(...args));
+  listPasskeys: LeadStore['listPasskeys'] = (...args) => this.#call((s) => s.listPasskeys(...args));
+  recordPasskeyUse: LeadStore['recordPasskeyUse'] = (...args) =>
+    this.#call((s) => s.recordPasskeyUse(...args));
+  removePasskey: LeadStore['removePasskey'] = (...args) =>
+    this.#call((s) => s.removePasskey(...args));
+  createSession: LeadStore['createSession'] = (...args) =>
+    this.#call((s) => s.createSession(...args));
+  findSession: LeadStore['findSession'] = (...args) => this.#call((s) => s.findSession(...args));
+  touchSession: LeadStore['touchSession'] = (...args) => this.#call((s) => s.touchSession(...args));
+  endSession: LeadStore['endSession'] = (...args) => this.#call((s) => s.endSession(...args));
+  endOwnerSessions: LeadStore['endOwnerSessions'] = (...args) =>
+    this.#call((s) => s.endOwnerSessions(...args));
+  createOwnerLink: LeadStore['createOwnerLink'] = (...args) =>
+    this.#call((s) => s.createOwnerLink(...args));
+  consumeOwnerLink: LeadStore['consumeOwnerLink'] = (...args) =>
+    this.#call((s) => s.consumeOwnerLink(...args));
+  purgeExpiredSignIns: LeadStore['purgeExpiredSignIns'] = (...args) =>
+    this.#call((s) => s.purgeExpiredSignIns(...args));
+  recordActivity: LeadStore['recordActivity'] = (...args) =>
+    this.#call((s) => s.recordActivity(...args));
+  listActivity: LeadStore['listActivity'] = (...args) => this.#call((s) => s.listActivity(...args));
 
   /** Also what GET /healthz asks: it records whether the store answers now. */
   async ping(): Promise<void> {

@@ -37,7 +37,20 @@ interface TableShape {
 }
 type SchemaShape = Record<string, TableShape>;
 
-const TABLES = ['leads', 'lead_deliveries', 'lead_rate_limits', 'lead_store_heartbeat'];
+const TABLES = [
+  'leads',
+  'lead_deliveries',
+  'lead_rate_limits',
+  'lead_store_heartbeat',
+  'owners',
+  'owner_passkeys',
+  'owner_sessions',
+  'owner_links',
+  'owner_activity',
+];
+
+/** Unique keys in one order, whatever order each database lists them in. */
+const byColumns = (a: string[], b: string[]) => a.join(',').localeCompare(b.join(','));
 
 function sqliteShape(db: DatabaseSync): SchemaShape {
   const shape: SchemaShape = {};
@@ -64,7 +77,8 @@ function sqliteShape(db: DatabaseSync): SchemaShape {
           .prepare(`PRAGMA index_info(${String(index.name)})`)
           .all()
           .map((column) => String(column.name)),
-      );
+      )
+      .sort(byColumns);
     const sql = String(
       db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?`).get(table)?.sql,
     );
@@ -110,7 +124,10 @@ async function postgresShape(client: pg.Client, schema: string): Promise<SchemaS
     shape[table] = {
       columns,
       primaryKey: constraints.rows.find((row) => row.contype === 'p')?.columns ?? [],
-      unique: constraints.rows.filter((row) => row.contype === 'u').map((row) => row.columns),
+      unique: constraints.rows
+        .filter((row) => row.contype === 'u')
+        .map((row) => row.columns)
+        .sort(byColumns),
       allowed,
     };
   }
@@ -169,6 +186,25 @@ describe('the two lead stores', () => {
         'pending',
       ]);
       expect(fromSqlite.leads?.unique).toEqual([['idempotency_key']]);
+      expect(fromSqlite.leads?.allowed.stage).toEqual([
+        'contacted',
+        'lost',
+        'new',
+        'quoted',
+        'spam',
+        'won',
+      ]);
+      expect(fromSqlite.owners?.unique).toEqual([['email'], ['webauthn_user_id']]);
+      expect(fromSqlite.owner_links?.allowed.kind).toEqual(['setup', 'sign-in']);
+      // Only the hash of a session's or link's secret is kept.
+      expect(Object.keys(fromSqlite.owner_sessions?.columns ?? {})).toEqual([
+        'id_hash',
+        'owner_id',
+        'created_at',
+        'last_seen_at',
+        'expires_at',
+      ]);
+      expect(fromSqlite.owner_links?.primaryKey).toEqual(['token_hash']);
     },
   );
 });
@@ -426,4 +462,85 @@ describe('upgrading a store whose webhook labels carried the host', () => {
       expect(JSON.stringify(lead)).not.toContain('s3cr3t');
     },
   );
+});
+
+// ---------------------------------------------------------------------------
+// Upgrading a store made before the owner's pages: its leads are new, with
+// no note, and the owner tables start empty.
+
+const V6_LEAD = '3d5e7f90-1a2b-4c3d-8e9f-a0b1c2d3e4f5';
+const V6_ROWS = [
+  `INSERT INTO leads (id, name, email, phone, service, message, created_at, source, status)
+   VALUES ('${V6_LEAD}', 'Aroha Ngata', 'aroha@example.co.nz', '021 555 0101', 'Windows', 'm',
+           '2025-03-01T00:00:00.000Z', 'contact_form', 'accepted')`,
+];
+
+describe("upgrading a store made before the owner's pages", () => {
+  it('SQLite: every lead is new with an empty note, and can be saved', async () => {
+    const data = tempDataDir('leads-v6-');
+    cleanups.push(async () => data.remove());
+    const db = new DatabaseSync(path.join(data.dir, SQLITE_FILE_NAME));
+    db.exec(`CREATE TABLE lead_schema_migrations (
+      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
+    db.function('lead_webhook_key', (_url) => null);
+    db.function('lead_webhook_label', (_url, _position) => null);
+    for (const migration of SQLITE_MIGRATIONS.filter((m) => m.version <= 6)) {
+      db.exec(migration.sql);
+      db.prepare(`INSERT INTO lead_schema_migrations VALUES (?, ?, ?)`).run(
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      );
+    }
+    for (const sql of V6_ROWS) db.exec(sql);
+    db.close();
+
+    const { openSqliteLeadStore } = await import('./store-sqlite.server.ts');
+    const store = await openSqliteLeadStore({ dataDir: data.dir });
+    try {
+      expect(await store.getLead(V6_LEAD)).toEqual(
+        expect.objectContaining({ stage: 'new', note: '', revision: 0, name: 'Aroha Ngata' }),
+      );
+      expect(await store.saveLeadTracking(V6_LEAD, 0, { stage: 'won' })).toEqual(
+        expect.objectContaining({ saved: true }),
+      );
+      expect(await store.listOwners()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(!TEST_DATABASE_URL)('PostgreSQL: the same', async () => {
+    const harness = await postgresHarness();
+    cleanups.push(() => harness.cleanup());
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(`SET search_path = ${harness.schema}`);
+      await client.query(`CREATE TABLE lead_schema_migrations (
+        version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+      for (const migration of POSTGRES_MIGRATIONS.filter((m) => m.version <= 6)) {
+        await client.query(migration.sql);
+        await client.query(`INSERT INTO lead_schema_migrations (version, name) VALUES ($1, $2)`, [
+          migration.version,
+          migration.name,
+        ]);
+      }
+      for (const sql of V6_ROWS) await client.query(sql);
+    } finally {
+      await client.end();
+    }
+    const store = await harness.open();
+    try {
+      expect(await store.getLead(V6_LEAD)).toEqual(
+        expect.objectContaining({ stage: 'new', note: '', revision: 0, name: 'Aroha Ngata' }),
+      );
+      expect(await store.saveLeadTracking(V6_LEAD, 0, { stage: 'won' })).toEqual(
+        expect.objectContaining({ saved: true }),
+      );
+      expect(await store.listOwners()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
 });

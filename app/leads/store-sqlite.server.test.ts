@@ -158,7 +158,7 @@ describe('SQLite store specifics', () => {
     }
   });
 
-  it('a deleted or purged lead leaves none of its values in any file under DATA_DIR', async () => {
+  it('a deleted or purged lead leaves none of its values, nor its notes, in any file under DATA_DIR', async () => {
     const dir = tempDir();
     /** A lead whose every value holds a word found nowhere else; its delivery error too. */
     const marked = (label: string, overrides: Partial<LeadRecord> = {}) => {
@@ -174,8 +174,10 @@ describe('SQLite store specifics', () => {
         ...overrides,
       });
       const error = `receiver answered: ${word} unknown`;
+      // The owner's note, as first written and as changed later.
+      const notes = [`Note ${word}`, `Later note ${word}`];
       const values = [lead.name, lead.email, lead.phone, `Message ${word}`, lead.idempotency_key!];
-      return { lead, error, values: [...values, error] };
+      return { lead, error, notes, values: [...values, error, ...notes] };
     };
     const found = (value: string) => {
       const needle = Buffer.from(value, 'utf8');
@@ -226,6 +228,15 @@ describe('SQLite store specifics', () => {
           },
         ]);
       }
+      for (const { lead, notes } of [deleted, purged, kept]) {
+        await server.saveLeadTracking(lead.id, 0, { stage: 'contacted', note: notes[0] });
+      }
+      const again = new DatabaseSync(path.join(dir, SQLITE_FILE_NAME));
+      again.exec('PRAGMA wal_checkpoint(PASSIVE)');
+      again.close();
+      for (const { lead, notes } of [deleted, purged, kept]) {
+        await server.saveLeadTracking(lead.id, 1, { stage: 'quoted', note: notes[1] });
+      }
       for (const value of [...deleted.values, ...purged.values, ...kept.values]) {
         expect(found(value), value).not.toEqual([]);
       }
@@ -242,7 +253,13 @@ describe('SQLite store specifics', () => {
         expect(found(value), value).toEqual([]);
       }
       // The search does find what is still there.
-      for (const value of kept.values) expect(found(value), value).not.toEqual([]);
+      // (Not the kept lead's first note: secure_delete zeroed it when it was replaced.)
+      for (const value of kept.values.filter((value) => value !== kept.notes[0])) {
+        expect(found(value), value).not.toEqual([]);
+      }
+      expect(await server.getLead(kept.lead.id)).toEqual(
+        expect.objectContaining({ note: kept.notes[1] }),
+      );
       expect(await server.getLead(kept.lead.id)).toEqual(expect.objectContaining(kept.lead));
     } finally {
       await server.close();

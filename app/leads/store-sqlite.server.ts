@@ -1,11 +1,30 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLOutputValue, type StatementSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   attachDeliveries,
+  checkActivity,
+  checkTracking,
   clipError,
+  LEAD_PAGE_SIZE,
+  normaliseEmail,
+  searchTerms,
+  type ActivityRecord,
+  type LeadSearch,
+  type LeadSearchResult,
+  type LeadStage,
+  type LeadTracking,
+  type NewActivity,
+  type NewPasskey,
+  type OwnerLinkKind,
+  type OwnerLinkRecord,
+  type OwnerRecord,
+  type OwnerWithPasskeys,
+  type PasskeyRecord,
+  type SessionRecord,
+  type TrackingSaveResult,
   type CancelledDelivery,
   type ClaimedDelivery,
   type DeliveryRecord,
@@ -227,6 +246,80 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    // What the owner keeps with a lead (CONTRACT "Lead record"): its stage
+    // and a private note, and a revision counting their saves, so two
+    // owners' saves never silently overwrite each other.
+    version: 7,
+    name: 'lead stage and note',
+    sql: `
+      ALTER TABLE leads ADD COLUMN stage TEXT NOT NULL DEFAULT 'new'
+        CHECK (stage IN ('new', 'contacted', 'quoted', 'won', 'lost', 'spam'));
+      ALTER TABLE leads ADD COLUMN note TEXT NOT NULL DEFAULT '';
+      ALTER TABLE leads ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX leads_stage ON leads (stage, created_at);
+    `,
+  },
+  {
+    // The owner's pages (CONTRACT "Owner's pages"): owners added from the
+    // server, their passkeys as SimpleWebAuthn gives them (credential id as
+    // base64url text, public key bytes, counter, transports as JSON text),
+    // sessions and one-time links stored by the SHA-256 hash of their random
+    // secret only, and the activity list, which holds no lead's personal data.
+    version: 8,
+    name: 'owners, passkeys, sessions, links and activity',
+    sql: `
+      CREATE TABLE owners (
+        id TEXT PRIMARY KEY,
+        email TEXT NOT NULL UNIQUE,
+        webauthn_user_id TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        removed_at TEXT,
+        last_sign_in_at TEXT,
+        inbox_seen_at TEXT
+      ) STRICT;
+
+      CREATE TABLE owner_passkeys (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+        public_key BLOB NOT NULL,
+        counter INTEGER NOT NULL DEFAULT 0,
+        transports TEXT NOT NULL DEFAULT '[]',
+        name TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        last_used_at TEXT
+      ) STRICT;
+      CREATE INDEX owner_passkeys_owner ON owner_passkeys (owner_id);
+
+      CREATE TABLE owner_sessions (
+        id_hash TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        last_seen_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX owner_sessions_owner ON owner_sessions (owner_id);
+      CREATE INDEX owner_sessions_expires ON owner_sessions (expires_at);
+
+      CREATE TABLE owner_links (
+        token_hash TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('setup', 'sign-in')),
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX owner_links_owner ON owner_links (owner_id, kind);
+      CREATE INDEX owner_links_expires ON owner_links (expires_at);
+
+      CREATE TABLE owner_activity (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        detail TEXT NOT NULL DEFAULT ''
+      ) STRICT;
+    `,
+  },
 ];
 
 type Row = Record<string, SQLOutputValue>;
@@ -235,6 +328,12 @@ const LEAD_COLUMNS =
   'id, name, email, phone, service, message, created_at, source, status, idempotency_key';
 const DELIVERY_COLUMNS =
   'lead_id, target, label, state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_expires_at';
+/** A lead as read back for people: what the visitor sent and the owner's tracking. */
+const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision`;
+const OWNER_COLUMNS = 'id, email, webauthn_user_id, created_at, last_sign_in_at, inbox_seen_at';
+const PASSKEY_COLUMNS =
+  'id, owner_id, public_key, counter, transports, name, created_at, last_used_at';
+const SESSION_COLUMNS = 'id_hash, owner_id, created_at, last_seen_at, expires_at';
 
 /**
  * The outbox's claim: the oldest due pending deliveries of accepted leads,
@@ -273,6 +372,60 @@ function toLead(row: Row): LeadRecord {
 
 const textOrNull = (value: SQLOutputValue | undefined) =>
   value === null || value === undefined ? null : String(value);
+
+function toTracking(row: Row): LeadTracking {
+  return {
+    stage: String(row.stage) as LeadStage,
+    note: String(row.note),
+    revision: Number(row.revision),
+  };
+}
+
+function toStoredLead(row: Row): LeadRecord & LeadTracking {
+  return { ...toLead(row), ...toTracking(row) };
+}
+
+/** An owner's columns, read under `prefix` when joined with another table. */
+function toOwner(row: Row, prefix = ''): OwnerRecord {
+  const get = (column: string) => row[`${prefix}${column}`];
+  return {
+    id: String(get('id')),
+    email: String(get('email')),
+    webauthn_user_id: String(get('webauthn_user_id')),
+    created_at: String(get('created_at')),
+    last_sign_in_at: textOrNull(get('last_sign_in_at')),
+    inbox_seen_at: textOrNull(get('inbox_seen_at')),
+  };
+}
+
+function toPasskey(row: Row): PasskeyRecord {
+  const key = row.public_key;
+  return {
+    id: String(row.id),
+    owner_id: String(row.owner_id),
+    public_key: new Uint8Array(key instanceof Uint8Array ? key : []),
+    counter: Number(row.counter),
+    transports: JSON.parse(String(row.transports)) as string[],
+    name: String(row.name),
+    created_at: String(row.created_at),
+    last_used_at: textOrNull(row.last_used_at),
+  };
+}
+
+function toSession(row: Row): SessionRecord {
+  return {
+    id_hash: String(row.id_hash),
+    owner_id: String(row.owner_id),
+    created_at: String(row.created_at),
+    last_seen_at: String(row.last_seen_at),
+    expires_at: String(row.expires_at),
+  };
+}
+
+/** Owner columns prefixed `o_`, for a join. */
+const OWNER_COLUMNS_AS_O = OWNER_COLUMNS.split(', ')
+  .map((column) => `o.${column} AS o_${column}`)
+  .join(', ');
 
 function toDelivery(row: Row): DeliveryRecord {
   return {
@@ -323,6 +476,12 @@ export class SqliteLeadStore implements LeadStore {
       );
       this.#db.function('lead_webhook_label', { deterministic: true }, (_url, position) =>
         webhookLabel(Number(position)),
+      );
+      // The inbox's search (searchTerms): SQLite's lower() folds ASCII only,
+      // and 'Ō' must find 'ō'.
+      this.#db.function('lead_fold', { deterministic: true }, (text) => String(text).toLowerCase());
+      this.#db.function('lead_digits', { deterministic: true }, (text) =>
+        String(text).replace(/\D/g, ''),
       );
     } catch (error) {
       this.#db.close();
@@ -525,9 +684,9 @@ export class SqliteLeadStore implements LeadStore {
 
   async getLead(id: string): Promise<LeadWithDeliveries | null> {
     return this.#attempt('read', () => {
-      const row = this.#statement(`SELECT ${LEAD_COLUMNS} FROM leads WHERE id = ?`).get(id);
+      const row = this.#statement(`SELECT ${STORED_LEAD_COLUMNS} FROM leads WHERE id = ?`).get(id);
       if (!row) return null;
-      const lead = toLead(row);
+      const lead = toStoredLead(row);
       return attachDeliveries([lead], this.#deliveriesOf([lead.id]))[0] ?? null;
     });
   }
@@ -704,19 +863,21 @@ export class SqliteLeadStore implements LeadStore {
     const limit = Math.max(1, Math.min(options.limit ?? 50, 10_000));
     return this.#attempt('read', () => {
       const leads = this.#statement(
-        `SELECT ${LEAD_COLUMNS} FROM leads ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+        `SELECT ${STORED_LEAD_COLUMNS} FROM leads ORDER BY created_at DESC, rowid DESC LIMIT ?`,
       )
         .all(limit)
-        .map(toLead);
+        .map(toStoredLead);
       return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
     });
   }
 
   async exportLeads(): Promise<LeadWithDeliveries[]> {
     return this.#attempt('read', () => {
-      const leads = this.#statement(`SELECT ${LEAD_COLUMNS} FROM leads ORDER BY created_at, rowid`)
+      const leads = this.#statement(
+        `SELECT ${STORED_LEAD_COLUMNS} FROM leads ORDER BY created_at, rowid`,
+      )
         .all()
-        .map(toLead);
+        .map(toStoredLead);
       return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
     });
   }
@@ -724,10 +885,10 @@ export class SqliteLeadStore implements LeadStore {
   async findLeadsByEmail(email: string): Promise<LeadWithDeliveries[]> {
     return this.#attempt('read', () => {
       const leads = this.#statement(
-        `SELECT ${LEAD_COLUMNS} FROM leads WHERE email = ? ORDER BY created_at, rowid`,
+        `SELECT ${STORED_LEAD_COLUMNS} FROM leads WHERE email = ? ORDER BY created_at, rowid`,
       )
         .all(email.trim().toLowerCase())
-        .map(toLead);
+        .map(toStoredLead);
       return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
     });
   }
@@ -791,6 +952,380 @@ export class SqliteLeadStore implements LeadStore {
       ),
     );
     return Number(result.changes);
+  }
+
+  async peekRateLimit(key: string): Promise<RateLimitCount | null> {
+    const row = await this.#attempt('read', () =>
+      this.#statement(
+        'SELECT hits, reset_at FROM lead_rate_limits WHERE key = ? AND reset_at > ?',
+      ).get(key, new Date().toISOString()),
+    );
+    return row ? { hits: Number(row.hits), resetAt: String(row.reset_at) } : null;
+  }
+
+  // -------------------------------------------------------------------------
+  // The owner's pages
+
+  async saveLeadTracking(
+    id: string,
+    expectedRevision: number,
+    changes: { stage?: LeadStage | undefined; note?: string | undefined },
+  ): Promise<TrackingSaveResult> {
+    checkTracking(changes);
+    return this.#attempt('write', () =>
+      this.#transaction((): TrackingSaveResult => {
+        const saved = this.#statement(
+          `UPDATE leads SET stage = coalesce(?, stage), note = coalesce(?, note),
+             revision = revision + 1
+           WHERE id = ? AND revision = ?
+           RETURNING stage, note, revision`,
+        ).get(changes.stage ?? null, changes.note ?? null, id, expectedRevision);
+        if (saved) return { saved: true, tracking: toTracking(saved) };
+        const current = this.#statement('SELECT stage, note, revision FROM leads WHERE id = ?').get(
+          id,
+        );
+        return current
+          ? { saved: false, reason: 'conflict', current: toTracking(current) }
+          : { saved: false, reason: 'not_found' };
+      }),
+    );
+  }
+
+  async searchLeads(search: LeadSearch = {}): Promise<LeadSearchResult> {
+    const limit = Math.max(1, Math.min(search.limit ?? LEAD_PAGE_SIZE, 200));
+    const offset = Math.max(0, Math.floor(search.offset ?? 0));
+    const { text, digits } = searchTerms(search.query);
+    const where: string[] = [];
+    const values: Array<string | number> = [];
+    if (search.stage !== undefined) {
+      where.push('stage = ?');
+      values.push(search.stage);
+    }
+    if (text !== null) {
+      // instr(), not LIKE: the search text is matched as it is, no wildcards.
+      const parts = [
+        'instr(lead_fold(name), ?) > 0',
+        'instr(lead_fold(email), ?) > 0',
+        'instr(lead_fold(phone), ?) > 0',
+      ];
+      values.push(text, text, text);
+      if (digits !== null) {
+        parts.push('instr(lead_digits(phone), ?) > 0');
+        values.push(digits);
+      }
+      where.push(`(${parts.join(' OR ')})`);
+    }
+    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    return this.#attempt('read', () => {
+      const total = Number(
+        this.#statement(`SELECT count(*) AS n FROM leads ${filter}`).get(...values)?.n ?? 0,
+      );
+      const leads = this.#statement(
+        `SELECT ${STORED_LEAD_COLUMNS} FROM leads ${filter}
+         ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+      )
+        .all(...values, limit, offset)
+        .map(toStoredLead);
+      return {
+        leads: attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id))),
+        total,
+      };
+    });
+  }
+
+  async countLeadsSince(since: string | null): Promise<number> {
+    const row = await this.#attempt('read', () =>
+      since === null
+        ? this.#statement('SELECT count(*) AS n FROM leads').get()
+        : this.#statement('SELECT count(*) AS n FROM leads WHERE created_at > ?').get(since),
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  async addOwner(email: string, at: string): Promise<{ owner: OwnerRecord; added: boolean }> {
+    const address = normaliseEmail(email);
+    return this.#attempt('write', () =>
+      this.#transaction(() => {
+        const existing = this.#statement(
+          `SELECT ${OWNER_COLUMNS}, removed_at FROM owners WHERE email = ?`,
+        ).get(address);
+        const userId = randomBytes(32).toString('base64url');
+        if (!existing) {
+          const row = this.#statement(
+            `INSERT INTO owners (id, email, webauthn_user_id, created_at) VALUES (?, ?, ?, ?)
+             RETURNING ${OWNER_COLUMNS}`,
+          ).get(randomUUID(), address, userId, at);
+          return { owner: toOwner(row ?? {}), added: true };
+        }
+        if (existing.removed_at === null) return { owner: toOwner(existing), added: false };
+        // Added again after removal: a new owner under the old id, nothing of the old one kept.
+        const row = this.#statement(
+          `UPDATE owners SET removed_at = NULL, created_at = ?, webauthn_user_id = ?,
+             last_sign_in_at = NULL, inbox_seen_at = NULL
+           WHERE id = ? RETURNING ${OWNER_COLUMNS}`,
+        ).get(at, userId, String(existing.id));
+        return { owner: toOwner(row ?? {}), added: true };
+      }),
+    );
+  }
+
+  async getOwner(id: string): Promise<OwnerRecord | null> {
+    const row = await this.#attempt('read', () =>
+      this.#statement(
+        `SELECT ${OWNER_COLUMNS} FROM owners WHERE id = ? AND removed_at IS NULL`,
+      ).get(id),
+    );
+    return row ? toOwner(row) : null;
+  }
+
+  async findOwnerByEmail(email: string): Promise<OwnerRecord | null> {
+    const row = await this.#attempt('read', () =>
+      this.#statement(
+        `SELECT ${OWNER_COLUMNS} FROM owners WHERE email = ? AND removed_at IS NULL`,
+      ).get(normaliseEmail(email)),
+    );
+    return row ? toOwner(row) : null;
+  }
+
+  async listOwners(): Promise<OwnerWithPasskeys[]> {
+    return this.#attempt('read', () => {
+      const owners = this.#statement(
+        `SELECT ${OWNER_COLUMNS} FROM owners WHERE removed_at IS NULL ORDER BY created_at, email`,
+      )
+        .all()
+        .map((row) => toOwner(row));
+      const passkeys = this.#statement(
+        `SELECT ${PASSKEY_COLUMNS} FROM owner_passkeys
+         WHERE owner_id IN (SELECT id FROM owners WHERE removed_at IS NULL)
+         ORDER BY created_at, id`,
+      )
+        .all()
+        .map(toPasskey);
+      return owners.map((owner) => ({
+        ...owner,
+        passkeys: passkeys.filter((passkey) => passkey.owner_id === owner.id),
+      }));
+    });
+  }
+
+  async removeOwner(email: string, at: string): Promise<OwnerRecord | null> {
+    return this.#attempt('write', () =>
+      this.#transaction(() => {
+        const row = this.#statement(
+          `UPDATE owners SET removed_at = ? WHERE email = ? AND removed_at IS NULL
+           RETURNING ${OWNER_COLUMNS}`,
+        ).get(at, normaliseEmail(email));
+        if (!row) return null;
+        const owner = toOwner(row);
+        for (const table of ['owner_sessions', 'owner_passkeys', 'owner_links']) {
+          this.#statement(`DELETE FROM ${table} WHERE owner_id = ?`).run(owner.id);
+        }
+        return owner;
+      }),
+    );
+  }
+
+  async markInboxSeen(ownerId: string, at: string): Promise<void> {
+    await this.#attempt('write', () =>
+      this.#statement('UPDATE owners SET inbox_seen_at = ? WHERE id = ?').run(at, ownerId),
+    );
+  }
+
+  async addPasskey(passkey: NewPasskey): Promise<boolean> {
+    const result = await this.#attempt('write', () =>
+      this.#statement(
+        `INSERT INTO owner_passkeys (${PASSKEY_COLUMNS})
+         SELECT ?, id, ?, ?, ?, ?, ?, NULL FROM owners WHERE id = ? AND removed_at IS NULL
+         ON CONFLICT (id) DO NOTHING`,
+      ).run(
+        passkey.id,
+        passkey.public_key,
+        passkey.counter,
+        JSON.stringify(passkey.transports),
+        passkey.name,
+        passkey.created_at,
+        passkey.owner_id,
+      ),
+    );
+    return result.changes > 0;
+  }
+
+  async findPasskey(id: string): Promise<{ passkey: PasskeyRecord; owner: OwnerRecord } | null> {
+    const row = await this.#attempt('read', () =>
+      this.#statement(
+        `SELECT p.id, p.owner_id, p.public_key, p.counter, p.transports, p.name, p.created_at,
+                p.last_used_at, ${OWNER_COLUMNS_AS_O}
+         FROM owner_passkeys p JOIN owners o ON o.id = p.owner_id
+         WHERE p.id = ? AND o.removed_at IS NULL`,
+      ).get(id),
+    );
+    return row ? { passkey: toPasskey(row), owner: toOwner(row, 'o_') } : null;
+  }
+
+  async listPasskeys(ownerId: string): Promise<PasskeyRecord[]> {
+    return this.#attempt('read', () =>
+      this.#statement(
+        `SELECT ${PASSKEY_COLUMNS} FROM owner_passkeys WHERE owner_id = ? ORDER BY created_at, id`,
+      )
+        .all(ownerId)
+        .map(toPasskey),
+    );
+  }
+
+  async recordPasskeyUse(id: string, counter: number, at: string): Promise<void> {
+    await this.#attempt('write', () =>
+      this.#statement('UPDATE owner_passkeys SET counter = ?, last_used_at = ? WHERE id = ?').run(
+        counter,
+        at,
+        id,
+      ),
+    );
+  }
+
+  async removePasskey(ownerId: string, id: string): Promise<boolean> {
+    const result = await this.#attempt('write', () =>
+      this.#statement('DELETE FROM owner_passkeys WHERE owner_id = ? AND id = ?').run(ownerId, id),
+    );
+    return result.changes > 0;
+  }
+
+  async createSession(session: SessionRecord): Promise<boolean> {
+    return this.#attempt('write', () =>
+      this.#transaction(() => {
+        const owner = this.#statement(
+          'UPDATE owners SET last_sign_in_at = ? WHERE id = ? AND removed_at IS NULL',
+        ).run(session.created_at, session.owner_id);
+        if (owner.changes === 0) return false;
+        this.#statement(
+          `INSERT INTO owner_sessions (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?)`,
+        ).run(
+          session.id_hash,
+          session.owner_id,
+          session.created_at,
+          session.last_seen_at,
+          session.expires_at,
+        );
+        return true;
+      }),
+    );
+  }
+
+  async findSession(
+    idHash: string,
+    now: string,
+  ): Promise<{ session: SessionRecord; owner: OwnerRecord } | null> {
+    const row = await this.#attempt('read', () =>
+      this.#statement(
+        `SELECT s.id_hash, s.owner_id, s.created_at, s.last_seen_at, s.expires_at,
+                ${OWNER_COLUMNS_AS_O}
+         FROM owner_sessions s JOIN owners o ON o.id = s.owner_id
+         WHERE s.id_hash = ? AND s.expires_at > ? AND o.removed_at IS NULL`,
+      ).get(idHash, now),
+    );
+    return row ? { session: toSession(row), owner: toOwner(row, 'o_') } : null;
+  }
+
+  async touchSession(idHash: string, at: string, expiresAt: string): Promise<boolean> {
+    // Bookkeeping (no fsync of its own): lost to a power cut, a session only
+    // ends a little sooner.
+    const result = await this.#attempt('write', () =>
+      this.#bookkeeping(() =>
+        this.#statement(
+          `UPDATE owner_sessions SET last_seen_at = ?, expires_at = ?
+           WHERE id_hash = ? AND expires_at > ?`,
+        ).run(at, expiresAt, idHash, at),
+      ),
+    );
+    return result.changes > 0;
+  }
+
+  async endSession(idHash: string): Promise<boolean> {
+    const result = await this.#attempt('write', () =>
+      this.#statement('DELETE FROM owner_sessions WHERE id_hash = ?').run(idHash),
+    );
+    return result.changes > 0;
+  }
+
+  async endOwnerSessions(ownerId: string): Promise<number> {
+    const result = await this.#attempt('write', () =>
+      this.#statement('DELETE FROM owner_sessions WHERE owner_id = ?').run(ownerId),
+    );
+    return Number(result.changes);
+  }
+
+  async createOwnerLink(link: OwnerLinkRecord): Promise<void> {
+    await this.#attempt('write', () =>
+      this.#transaction(() => {
+        if (link.kind === 'setup') {
+          this.#statement(`DELETE FROM owner_links WHERE owner_id = ? AND kind = 'setup'`).run(
+            link.owner_id,
+          );
+        }
+        this.#statement(
+          `INSERT INTO owner_links (token_hash, owner_id, kind, created_at, expires_at)
+           VALUES (?, ?, ?, ?, ?)`,
+        ).run(link.token_hash, link.owner_id, link.kind, link.created_at, link.expires_at);
+      }),
+    );
+  }
+
+  async consumeOwnerLink(
+    tokenHash: string,
+    kind: OwnerLinkKind,
+    now: string,
+  ): Promise<OwnerRecord | null> {
+    return this.#attempt('write', () =>
+      this.#transaction(() => {
+        const link = this.#statement(
+          `DELETE FROM owner_links WHERE token_hash = ? AND kind = ? AND expires_at > ?
+           RETURNING owner_id`,
+        ).get(tokenHash, kind, now);
+        if (!link) return null;
+        const owner = this.#statement(
+          `SELECT ${OWNER_COLUMNS} FROM owners WHERE id = ? AND removed_at IS NULL`,
+        ).get(String(link.owner_id));
+        return owner ? toOwner(owner) : null;
+      }),
+    );
+  }
+
+  async purgeExpiredSignIns(now: string): Promise<number> {
+    return this.#attempt('write', () =>
+      this.#transaction(
+        () =>
+          Number(
+            this.#statement('DELETE FROM owner_sessions WHERE expires_at <= ?').run(now).changes,
+          ) +
+          Number(this.#statement('DELETE FROM owner_links WHERE expires_at <= ?').run(now).changes),
+      ),
+    );
+  }
+
+  async recordActivity(entry: NewActivity): Promise<void> {
+    checkActivity(entry);
+    await this.#attempt('write', () =>
+      this.#statement(
+        'INSERT INTO owner_activity (at, actor, action, detail) VALUES (?, ?, ?, ?)',
+      ).run(entry.at, entry.actor, entry.action, entry.detail),
+    );
+  }
+
+  async listActivity(options: { limit?: number; offset?: number } = {}): Promise<ActivityRecord[]> {
+    const limit = Math.max(1, Math.min(options.limit ?? LEAD_PAGE_SIZE, 1000));
+    const offset = Math.max(0, Math.floor(options.offset ?? 0));
+    return this.#attempt('read', () =>
+      this.#statement(
+        'SELECT id, at, actor, action, detail FROM owner_activity ORDER BY id DESC LIMIT ? OFFSET ?',
+      )
+        .all(limit, offset)
+        .map((row) => ({
+          id: Number(row.id),
+          at: String(row.at),
+          actor: String(row.actor),
+          action: String(row.action),
+          detail: String(row.detail),
+        })),
+    );
   }
 
   async countFailedDeliveries(): Promise<number> {

@@ -1,6 +1,14 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LeadRecord, LeadStore, NewDelivery } from './store.server.ts';
+import type {
+  LeadRecord,
+  LeadStage,
+  LeadStore,
+  NewDelivery,
+  NewPasskey,
+  OwnerLinkKind,
+  OwnerLinkRecord,
+} from './store.server.ts';
 import { eventually, type StoreHarness } from './test-support.server.ts';
 
 export type { StoreHarness };
@@ -50,6 +58,30 @@ const pending = (target: string, at: string | null): NewDelivery => ({
 });
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A passkey as SimpleWebAuthn's verified registration gives it. */
+function passkeyOf(ownerId: string, name: string): NewPasskey {
+  return {
+    id: randomBytes(16).toString('base64url'),
+    owner_id: ownerId,
+    public_key: new Uint8Array(randomBytes(77)),
+    counter: 0,
+    transports: ['hybrid', 'internal'],
+    name,
+    created_at: nextTime(),
+  };
+}
+
+/** A link whose token hash is `char` 64 times, valid a minute from `now`. */
+function link(ownerId: string, kind: OwnerLinkKind, char: string, now: number): OwnerLinkRecord {
+  return {
+    token_hash: char.repeat(64),
+    owner_id: ownerId,
+    kind,
+    created_at: iso(now),
+    expires_at: iso(now + 60_000),
+  };
+}
 
 export function runLeadStoreContract(
   label: string,
@@ -102,6 +134,9 @@ export function runLeadStoreContract(
       const found = await store.getLead(lead.id);
       expect(found).toEqual({
         ...lead,
+        stage: 'new',
+        note: '',
+        revision: 0,
         deliveries: [
           {
             lead_id: lead.id,
@@ -617,6 +652,392 @@ export function runLeadStoreContract(
       expect(await store.exportLeads()).toEqual([]);
       await b.close();
       await expect(b.checkWritable()).rejects.toThrow();
+    });
+
+    // -----------------------------------------------------------------------
+    // The owner's pages (CONTRACT "Owner's pages", "Lead record")
+
+    it('keeps a stage (new at first) and a note (empty) with every lead read back', async () => {
+      const lead = makeLead({ idempotency_key: 'tracking-1' });
+      await store.insertLead(lead, [pending(HOOK_A, null)]);
+      const fresh = { stage: 'new', note: '', revision: 0 };
+      expect(await store.getLead(lead.id)).toEqual(expect.objectContaining(fresh));
+      expect((await store.listLeads())[0]).toEqual(expect.objectContaining(fresh));
+      expect((await store.exportLeads())[0]).toEqual(expect.objectContaining(fresh));
+      expect((await store.findLeadsByEmail(lead.email))[0]).toEqual(expect.objectContaining(fresh));
+      // What is sent to the targets stays the visitor's lead alone.
+      expect(await store.findByIdempotencyKey('tracking-1')).toEqual(lead);
+    });
+
+    it("saves a lead's stage and note on its revision, and refuses a save on an older one", async () => {
+      const lead = makeLead();
+      await store.insertLead(lead, []);
+      const note = 'Rang back 3 pm — wants a quote for “double glazing”; gate code 1234';
+      expect(await store.saveLeadTracking(lead.id, 0, { stage: 'contacted', note })).toEqual({
+        saved: true,
+        tracking: { stage: 'contacted', note, revision: 1 },
+      });
+      // A second owner still on revision 0 is told what the first saved.
+      expect(await store.saveLeadTracking(lead.id, 0, { stage: 'lost' })).toEqual({
+        saved: false,
+        reason: 'conflict',
+        current: { stage: 'contacted', note, revision: 1 },
+      });
+      // Only the stage: the note stays.
+      expect(await store.saveLeadTracking(lead.id, 1, { stage: 'quoted' })).toEqual({
+        saved: true,
+        tracking: { stage: 'quoted', note, revision: 2 },
+      });
+      expect(await store.saveLeadTracking(lead.id, 2, { note: '' })).toEqual({
+        saved: true,
+        tracking: { stage: 'quoted', note: '', revision: 3 },
+      });
+      expect(await store.getLead(lead.id)).toEqual(
+        expect.objectContaining({ stage: 'quoted', note: '', revision: 3, status: 'accepted' }),
+      );
+      for (const id of [randomUUID(), 'not-a-uuid']) {
+        expect(await store.saveLeadTracking(id, 0, { stage: 'won' })).toEqual({
+          saved: false,
+          reason: 'not_found',
+        });
+      }
+      await expect(
+        store.saveLeadTracking(lead.id, 3, { stage: 'archived' as LeadStage }),
+      ).rejects.toThrow(/stage/);
+      await expect(
+        store.saveLeadTracking(lead.id, 3, { note: 'x'.repeat(10_001) }),
+      ).rejects.toThrow(/note/);
+      expect((await store.getLead(lead.id))?.revision).toBe(3);
+    });
+
+    it('of two saves on one revision at once, from two instances, one is saved', async () => {
+      const b = await open();
+      const lead = makeLead();
+      await store.insertLead(lead, []);
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, index) =>
+          (index % 2 === 0 ? store : b).saveLeadTracking(lead.id, 0, { note: `owner ${index}` }),
+        ),
+      );
+      const saved = results.filter((result) => result.saved);
+      expect(saved).toHaveLength(1);
+      const winner = saved[0]?.saved ? saved[0].tracking : undefined;
+      expect(winner?.revision).toBe(1);
+      for (const result of results) {
+        if (!result.saved)
+          expect(result).toEqual({ saved: false, reason: 'conflict', current: winner });
+      }
+    });
+
+    it('searches the inbox: newest first, by stage and by name, e-mail or phone, 50 a page', async () => {
+      const people = [
+        makeLead({ name: 'Mere Pōtae', email: 'mere@example.co.nz', phone: '021 555 0101' }),
+        makeLead({ name: 'Tama Smith', email: 'tama_100%@example.com', phone: '+64 27 444 0202' }),
+        makeLead({
+          name: 'ŌMOKOROA GLASS LTD',
+          email: 'office@omokoroa.example',
+          phone: '07 578 0000',
+        }),
+      ];
+      for (const lead of people) await store.insertLead(lead, [pending(HOOK_A, null)]);
+      const ids = async (search: Parameters<LeadStore['searchLeads']>[0]) => {
+        const result = await store.searchLeads(search);
+        return { ids: result.leads.map((lead) => lead.id), total: result.total };
+      };
+      const [mere, tama, omokoroa] = people.map((lead) => lead.id);
+      expect(await ids({})).toEqual({ ids: [omokoroa, tama, mere], total: 3 });
+      // Whatever the case, macrons too; e-mail and phone substrings.
+      expect(await ids({ query: 'pōTAE' })).toEqual({ ids: [mere], total: 1 });
+      expect(await ids({ query: 'ōmokoroa' })).toEqual({ ids: [omokoroa], total: 1 });
+      expect(await ids({ query: '  MERE@EXAMPLE ' })).toEqual({ ids: [mere], total: 1 });
+      expect(await ids({ query: '555 01' })).toEqual({ ids: [mere], total: 1 });
+      // A phone number typed without its spaces finds the number as stored.
+      expect(await ids({ query: '0215550101' })).toEqual({ ids: [mere], total: 1 });
+      expect(await ids({ query: '+6427444' })).toEqual({ ids: [tama], total: 1 });
+      // The text is matched as it is: no wildcards, no pattern.
+      expect(await ids({ query: '_100%' })).toEqual({ ids: [tama], total: 1 });
+      expect(await ids({ query: '%' })).toEqual({ ids: [tama], total: 1 });
+      expect(await ids({ query: '.*' })).toEqual({ ids: [], total: 0 });
+      expect(await ids({ query: "' OR 1=1 --" })).toEqual({ ids: [], total: 0 });
+      // By stage, and both.
+      await store.saveLeadTracking(tama!, 0, { stage: 'won' });
+      expect(await ids({ stage: 'won' })).toEqual({ ids: [tama], total: 1 });
+      expect(await ids({ stage: 'new', query: 'example' })).toEqual({
+        ids: [omokoroa, mere],
+        total: 2,
+      });
+      expect(await ids({ stage: 'spam' })).toEqual({ ids: [], total: 0 });
+      const found = await store.searchLeads({ query: 'mere' });
+      expect(found.leads[0]?.deliveries.map((d) => d.target)).toEqual([HOOK_A]);
+    });
+
+    it('pages the inbox 50 at a time with the total', async () => {
+      const leads = Array.from({ length: 53 }, () => makeLead());
+      for (const lead of leads) await store.insertLead(lead, []);
+      const newestFirst = leads.map((lead) => lead.id).reverse();
+      const first = await store.searchLeads();
+      expect(first.total).toBe(53);
+      expect(first.leads.map((lead) => lead.id)).toEqual(newestFirst.slice(0, 50));
+      const second = await store.searchLeads({ offset: 50 });
+      expect(second).toEqual(expect.objectContaining({ total: 53 }));
+      expect(second.leads.map((lead) => lead.id)).toEqual(newestFirst.slice(50));
+      // New since an owner last looked.
+      expect(await store.countLeadsSince(null)).toBe(53);
+      expect(await store.countLeadsSince(leads[49]!.created_at)).toBe(3);
+      expect(await store.countLeadsSince(leads[52]!.created_at)).toBe(0);
+    });
+
+    it('adds owners once per address whatever its case, and lists them with their passkeys', async () => {
+      const at = nextTime();
+      const first = await store.addOwner('  Ana@Glass.Example.NZ ', at);
+      expect(first).toEqual({
+        added: true,
+        owner: {
+          id: expect.any(String),
+          email: 'ana@glass.example.nz',
+          webauthn_user_id: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+          created_at: at,
+          last_sign_in_at: null,
+          inbox_seen_at: null,
+        },
+      });
+      const again = await store.addOwner('ANA@glass.example.nz', nextTime());
+      expect(again).toEqual({ added: false, owner: first.owner });
+      expect(await store.findOwnerByEmail('ana@GLASS.example.nz')).toEqual(first.owner);
+      expect(await store.getOwner(first.owner.id)).toEqual(first.owner);
+      expect(await store.getOwner(randomUUID())).toBeNull();
+      expect(await store.getOwner('not-a-uuid')).toBeNull();
+      expect(await store.findOwnerByEmail('nobody@glass.example.nz')).toBeNull();
+
+      const second = await store.addOwner('rawiri@glass.example.nz', nextTime());
+      const key = passkeyOf(first.owner.id, 'iPhone');
+      expect(await store.addPasskey(key)).toBe(true);
+      const owners = await store.listOwners();
+      expect(owners.map((owner) => [owner.email, owner.passkeys.map((p) => p.name)])).toEqual([
+        ['ana@glass.example.nz', ['iPhone']],
+        ['rawiri@glass.example.nz', []],
+      ]);
+      expect(owners[1]?.id).toBe(second.owner.id);
+      const seen = nextTime();
+      await store.markInboxSeen(first.owner.id, seen);
+      expect((await store.getOwner(first.owner.id))?.inbox_seen_at).toBe(seen);
+    });
+
+    it('keeps passkeys as SimpleWebAuthn gives them, and records their use', async () => {
+      const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
+      const key = passkeyOf(owner.id, 'Office PC');
+      expect(await store.addPasskey(key)).toBe(true);
+      // The same credential id again is refused, whoever adds it.
+      expect(await store.addPasskey({ ...key, name: 'again' })).toBe(false);
+      const found = await store.findPasskey(key.id);
+      expect(found).toEqual({
+        owner,
+        passkey: { ...key, transports: ['hybrid', 'internal'], last_used_at: null },
+      });
+      expect(found?.passkey.public_key).toBeInstanceOf(Uint8Array);
+      expect(Buffer.from(found?.passkey.public_key ?? [])).toEqual(Buffer.from(key.public_key));
+      const used = nextTime();
+      await store.recordPasskeyUse(key.id, 4_294_967_295, used);
+      expect(await store.listPasskeys(owner.id)).toEqual([
+        expect.objectContaining({ id: key.id, counter: 4_294_967_295, last_used_at: used }),
+      ]);
+      expect(await store.findPasskey('unknown-credential')).toBeNull();
+      expect(await store.removePasskey(randomUUID(), key.id)).toBe(false);
+      expect(await store.removePasskey(owner.id, key.id)).toBe(true);
+      expect(await store.findPasskey(key.id)).toBeNull();
+      // Not for an owner that does not exist.
+      expect(await store.addPasskey(passkeyOf(randomUUID(), 'stray'))).toBe(false);
+    });
+
+    it('finds a session by its hash until it expires, moves its expiry, and ends it', async () => {
+      const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
+      const created = Date.parse(nextTime());
+      const session = {
+        id_hash: 'a'.repeat(64),
+        owner_id: owner.id,
+        created_at: iso(created),
+        last_seen_at: iso(created),
+        expires_at: iso(created + 60_000),
+      };
+      expect(await store.createSession(session)).toBe(true);
+      expect((await store.getOwner(owner.id))?.last_sign_in_at).toBe(session.created_at);
+      const signedIn = { ...owner, last_sign_in_at: session.created_at };
+      expect(await store.findSession(session.id_hash, iso(created + 1000))).toEqual({
+        session,
+        owner: signedIn,
+      });
+      expect(await store.findSession('b'.repeat(64), iso(created + 1000))).toBeNull();
+      expect(await store.findSession(session.id_hash, iso(created + 60_000))).toBeNull();
+      // Used again: a later expiry.
+      expect(
+        await store.touchSession(session.id_hash, iso(created + 30_000), iso(created + 90_000)),
+      ).toBe(true);
+      expect(await store.findSession(session.id_hash, iso(created + 60_000))).toEqual({
+        session: {
+          ...session,
+          last_seen_at: iso(created + 30_000),
+          expires_at: iso(created + 90_000),
+        },
+        owner: signedIn,
+      });
+      // An expired session cannot be brought back.
+      expect(
+        await store.touchSession(session.id_hash, iso(created + 90_000), iso(created + 99_000)),
+      ).toBe(false);
+      expect(await store.endSession(session.id_hash)).toBe(true);
+      expect(await store.endSession(session.id_hash)).toBe(false);
+      expect(await store.findSession(session.id_hash, iso(created))).toBeNull();
+      // None for an unknown owner.
+      expect(await store.createSession({ ...session, owner_id: randomUUID() })).toBe(false);
+    });
+
+    it('shares sessions between instances, and ends an owner’s sessions', async () => {
+      const b = await open();
+      const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
+      const now = Date.parse(nextTime());
+      for (const hash of ['c', 'd']) {
+        await store.createSession({
+          id_hash: hash.repeat(64),
+          owner_id: owner.id,
+          created_at: iso(now),
+          last_seen_at: iso(now),
+          expires_at: iso(now + 60_000),
+        });
+      }
+      expect((await b.findSession('c'.repeat(64), iso(now)))?.owner.id).toBe(owner.id);
+      expect(await b.endOwnerSessions(owner.id)).toBe(2);
+      expect(await store.findSession('c'.repeat(64), iso(now))).toBeNull();
+      expect(await store.findSession('d'.repeat(64), iso(now))).toBeNull();
+    });
+
+    it('removes an owner at once: sessions, passkeys and links go with them', async () => {
+      const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
+      const other = (await store.addOwner('rawiri@glass.example.nz', nextTime())).owner;
+      const now = Date.parse(nextTime());
+      const session = (ownerId: string, hash: string) => ({
+        id_hash: hash.repeat(64),
+        owner_id: ownerId,
+        created_at: iso(now),
+        last_seen_at: iso(now),
+        expires_at: iso(now + 60_000),
+      });
+      await store.createSession(session(owner.id, 'e'));
+      await store.createSession(session(other.id, 'f'));
+      await store.addPasskey(passkeyOf(owner.id, 'iPhone'));
+      await store.createOwnerLink(link(owner.id, 'sign-in', '1', now));
+      expect(await store.removeOwner('ANA@glass.example.nz', iso(now + 1))).toEqual({
+        ...owner,
+        last_sign_in_at: iso(now),
+      });
+      expect(await store.removeOwner('ana@glass.example.nz', iso(now + 2))).toBeNull();
+      expect(await store.findSession('e'.repeat(64), iso(now))).toBeNull();
+      expect(await store.consumeOwnerLink('1'.repeat(64), 'sign-in', iso(now))).toBeNull();
+      expect(await store.listPasskeys(owner.id)).toEqual([]);
+      expect(await store.getOwner(owner.id)).toBeNull();
+      expect(await store.findOwnerByEmail(owner.email)).toBeNull();
+      expect((await store.listOwners()).map((o) => o.email)).toEqual([other.email]);
+      // The other owner is still signed in.
+      expect((await store.findSession('f'.repeat(64), iso(now)))?.owner.id).toBe(other.id);
+      // Added again: an owner with no passkey, a new user handle and no sign-in yet.
+      const back = await store.addOwner('ana@glass.example.nz', iso(now + 3));
+      expect(back.added).toBe(true);
+      expect(back.owner.webauthn_user_id).not.toBe(owner.webauthn_user_id);
+      expect(back.owner.last_sign_in_at).toBeNull();
+      expect((await store.listOwners()).map((o) => [o.email, o.passkeys])).toEqual([
+        ['rawiri@glass.example.nz', []],
+        ['ana@glass.example.nz', []],
+      ]);
+    });
+
+    it('uses a one-time link once, before it expires, for its own kind only', async () => {
+      const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
+      const now = Date.parse(nextTime());
+      await store.createOwnerLink(link(owner.id, 'sign-in', '2', now));
+      expect(await store.consumeOwnerLink('2'.repeat(64), 'setup', iso(now))).toBeNull();
+      expect(await store.consumeOwnerLink('2'.repeat(64), 'sign-in', iso(now + 60_000))).toBeNull();
+      expect(await store.consumeOwnerLink('2'.repeat(64), 'sign-in', iso(now))).toEqual(owner);
+      expect(await store.consumeOwnerLink('2'.repeat(64), 'sign-in', iso(now))).toBeNull();
+      // A new set-up link makes the owner's earlier set-up links useless, not their sign-in links.
+      await store.createOwnerLink(link(owner.id, 'setup', '3', now));
+      await store.createOwnerLink(link(owner.id, 'sign-in', '4', now));
+      await store.createOwnerLink(link(owner.id, 'setup', '5', now));
+      expect(await store.consumeOwnerLink('3'.repeat(64), 'setup', iso(now))).toBeNull();
+      expect(await store.consumeOwnerLink('4'.repeat(64), 'sign-in', iso(now))).toEqual(owner);
+      expect(await store.consumeOwnerLink('5'.repeat(64), 'setup', iso(now))).toEqual(owner);
+    });
+
+    it('of many uses of one link at once, from two instances, one succeeds', async () => {
+      const b = await open();
+      const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
+      const now = Date.parse(nextTime());
+      await store.createOwnerLink(link(owner.id, 'setup', '6', now));
+      const uses = await Promise.all(
+        Array.from({ length: 8 }, (_, index) =>
+          (index % 2 === 0 ? store : b).consumeOwnerLink('6'.repeat(64), 'setup', iso(now)),
+        ),
+      );
+      expect(uses.filter((use) => use !== null)).toEqual([owner]);
+    });
+
+    it('purges expired sessions and links', async () => {
+      const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
+      const now = Date.parse(nextTime());
+      await store.createOwnerLink(link(owner.id, 'sign-in', '7', now));
+      await store.createSession({
+        id_hash: '8'.repeat(64),
+        owner_id: owner.id,
+        created_at: iso(now),
+        last_seen_at: iso(now),
+        expires_at: iso(now + 120_000),
+      });
+      expect(await store.purgeExpiredSignIns(iso(now + 60_000))).toBe(1);
+      expect(await store.findSession('8'.repeat(64), iso(now + 60_000))).not.toBeNull();
+      expect(await store.purgeExpiredSignIns(iso(now + 120_000))).toBe(1);
+      expect(await store.purgeExpiredSignIns(iso(now + 120_000))).toBe(0);
+    });
+
+    it('keeps an activity list, newest first, that refuses personal data', async () => {
+      const lead = makeLead();
+      const first = { at: nextTime(), actor: 'cli', action: 'owner.added', detail: randomUUID() };
+      const second = {
+        at: nextTime(),
+        actor: 'ana@glass.example.nz',
+        action: 'leads.deleted',
+        detail: 'count=3',
+      };
+      const third = {
+        at: nextTime(),
+        actor: 'ana@glass.example.nz',
+        action: 'lead.stage',
+        detail: `${lead.id}:won`,
+      };
+      for (const entry of [first, second, third]) await store.recordActivity(entry);
+      const listed = await store.listActivity();
+      expect(listed.map(({ id: _id, ...entry }) => entry)).toEqual([third, second, first]);
+      expect((await store.listActivity({ limit: 1, offset: 1 })).map((e) => e.action)).toEqual([
+        'leads.deleted',
+      ]);
+      // A person's address, name or words cannot be written there.
+      for (const detail of [lead.email, lead.name, lead.phone, 'a'.repeat(201)]) {
+        await expect(store.recordActivity({ ...second, at: nextTime(), detail })).rejects.toThrow(
+          /detail/,
+        );
+      }
+      await expect(store.recordActivity({ ...second, action: 'Deleted Mere' })).rejects.toThrow(
+        /action/,
+      );
+      expect(await store.listActivity()).toHaveLength(3);
+    });
+
+    it('peeks at a count without counting', async () => {
+      expect(await store.peekRateLimit('owner-key')).toBeNull();
+      const hit = await store.hitRateLimit('owner-key', 60_000);
+      expect(await store.peekRateLimit('owner-key')).toEqual(hit);
+      expect(await store.peekRateLimit('owner-key')).toEqual(hit);
+      await store.hitRateLimit('short-key', 1);
+      await eventually(async () => {
+        expect(await store.peekRateLimit('short-key')).toBeNull();
+      });
     });
   });
 }

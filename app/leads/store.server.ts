@@ -77,7 +77,31 @@ export interface DeliveryRecord {
   lease_expires_at: string | null;
 }
 
-export interface LeadWithDeliveries extends LeadRecord {
+/**
+ * What the owner keeps with a lead (CONTRACT "Lead record"): its stage and
+ * a private note, and the revision that counts their saves, so a save made
+ * on an older revision is refused instead of overwriting another owner's.
+ */
+export type LeadStage = 'new' | 'contacted' | 'quoted' | 'won' | 'lost' | 'spam';
+
+export const LEAD_STAGES: readonly LeadStage[] = [
+  'new',
+  'contacted',
+  'quoted',
+  'won',
+  'lost',
+  'spam',
+];
+
+export interface LeadTracking {
+  stage: LeadStage;
+  note: string;
+  /** 0 for a new lead; one more at every save of its stage or note. */
+  revision: number;
+}
+
+/** A stored lead as read back: what the visitor sent, the owner's tracking, the deliveries. */
+export interface LeadWithDeliveries extends LeadRecord, LeadTracking {
   deliveries: DeliveryRecord[];
 }
 
@@ -119,6 +143,163 @@ export interface RateLimitCount {
   hits: number;
   /** When the window ends (ISO 8601). */
   resetAt: string;
+}
+
+/** The outcome of a save of a lead's stage or note. */
+export type TrackingSaveResult =
+  | { saved: true; tracking: LeadTracking }
+  | { saved: false; reason: 'not_found' }
+  /** Someone saved since `expectedRevision`: nothing was written; what they saved is returned. */
+  | { saved: false; reason: 'conflict'; current: LeadTracking };
+
+/** The inbox's query (CONTRACT "Owner's pages"): newest first, a page at a time. */
+export interface LeadSearch {
+  stage?: LeadStage | undefined;
+  /** A substring of the name, e-mail or phone, whatever its case (digits alone also match the phone's digits). */
+  query?: string | undefined;
+  /** Leads to skip (a page's start). */
+  offset?: number | undefined;
+  /** Leads per page, default LEAD_PAGE_SIZE, at most 200. */
+  limit?: number | undefined;
+}
+
+export const LEAD_PAGE_SIZE = 50;
+
+export interface LeadSearchResult {
+  leads: LeadWithDeliveries[];
+  /** How many leads match, across every page. */
+  total: number;
+}
+
+/**
+ * A person who may sign in to the owner's pages. Added and removed only from
+ * the server (`npm run owner`); the address is stored trimmed and
+ * lower-cased, so it is unique whatever its case.
+ */
+export interface OwnerRecord {
+  id: string;
+  email: string;
+  /** The WebAuthn user handle (base64url of 32 random bytes), the same for every passkey of this owner. */
+  webauthn_user_id: string;
+  created_at: string;
+  /** When a session was last started for this owner (any way of signing in). */
+  last_sign_in_at: string | null;
+  /** When this owner last looked at the inbox, so it can count the enquiries since. */
+  inbox_seen_at: string | null;
+}
+
+/** A passkey as SimpleWebAuthn's registration gives it (`registrationInfo.credential`). */
+export interface NewPasskey {
+  /** The credential id, base64url text. */
+  id: string;
+  owner_id: string;
+  public_key: Uint8Array;
+  /** The authenticator's signature counter (0 for most passkeys). */
+  counter: number;
+  /** AuthenticatorTransport values ('internal', 'hybrid', 'usb'…), stored as JSON text. */
+  transports: readonly string[];
+  /** A name the owner knows it by ('iPhone', 'office PC'). */
+  name: string;
+  created_at: string;
+}
+
+export interface PasskeyRecord extends NewPasskey {
+  transports: string[];
+  last_used_at: string | null;
+}
+
+export interface OwnerWithPasskeys extends OwnerRecord {
+  passkeys: PasskeyRecord[];
+}
+
+/**
+ * A signed-in browser. Only the SHA-256 hash of the cookie's random id is
+ * stored (app/owner/sessions.server.ts), so the table cannot be used to sign in.
+ */
+export interface SessionRecord {
+  id_hash: string;
+  owner_id: string;
+  created_at: string;
+  last_seen_at: string;
+  /** The earlier of 7 days after last_seen_at and 30 days after created_at. */
+  expires_at: string;
+}
+
+export type OwnerLinkKind = 'setup' | 'sign-in';
+
+/** A one-time link: only the SHA-256 hash of its random token is stored. */
+export interface OwnerLinkRecord {
+  token_hash: string;
+  owner_id: string;
+  kind: OwnerLinkKind;
+  created_at: string;
+  expires_at: string;
+}
+
+/**
+ * One line of the activity list: who (an owner's e-mail, or 'cli'), what
+ * (an action name and a detail), when. The detail is never personal data of
+ * a lead: a lead id, a count, a stage, an owner id (ACTIVITY_DETAIL).
+ */
+export interface NewActivity {
+  at: string;
+  actor: string;
+  action: string;
+  detail: string;
+}
+
+export interface ActivityRecord extends NewActivity {
+  id: number;
+}
+
+/**
+ * What an activity's action and detail may hold: letters, digits and a few
+ * separators, no '@', no spaces' worth of prose. A lead's name, e-mail,
+ * phone or message cannot be written there by mistake; the store refuses it.
+ */
+export const ACTIVITY_ACTION = /^[a-z][a-z0-9_.-]{0,63}$/;
+export const ACTIVITY_DETAIL = /^[A-Za-z0-9_.:,=/-]{0,200}$/;
+
+export function checkActivity(entry: NewActivity): void {
+  if (!ACTIVITY_ACTION.test(entry.action)) throw new Error('Invalid activity action');
+  if (!ACTIVITY_DETAIL.test(entry.detail)) {
+    throw new Error('Invalid activity detail: ids, counts and names of things only');
+  }
+}
+
+/** The longest note an owner may keep with a lead. */
+export const NOTE_MAX = 10_000;
+
+export function checkTracking(changes: {
+  stage?: LeadStage | undefined;
+  note?: string | undefined;
+}): void {
+  if (changes.stage !== undefined && !LEAD_STAGES.includes(changes.stage)) {
+    throw new Error('Invalid lead stage');
+  }
+  if (changes.note !== undefined && changes.note.length > NOTE_MAX) {
+    throw new Error(`A note holds at most ${NOTE_MAX} characters`);
+  }
+}
+
+/**
+ * The inbox's search as the stores use it: the text lower-cased, and the
+ * digits alone when it looks like a phone number ('021 555', '+64 21…'), so
+ * '0215550101' finds '021 555 0101'. Empty parts are null.
+ */
+export function searchTerms(query: string | undefined): {
+  text: string | null;
+  digits: string | null;
+} {
+  const text = (query ?? '').trim().slice(0, 200).toLowerCase();
+  if (!text) return { text: null, digits: null };
+  const digits = /^[\d\s+().-]+$/.test(text) ? text.replace(/\D/g, '') : '';
+  return { text, digits: digits.length >= 3 ? digits : null };
+}
+
+/** Trimmed and lower-cased, as owners' and leads' addresses are stored. */
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
 }
 
 export type InsertResult =
@@ -224,6 +405,107 @@ export interface LeadStore {
   /** Drops the counts whose window has ended; returns how many. */
   purgeRateLimits(): Promise<number>;
 
+  /** The current count of `key`, without counting a request; null when its window has ended or never began. */
+  peekRateLimit(key: string): Promise<RateLimitCount | null>;
+
+  // -------------------------------------------------------------------------
+  // The owner's pages (CONTRACT "Owner's pages")
+
+  /**
+   * Saves a lead's stage and note (either, or both) when its revision is
+   * still `expectedRevision`, and makes it one more; otherwise nothing is
+   * written and the caller is told what the other save left.
+   */
+  saveLeadTracking(
+    id: string,
+    expectedRevision: number,
+    changes: { stage?: LeadStage | undefined; note?: string | undefined },
+  ): Promise<TrackingSaveResult>;
+
+  /** The inbox: newest first, filtered by stage and a search, one page with the total. */
+  searchLeads(search?: LeadSearch): Promise<LeadSearchResult>;
+
+  /** How many leads came in after `since` (every lead when null). */
+  countLeadsSince(since: string | null): Promise<number>;
+
+  /**
+   * Adds an owner, or finds the one with this address (a removed owner is
+   * added again, with no passkey). `added` says whether it is new.
+   */
+  addOwner(email: string, at: string): Promise<{ owner: OwnerRecord; added: boolean }>;
+
+  getOwner(id: string): Promise<OwnerRecord | null>;
+
+  findOwnerByEmail(email: string): Promise<OwnerRecord | null>;
+
+  /** Every owner, oldest first, with their passkeys. */
+  listOwners(): Promise<OwnerWithPasskeys[]>;
+
+  /**
+   * Removes the owner with this address, at once: their sessions, passkeys
+   * and unused links go in the same transaction. Returns the owner removed.
+   */
+  removeOwner(email: string, at: string): Promise<OwnerRecord | null>;
+
+  markInboxSeen(ownerId: string, at: string): Promise<void>;
+
+  /** False when a passkey with this credential id is already stored. */
+  addPasskey(passkey: NewPasskey): Promise<boolean>;
+
+  /** The passkey and its owner, for a sign-in; null for an unknown id or a removed owner. */
+  findPasskey(id: string): Promise<{ passkey: PasskeyRecord; owner: OwnerRecord } | null>;
+
+  listPasskeys(ownerId: string): Promise<PasskeyRecord[]>;
+
+  /** After a verified sign-in: the authenticator's new counter and the time. */
+  recordPasskeyUse(id: string, counter: number, at: string): Promise<void>;
+
+  removePasskey(ownerId: string, id: string): Promise<boolean>;
+
+  /**
+   * Stores a new session and notes the owner's sign-in, in one transaction;
+   * false (nothing stored) when the owner is unknown or removed.
+   */
+  createSession(session: SessionRecord): Promise<boolean>;
+
+  /** The session with this hash and its owner, while it has not expired at `now`. */
+  findSession(
+    idHash: string,
+    now: string,
+  ): Promise<{ session: SessionRecord; owner: OwnerRecord } | null>;
+
+  /** A session in use again: a later last_seen_at and expiry. False when it is gone. */
+  touchSession(idHash: string, at: string, expiresAt: string): Promise<boolean>;
+
+  /** Sign-out: the session is deleted. */
+  endSession(idHash: string): Promise<boolean>;
+
+  /** Ends every session of this owner; returns how many. */
+  endOwnerSessions(ownerId: string): Promise<number>;
+
+  /** Stores a one-time link; a set-up link deletes the owner's earlier unused set-up links. */
+  createOwnerLink(link: OwnerLinkRecord): Promise<void>;
+
+  /**
+   * Uses a link: deletes it and returns its owner when it is of `kind`,
+   * unexpired at `now` and its owner not removed. Atomic: of two uses at
+   * once, one gets the owner and the other null.
+   */
+  consumeOwnerLink(
+    tokenHash: string,
+    kind: OwnerLinkKind,
+    now: string,
+  ): Promise<OwnerRecord | null>;
+
+  /** Deletes sessions and links expired at `now`; returns how many rows. */
+  purgeExpiredSignIns(now: string): Promise<number>;
+
+  /** Appends to the activity list; refuses a detail that could hold personal data. */
+  recordActivity(entry: NewActivity): Promise<void>;
+
+  /** The activity list, newest first. */
+  listActivity(options?: { limit?: number; offset?: number }): Promise<ActivityRecord[]>;
+
   /** How many deliveries were given up for good (GET /healthz). */
   countFailedDeliveries(): Promise<number>;
 
@@ -285,7 +567,7 @@ export async function reconnectingLeadStore(options: OpenLeadStoreOptions): Prom
 
 /** Groups delivery rows under their leads, keeping the lead order. */
 export function attachDeliveries(
-  leads: readonly LeadRecord[],
+  leads: ReadonlyArray<LeadRecord & LeadTracking>,
   deliveries: readonly DeliveryRecord[],
 ): LeadWithDeliveries[] {
   const byLead = new Map<string, DeliveryRecord[]>();
