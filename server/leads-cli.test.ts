@@ -108,6 +108,9 @@ function lead(overrides: Partial<LeadRecord>): LeadRecord {
   };
 }
 
+/** Starts like a formula, and runs over two lines. */
+const PENDING_NOTE = '=Rang back Tue 3 pm,\nquote sent for "double glazing"';
+
 describe('leads CLI', () => {
   let data: ReturnType<typeof tempDataDir>;
   let empty: ReturnType<typeof tempDataDir>;
@@ -175,6 +178,8 @@ describe('leads CLI', () => {
         delivered_at: null,
       },
     ]);
+    // The owner's stage and note, as the owner's pages save them.
+    await store.saveLeadTracking(leads.pending.id, 0, { stage: 'contacted', note: PENDING_NOTE });
     await store.insertLead(leads.hostile, []);
     await store.insertLead(leads.refused, [pendingTo(HOOK_A)]);
     await store.settleLead(leads.refused.id, 'accepted', [
@@ -247,7 +252,7 @@ describe('leads CLI', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.split('\n');
     expect(lines[0]).toMatch(
-      /^created_at \(UTC\)\s+source\s+status\s+name\s+email\s+phone\s+service\s+delivery$/,
+      /^created_at \(UTC\)\s+source\s+status\s+stage\s+name\s+email\s+phone\s+service\s+delivery$/,
     );
     // A refused webhook shows under its lead, with the receiver's answer.
     expect(lines[2]).toMatch(/2025-03-04 09:00:00.*Mere Pōtae.*failed 0\/1$/);
@@ -256,13 +261,18 @@ describe('leads CLI', () => {
     );
     expect(lines[4]).toContain('2025-03-03 09:00:00');
     expect(lines[4]).toContain('no targets');
-    expect(lines[5]).toMatch(/2025-03-02 09:00:00\s+hero_form\s+accepted\s+Pending Person/);
+    expect(lines[4]).toMatch(/\s+accepted\s+new\s+/);
+    expect(lines[5]).toMatch(
+      /2025-03-02 09:00:00\s+hero_form\s+accepted\s+contacted\s+Pending Person/,
+    );
     expect(lines[5]).toContain('pending 1/2');
-    expect(lines[6]).toBe(
+    // The owner's note, on one line.
+    expect(lines[6]).toBe('    note: =Rang back Tue 3 pm, quote sent for "double glazing"');
+    expect(lines[7]).toBe(
       `    ${LABEL_B} pending attempts=3 next_attempt_at=2025-03-02T09:01:00.000Z last_error=HTTP 503 busy`,
     );
-    expect(lines[7]).toMatch(/Delivered Person\s+aroha@example\.co\.nz\s+021 555 0101\s+Windows/);
-    expect(lines[7]).toContain('delivered 2/2');
+    expect(lines[8]).toMatch(/Delivered Person\s+aroha@example\.co\.nz\s+021 555 0101\s+Windows/);
+    expect(lines[8]).toContain('delivered 2/2');
     expect(result.stdout).toContain('4 latest leads, newest first.');
     // Visitor text cannot send escape sequences to the operator's terminal.
     expect(result.stdout).not.toMatch(TERMINAL_CONTROL);
@@ -299,11 +309,16 @@ describe('leads CLI', () => {
       'created_at',
       'source',
       'status',
+      'stage',
+      'note',
       'deliveries',
     ]);
+    expect(exported[0]).toEqual(expect.objectContaining({ stage: 'new', note: '' }));
     expect(exported[1]).toEqual({
       ...leads.pending,
       idempotency_key: undefined,
+      stage: 'contacted',
+      note: PENDING_NOTE,
       deliveries: [
         {
           target: LABEL_A,
@@ -350,11 +365,13 @@ describe('leads CLI', () => {
       'phone',
       'service',
       'message',
+      'stage',
+      'note',
       'delivery',
       'deliveries',
     ]);
     expect(rows).toHaveLength(5);
-    expect(rows.every((row) => row.length === 11)).toBe(true);
+    expect(rows.every((row) => row.length === 13)).toBe(true);
     expect(rows[4]?.[4]).toBe('Mere Pōtae');
     expect(rows[4]?.[8]).toBe('Ranchslider in Pāpāmoa, another in Ōmokoroa');
     const hostile = rows[3]!;
@@ -366,8 +383,12 @@ describe('leads CLI', () => {
     // No cell of the file starts a formula.
     for (const row of rows) for (const cell of row) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
     const pending = rows[2]!;
-    expect(pending[9]).toBe('pending 1/2');
-    expect(pending[10]).toBe(
+    expect(pending[9]).toBe('contacted');
+    // The note as the owner wrote it, its formula defused.
+    expect(pending[10]).toBe(`'${PENDING_NOTE}`);
+    expect(rows[1]?.slice(9, 11)).toEqual(['new', '']);
+    expect(pending[11]).toBe('pending 1/2');
+    expect(pending[12]).toBe(
       `${LABEL_A} delivered attempts=1 delivered_at=2025-03-02T09:00:01.000Z\n` +
         `${LABEL_B} pending attempts=3 next_attempt_at=2025-03-02T09:01:00.000Z last_error=HTTP 503 busy`,
     );

@@ -27,7 +27,8 @@ import { EnvError, parseEnv, type Env } from './env.server.ts';
  */
 
 export const USAGE = `Usage:
-  leads list [--limit N]                     latest leads (default 50) with delivery state
+  leads list [--limit N]                     latest leads (default 50): stage, delivery
+                                             state and the owner's note
   leads export [--format json|csv] [--output FILE]
                                              every lead, oldest first (JSON by default)
   leads export --email ADDRESS [--format json|csv]
@@ -154,6 +155,8 @@ export function exportRecord(lead: LeadWithDeliveries) {
     created_at: lead.created_at,
     source: lead.source,
     status: lead.status,
+    stage: lead.stage,
+    note: lead.note,
     deliveries: lead.deliveries.map((delivery) => ({
       target: delivery.label,
       state: delivery.state,
@@ -237,6 +240,8 @@ export const CSV_COLUMNS = [
   'phone',
   'service',
   'message',
+  'stage',
+  'note',
   'delivery',
   'deliveries',
 ] as const;
@@ -256,6 +261,8 @@ export function toCsv(leads: readonly LeadWithDeliveries[]): string {
         lead.phone,
         lead.service,
         lead.message,
+        lead.stage,
+        lead.note,
         deliverySummary(lead),
         deliveries,
       ]
@@ -295,6 +302,7 @@ const LIST_COLUMNS: ReadonlyArray<{
   },
   { title: 'source', width: 12, value: (lead) => lead.source },
   { title: 'status', width: 12, value: (lead) => lead.status },
+  { title: 'stage', width: 9, value: (lead) => lead.stage },
   { title: 'name', width: 24, value: (lead) => lead.name },
   { title: 'email', width: 30, value: (lead) => lead.email },
   { title: 'phone', width: 16, value: (lead) => lead.phone },
@@ -302,10 +310,14 @@ const LIST_COLUMNS: ReadonlyArray<{
   { title: 'delivery', width: 14, value: deliverySummary },
 ];
 
+/** The longest part of an owner's note `leads list` shows. */
+const LIST_NOTE_MAX = 100;
+
 /**
- * The leads as a table, a row each; under a lead, a line for each delivery
- * that did not simply arrive (failed with the receiver's answer, pending with
- * its next attempt, cancelled), so a refused webhook is seen at once.
+ * The leads as a table, a row each; under a lead, its owner's note on one
+ * line (the start of it), and a line for each delivery that did not simply
+ * arrive (failed with the receiver's answer, pending with its next attempt,
+ * cancelled), so a refused webhook is seen at once.
  */
 export function toTable(
   leads: readonly LeadWithDeliveries[],
@@ -319,6 +331,8 @@ export function toTable(
   ];
   for (const lead of leads) {
     lines.push(line(LIST_COLUMNS.map((c) => fit(c.value(lead), c.width))));
+    const note = lead.note.replace(/\s+/g, ' ').trim();
+    if (note) lines.push(`    note: ${fit(note, LIST_NOTE_MAX).trimEnd()}`);
     for (const delivery of lead.deliveries) {
       if (delivery.state === 'delivered' || delivery.state === 'not_sent') continue;
       lines.push(`    ${terminalSafe(describeDelivery(delivery))}`);
