@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import type { LeadStore } from '../leads/store.server.ts';
+import { normaliseEmail } from '../leads/store.server.ts';
+
+/**
+ * Sign-in limits of the owner's pages (CONTRACT "Owner's pages"): they count
+ * what an attacker does, not what an owner does. Sign-in link requests are
+ * counted per address (at most 5 an hour) and per client; failed passkey
+ * attempts per client and, when the passkey names an owner, per address. A
+ * successful sign-in is never counted. The counts live in the lead store's
+ * rate-limit table, so every server process shares them; keys are hashed,
+ * so the table holds no address.
+ */
+
+const MINUTE_MS = 60 * 1000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+export interface Limit {
+  max: number;
+  windowMs: number;
+}
+
+export const SIGN_IN_LIMITS = {
+  linkPerAddress: { max: 5, windowMs: HOUR_MS },
+  linkPerClient: { max: 20, windowMs: HOUR_MS },
+  failedPasskeyPerAddress: { max: 10, windowMs: 15 * MINUTE_MS },
+  failedPasskeyPerClient: { max: 20, windowMs: 15 * MINUTE_MS },
+} as const satisfies Record<string, Limit>;
+
+type LimitName = keyof typeof SIGN_IN_LIMITS;
+
+function key(name: LimitName, subject: string): string {
+  return createHash('sha256').update(`owner-${name}:${subject}`).digest('base64url');
+}
+
+export interface SignInLimits {
+  /**
+   * Counts one request for a sign-in link; false when this address or this
+   * client is over its limit (then no link may be sent; the answer to the
+   * visitor stays the same).
+   */
+  allowLinkRequest(address: string, client: string): Promise<boolean>;
+  /** Whether passkey sign-in is refused for now, for this client or address. */
+  passkeyBlocked(client: string, address?: string): Promise<boolean>;
+  /** Counts a passkey attempt that failed (never one that succeeded). */
+  countFailedPasskey(client: string, address?: string): Promise<void>;
+}
+
+export function signInLimits(store: LeadStore): SignInLimits {
+  const hit = async (name: LimitName, subject: string) => {
+    const limit: Limit = SIGN_IN_LIMITS[name];
+    const count = await store.hitRateLimit(key(name, subject), limit.windowMs);
+    return count.hits <= limit.max;
+  };
+  const over = async (name: LimitName, subject: string) => {
+    const count = await store.peekRateLimit(key(name, subject));
+    return count !== null && count.hits >= SIGN_IN_LIMITS[name].max;
+  };
+  return {
+    async allowLinkRequest(address, client) {
+      const [byAddress, byClient] = await Promise.all([
+        hit('linkPerAddress', normaliseEmail(address)),
+        hit('linkPerClient', client),
+      ]);
+      return byAddress && byClient;
+    },
+    async passkeyBlocked(client, address) {
+      const checks = [over('failedPasskeyPerClient', client)];
+      if (address !== undefined) {
+        checks.push(over('failedPasskeyPerAddress', normaliseEmail(address)));
+      }
+      return (await Promise.all(checks)).some(Boolean);
+    },
+    async countFailedPasskey(client, address) {
+      await hit('failedPasskeyPerClient', client);
+      if (address !== undefined) await hit('failedPasskeyPerAddress', normaliseEmail(address));
+    },
+  };
+}
