@@ -279,7 +279,7 @@ export function toCsv(leads: readonly LeadWithDeliveries[]): string {
  * Visitor text in a terminal: control characters (escape sequences) and
  * bidirectional overrides could rewrite the operator's screen; show them as '?'.
  */
-function terminalSafe(text: string): string {
+export function terminalSafe(text: string): string {
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '?');
 }

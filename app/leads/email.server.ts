@@ -293,14 +293,17 @@ function explain(error: { code?: string; responseCode?: number; message: string 
   };
 }
 
-export function emailTarget(options: EmailTargetOptions): EmailTarget {
-  const { smtp } = options;
-  const transporter: Transporter = nodemailer.createTransport({
-    // One connection kept open for a run of e-mails (the outbox sends in
-    // batches) instead of a handshake per message; nodemailer reopens it
-    // when the mail server drops it.
-    pool: true,
-    maxConnections: 2,
+/**
+ * A nodemailer transport for SMTP_URL: encryption as parseSmtpUrl decided,
+ * the timeouts, and a pool of connections kept open for a run of e-mails
+ * (the outbox sends in batches) unless `pool` is false (one message, as
+ * `npm run owner -- add` sends).
+ */
+export function smtpTransport(
+  smtp: SmtpSettings,
+  options: { timeoutMs: number; tls?: { ca?: string | Buffer } | undefined; pool?: boolean },
+): Transporter {
+  const connection = {
     host: smtp.host,
     port: smtp.port,
     secure: smtp.secure,
@@ -312,14 +315,26 @@ export function emailTarget(options: EmailTargetOptions): EmailTarget {
     tls: { servername: smtp.host, ...options.tls },
     logger: false,
     debug: false,
-  });
-  const log = options.logger?.child({ component: 'lead-email' });
+  };
+  return options.pool === false
+    ? nodemailer.createTransport(connection)
+    : // nodemailer reopens a pooled connection when the mail server drops it.
+      nodemailer.createTransport({ ...connection, pool: true, maxConnections: 2 });
+}
+
+/** An SMTP error message safe to store, log or print: never the password. */
+export function withoutSmtpPassword(smtp: SmtpSettings, message: string): string {
   const secrets = [smtp.pass, smtp.pass ? encodeURIComponent(smtp.pass) : undefined].filter(
     (secret): secret is string => typeof secret === 'string' && secret.length > 0,
   );
-  /** An error message safe to store and log: never the password. */
-  const safe = (message: string) =>
-    secrets.reduce((text, secret) => text.split(secret).join('[password]'), message);
+  return secrets.reduce((text, secret) => text.split(secret).join('[password]'), message);
+}
+
+export function emailTarget(options: EmailTargetOptions): EmailTarget {
+  const { smtp } = options;
+  const transporter = smtpTransport(smtp, { timeoutMs: options.timeoutMs, tls: options.tls });
+  const log = options.logger?.child({ component: 'lead-email' });
+  const safe = (message: string) => withoutSmtpPassword(smtp, message);
 
   async function send(message: SendMailOptions): Promise<DeliveryOutcome> {
     try {
