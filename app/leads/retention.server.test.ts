@@ -54,6 +54,27 @@ for (const backend of STORE_BACKENDS) {
       expect(log.text()).not.toContain('aroha');
     });
 
+    it("also deletes the owners' expired sessions and links", async () => {
+      harness = await backend.harness();
+      const store = await harness.open();
+      stores.push(store);
+      const at = Date.now();
+      const { owner } = await store.addOwner('ana@glass.example.nz', new Date(at).toISOString());
+      const session = (hash: string, expires: number) => ({
+        id_hash: hash.repeat(64),
+        owner_id: owner.id,
+        created_at: new Date(at - 2 * DAY).toISOString(),
+        last_seen_at: new Date(at - 2 * DAY).toISOString(),
+        expires_at: new Date(expires).toISOString(),
+      });
+      await store.createSession(session('a', at - DAY));
+      await store.createSession(session('b', at + DAY));
+      const purge = createRetentionPurge({ store, days: 730, logger: captureLogger().logger });
+      await purge.runOnce();
+      // The expired session is gone already: a purge two days on finds only the other one.
+      expect(await store.purgeExpiredSignIns(new Date(at + 2 * DAY).toISOString())).toBe(1);
+    });
+
     it('runs safely in two processes at once', async () => {
       harness = await backend.harness();
       const [a, b] = [await harness.open(), await harness.open()];
@@ -81,6 +102,7 @@ describe('retention purge with the store away', () => {
         return 0;
       },
       purgeRateLimits: async () => 0,
+      purgeExpiredSignIns: async () => 0,
     } as unknown as LeadStore;
     const log = captureLogger();
     const purge = createRetentionPurge({ store, days: 730, logger: log.logger, retryMs: 10 });

@@ -5,7 +5,8 @@ import { storeErrorForLog, type LeadStore } from './store.server.ts';
 /**
  * CONTRACT LEAD_RETENTION_DAYS: the server deletes leads older than the
  * retention at start and once a day after, keeping the privacy policy's
- * promise; expired rate-limit counts go at the same time. Deleting is
+ * promise; expired rate-limit counts, owner sessions and one-time links go
+ * at the same time. Deleting is
  * idempotent, so several processes on one database may all run it. A store
  * that is down is tried again an hour later.
  */
@@ -39,6 +40,8 @@ export function createRetentionPurge(options: {
     const cutoff = retentionCutoff(days, now());
     const deleted = await store.purgeCreatedBefore(cutoff);
     await store.purgeRateLimits();
+    // The owner's expired sessions and unused links (not personal data; no use kept).
+    await store.purgeExpiredSignIns(new Date(now()).toISOString());
     if (deleted > 0) log.info({ deleted, cutoff, days }, 'Leads past their retention deleted');
     return deleted;
   }
