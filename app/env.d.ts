@@ -11,6 +11,13 @@ declare namespace App {
      * (server/on-demand-routes.server.ts) after the lead guards; null otherwise.
      */
     leads?: import('./leads/receive-lead.server.ts').LeadsRequestContext | null;
+    /**
+     * The owner's pages' context, given to pages under /admin by the gate in
+     * front of them (server/owner-gate.server.ts); absent elsewhere.
+     */
+    ownerPages?: import('./owner/context.server.ts').OwnerPagesContext;
+    /** The owner the request's session names, under /admin; null without a session. */
+    owner?: import('./owner/context.server.ts').SignedInOwner | null;
   }
 }
 

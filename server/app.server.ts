@@ -14,7 +14,9 @@ import {
 import type { LeadsRequestContext } from '../app/leads/receive-lead.server.ts';
 import type { Env } from './env.server.ts';
 import { addressNetwork } from './log-address.server.ts';
-import { onDemandRoutes, type OnDemandLocals } from './on-demand-routes.server.ts';
+import { onDemandRoutes } from './on-demand-routes.server.ts';
+import { ownerGate } from './owner-gate.server.ts';
+import type { OwnerPagesContext } from '../app/owner/context.server.ts';
 import { StaticFiles } from './static.server.ts';
 import { trailingSlashRedirect } from './trailing-slash.server.ts';
 
@@ -28,6 +30,8 @@ export interface LeadsIntegration {
   formPostGuards?: readonly express.RequestHandler[];
   /** Whether leads can be accepted now, and the store's state (GET /healthz). */
   health: () => Promise<{ ok: boolean }>;
+  /** What the owner's pages (/admin) need; without it /admin is only the 404 page. */
+  ownerPages?: OwnerPagesContext;
 }
 
 export interface AppOptions {
@@ -170,6 +174,30 @@ export async function createApp(options: AppOptions) {
 
   app.use(compression());
 
+  // Rendered on request: a page with no file, or not the one its URL names.
+  const renderOnDemand = (req: Request, res: Response, _next: unknown, locals: App.Locals) => {
+    res.setHeader('Content-Security-Policy', renderedPageCsp);
+    res.setHeader('Cache-Control', 'no-store');
+    return render(req, res, undefined, locals);
+  };
+
+  // The owner's pages: private answers, the origin check, and a session or
+  // the sign-in page, before anything else answers under /admin (even the
+  // trailing-slash redirect).
+  if (leads.ownerPages) {
+    app.use(
+      '/admin',
+      ownerGate({
+        context: leads.ownerPages,
+        render: (req, res, _next, locals) => {
+          // Astro routes by the whole path, not the part below /admin.
+          req.url = req.originalUrl;
+          return renderOnDemand(req, res, undefined, locals);
+        },
+      }),
+    );
+  }
+
   app.use(trailingSlashRedirect);
 
   // The process runs (for a supervisor's restart decision): never the store.
@@ -186,13 +214,6 @@ export async function createApp(options: AppOptions) {
   });
 
   if (leads.apiRouter) app.use('/api/leads', leads.apiRouter);
-
-  // Rendered on request: a page with no file, or not the one its URL names.
-  const renderOnDemand = (req: Request, res: Response, _next: unknown, locals: OnDemandLocals) => {
-    res.setHeader('Content-Security-Policy', renderedPageCsp);
-    res.setHeader('Cache-Control', 'no-store');
-    return render(req, res, undefined, locals);
-  };
 
   // Form posts and blog queries, before the files: the one table
   // (on-demand-routes.server.ts) sends each to its on-demand page.

@@ -4,6 +4,7 @@ import pino, { type Logger } from 'pino';
 import { parseEnv } from './env.server.ts';
 import { createLeadsIntegration } from './leads-integration.server.ts';
 import { onDemandRoutes } from './on-demand-routes.server.ts';
+import { ownerGate } from './owner-gate.server.ts';
 
 /**
  * What `npm run dev` (astro dev) puts in front of Astro's development
@@ -25,6 +26,20 @@ export async function createDevFront(
   app.disable('x-powered-by');
   app.set('trust proxy', env.TRUST_PROXY);
   if (leads.apiRouter) app.use('/api/leads', leads.apiRouter);
+  // The owner's pages behind the same gate as in production.
+  if (leads.ownerPages) {
+    app.use(
+      '/admin',
+      ownerGate({
+        context: leads.ownerPages,
+        render: (req, _res, next, locals) => {
+          Reflect.set(req, Symbol.for('astro.locals'), locals);
+          // On through the rest, which pass it on to Astro's development server.
+          next();
+        },
+      }),
+    );
+  }
   app.use(
     onDemandRoutes({
       postGuards: leads.formPostGuards ?? [],

@@ -4,6 +4,7 @@ import { createLeadService } from '../app/leads/lead-service.server.ts';
 import { createOutbox, eventLoopBusy } from '../app/leads/outbox.server.ts';
 import { createRetentionPurge } from '../app/leads/retention.server.ts';
 import { reconnectingLeadStore, storeErrorForLog } from '../app/leads/store.server.ts';
+import { createOwnerPagesContext } from '../app/owner/context.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
 import type { LeadsIntegration } from './app.server.ts';
 import type { Env } from './env.server.ts';
@@ -129,6 +130,19 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
     // receiveLead answers 429 with the message in the form.
     formPostGuards: leadGuards(env.SITE_URL, limiter),
     requestContext: (res) => leadsRequestContext(service, res, leadLogger),
+    ownerPages: createOwnerPagesContext({
+      store,
+      siteUrl: env.SITE_URL,
+      logger: logger.child({ component: 'owner-pages' }),
+      email:
+        env.LEAD_EMAIL_TO.length > 0 && env.SMTP_URL
+          ? {
+              smtp: env.SMTP_URL,
+              from: env.LEAD_EMAIL_FROM,
+              timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
+            }
+          : undefined,
+    }),
     async health(): Promise<LeadsHealth> {
       // The ping records the store's state, so an outage is logged once when it starts and ends.
       const up = await store.ping().then(

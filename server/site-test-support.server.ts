@@ -8,9 +8,9 @@ import {
   tempDataDir,
   type CapturedLogger,
 } from '../app/leads/test-support.server.ts';
-import { createApp } from './app.server.ts';
+import { createApp, type AstroHandler } from './app.server.ts';
 import { parseEnv } from './env.server.ts';
-import { createLeadsIntegration } from './leads-integration.server.ts';
+import { createLeadsIntegration, type LeadsRuntime } from './leads-integration.server.ts';
 
 /**
  * The site's server as start.ts assembles it (createApp with the real lead
@@ -24,12 +24,17 @@ export interface TestSite {
   readonly url: string;
   readonly server: http.Server;
   readonly log: CapturedLogger;
+  /** The lead pipeline and the owner's pages' context, as the server has them. */
+  readonly leads: LeadsRuntime;
   close(): Promise<void>;
 }
 
 export async function startTestSite(
   settings: Record<string, string> = {},
   createServer: (app: http.RequestListener) => http.Server = (app) => http.createServer(app),
+  /** What stands in for the Astro build: by default a plain 404. */
+  render: AstroHandler = (_req: Request, res: Response) =>
+    res.status(404).type('text/plain').send('not found'),
 ): Promise<TestSite> {
   const data = tempDataDir('site-');
   const clientDir = path.join(data.dir, 'client');
@@ -42,7 +47,7 @@ export async function startTestSite(
   const app = await createApp({
     env,
     logger: log.logger,
-    render: (_req: Request, res: Response) => res.status(404).type('text/plain').send('not found'),
+    render,
     clientDir,
     leads,
   });
@@ -53,6 +58,7 @@ export async function startTestSite(
     url: `http://127.0.0.1:${port}`,
     server,
     log,
+    leads,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -5,6 +5,8 @@ export function GET() {
     'User-agent: *',
     'Allow: /',
     'Disallow: /api/',
+    // The owner's pages: private, and every answer says noindex too.
+    'Disallow: /admin',
     '',
     `Sitemap: ${absoluteUrl('/sitemap.xml')}`,
     '',

@@ -1,0 +1,83 @@
+import type { Logger } from 'pino';
+import { business } from '../content/business.ts';
+import type { SmtpSettings } from '../leads/email.server.ts';
+import type { LeadStore, OwnerLinkKind } from '../leads/store.server.ts';
+import { sendOwnerLinkEmail } from './email.server.ts';
+import { signInLimits, type SignInLimits } from './limits.server.ts';
+import {
+  ownerSessions,
+  sessionCookie,
+  type OwnerSessions,
+  type SessionCookie,
+} from './sessions.server.ts';
+
+/**
+ * What the owner's pages (app/pages/admin) get from the server for one
+ * request, as Astro.locals: the store they read and write, sessions and
+ * one-time links, the sign-in limits, and who is signed in
+ * (docs/operations.md, "Owner's pages"). The server builds it once
+ * (server/leads-integration.server.ts) and the gate in front of /admin
+ * (server/owner-gate.server.ts) adds the owner of the request's session.
+ */
+export interface OwnerPagesContext {
+  store: LeadStore;
+  sessions: OwnerSessions;
+  limits: SignInLimits;
+  /** The session cookie's name and attributes for this site. */
+  cookie: SessionCookie;
+  /** SITE_URL's origin: links, the origin check, the passkey's expected origin. */
+  siteOrigin: string;
+  /** The passkey's relying party: SITE_URL's host name, and the business's name. */
+  relyingParty: { id: string; name: string };
+  /**
+   * E-mails a one-time link to an owner's own address; false when it could
+   * not be sent. Undefined when lead e-mail is not configured.
+   */
+  sendLink?: (link: {
+    to: string;
+    url: string;
+    kind: OwnerLinkKind;
+    expiresAt: string;
+  }) => Promise<boolean>;
+  logger: Logger;
+}
+
+/** The owner a request's session names (Astro.locals.owner). */
+export interface SignedInOwner {
+  id: string;
+  email: string;
+}
+
+export interface OwnerPagesOptions {
+  store: LeadStore;
+  siteUrl: string;
+  logger: Logger;
+  /** Lead e-mail's settings, when configured: the sign-in links go out the same way. */
+  email?: { smtp: SmtpSettings; from: string; timeoutMs: number; tls?: { ca?: string | Buffer } };
+}
+
+export function createOwnerPagesContext(options: OwnerPagesOptions): OwnerPagesContext {
+  const site = new URL(options.siteUrl);
+  const { email, logger } = options;
+  return {
+    store: options.store,
+    sessions: ownerSessions(options.store),
+    limits: signInLimits(options.store),
+    cookie: sessionCookie(site),
+    siteOrigin: site.origin,
+    relyingParty: { id: site.hostname, name: business.name },
+    sendLink: email
+      ? async (link) => {
+          const sent = await sendOwnerLinkEmail(
+            email.smtp,
+            { ...link, siteName: business.name, from: email.from },
+            { timeoutMs: email.timeoutMs, tls: email.tls },
+          );
+          if (!sent.ok)
+            logger.error({ error: sent.error, kind: link.kind }, 'Owner link not e-mailed');
+          return sent.ok;
+        }
+      : undefined,
+    logger,
+  };
+}

@@ -1,0 +1,86 @@
+import { parseCookie } from 'cookie';
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import type { OwnerPagesContext, SignedInOwner } from '../app/owner/context.server.ts';
+import { isAllowedOrigin } from '../app/leads/receive-lead.server.ts';
+
+/**
+ * The door of the owner's pages (docs/operations.md, "Owner's pages"):
+ * every request under /admin, whatever its method and whether or not a page
+ * answers it, passes here before anything else of the site.
+ *
+ * - Every answer is private: `Cache-Control: no-store` and
+ *   `X-Robots-Tag: noindex`.
+ * - A state-changing request (any method but GET and HEAD) must come from
+ *   the site's own pages: its `Origin` must be the site's, or it is refused
+ *   with 403 before a page or the store sees it. Browsers send `Origin` with
+ *   every such request, so one without it is refused too.
+ * - The session cookie is resolved to its owner (a sliding 7 days, 30 at
+ *   most). Without one, only the sign-in pages answer (OPEN_PATHS); every
+ *   other URL leads to /admin/sign-in, with no page rendered at all, so no
+ *   lead data can reach a stranger.
+ * - The page is then rendered by Astro with the owner's context as
+ *   Astro.locals (app/pages/admin).
+ */
+
+/** The pages a visitor without a session may reach, under /admin. */
+export const OPEN_PATHS: readonly string[] = ['/sign-in', '/setup'];
+
+/** Whether a path under /admin (without the prefix) is a sign-in page. */
+export function isOpenPath(path: string): boolean {
+  return OPEN_PATHS.some((open) => path === open || path.startsWith(`${open}/`));
+}
+
+export const SIGN_IN_PATH = '/admin/sign-in';
+
+export interface OwnerGateLocals {
+  leads: null;
+  ownerPages: OwnerPagesContext;
+  owner: SignedInOwner | null;
+}
+
+export interface OwnerGateOptions {
+  context: OwnerPagesContext;
+  /**
+   * Renders the request's page with Astro (the server's on-demand renderer,
+   * which routes by the whole path, req.originalUrl; in development, Astro's
+   * own server, after `next`).
+   */
+  render: (req: Request, res: Response, next: NextFunction, locals: OwnerGateLocals) => unknown;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+export function ownerGate(options: OwnerGateOptions): Router {
+  const { context } = options;
+  const router = Router();
+  router.use(async (req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Robots-Tag', 'noindex');
+    if (!SAFE_METHODS.has(req.method)) {
+      const origin = req.get('origin');
+      const sameSite =
+        origin !== undefined &&
+        isAllowedOrigin(
+          { origin, secFetchSite: req.get('sec-fetch-site'), host: req.get('host') },
+          context.siteOrigin,
+        );
+      if (!sameSite) {
+        res.status(403).type('text/plain').send('This request did not come from this site.');
+        return;
+      }
+    }
+    try {
+      const cookies = parseCookie(req.get('cookie') ?? '');
+      const signedIn = await context.sessions.resolve(cookies[context.cookie.name]);
+      const owner = signedIn ? { id: signedIn.owner.id, email: signedIn.owner.email } : null;
+      if (!owner && !isOpenPath(req.path)) {
+        res.redirect(303, SIGN_IN_PATH);
+        return;
+      }
+      await options.render(req, res, next, { leads: null, ownerPages: context, owner });
+    } catch (error) {
+      next(error);
+    }
+  });
+  return router;
+}
