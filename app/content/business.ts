@@ -9,9 +9,12 @@
  * Nothing else in the code base hard-codes any of them.
  */
 
+/** A day as schema.org names it (the JSON-LD's opening hours). */
+export type Weekday =
+  'Monday' | 'Tuesday' | 'Wednesday' | 'Thursday' | 'Friday' | 'Saturday' | 'Sunday';
+
 export interface OpeningHours {
-  /** Schema.org day names, e.g. ['Monday', 'Tuesday']. */
-  days: readonly string[];
+  days: readonly Weekday[];
   /** 24-hour clock, 'HH:MM'. */
   opens: string;
   closes: string;

@@ -1,21 +1,29 @@
+import type {
+  BlogPosting,
+  BreadcrumbList,
+  City,
+  FAQPage,
+  HomeAndConstructionBusiness,
+  ImageObject,
+  OpeningHoursSpecification,
+  Organization,
+  PostalAddress,
+  Service,
+  WithContext,
+} from 'schema-dts';
 import { business } from '../content/business.ts';
 import { absoluteUrl } from './public-config.ts';
 
 /**
- * Typed builders for the schema.org structured data the site emits. Each
- * returns a plain object; a page passes it to `seo()` (app/lib/seo.ts) in its
- * metadata, and app/layouts/Document.astro writes it into the head.
+ * Builders for the schema.org structured data the site emits, typed by
+ * schema-dts. A page puts what they return in its metadata's `jsonLd`
+ * (app/layouts/page-meta.ts), and app/layouts/Head.astro writes it into the
+ * head after the business's own block.
  */
-
-export interface JsonLdThing {
-  '@context'?: 'https://schema.org';
-  '@type': string;
-  [key: string]: unknown;
-}
 
 export const businessId = () => absoluteUrl('/#business');
 
-export function postalAddress() {
+export function postalAddress(): PostalAddress {
   return {
     '@type': 'PostalAddress',
     streetAddress: business.address.street,
@@ -23,15 +31,15 @@ export function postalAddress() {
     addressRegion: business.address.region,
     postalCode: business.address.postcode,
     addressCountry: business.address.country,
-  } as const;
+  };
 }
 
-export function areasServed() {
+export function areasServed(): City[] {
   return business.areasServed.map((name) => ({ '@type': 'City', name }));
 }
 
 /** The site-wide LocalBusiness block (HomeAndConstructionBusiness). */
-export function localBusinessJsonLd(): JsonLdThing {
+export function localBusinessJsonLd(): WithContext<HomeAndConstructionBusiness> {
   return {
     '@context': 'https://schema.org',
     '@type': 'HomeAndConstructionBusiness',
@@ -53,9 +61,9 @@ export function localBusinessJsonLd(): JsonLdThing {
     },
     areaServed: areasServed(),
     openingHoursSpecification: [
-      ...business.hours.map((hours) => ({
+      ...business.hours.map((hours): OpeningHoursSpecification => ({
         '@type': 'OpeningHoursSpecification',
-        dayOfWeek: hours.days.map((day) => `https://schema.org/${day}`),
+        dayOfWeek: hours.days.map((day) => `https://schema.org/${day}` as const),
         opens: hours.opens,
         closes: hours.closes,
       })),
@@ -72,11 +80,13 @@ export function localBusinessJsonLd(): JsonLdThing {
 }
 
 /** A reference to the business, for `provider`, `publisher` and `author`. */
-export function businessReference() {
+export function businessReference(): HomeAndConstructionBusiness {
   return { '@type': 'HomeAndConstructionBusiness', '@id': businessId(), name: business.name };
 }
 
-export function breadcrumbJsonLd(items: readonly { name: string; path: string }[]): JsonLdThing {
+export function breadcrumbJsonLd(
+  items: readonly { name: string; path: string }[],
+): WithContext<BreadcrumbList> {
   return {
     '@context': 'https://schema.org',
     '@type': 'BreadcrumbList',
@@ -95,8 +105,8 @@ export function serviceJsonLd(service: {
   description: string;
   serviceType: string;
   path: string;
-  image?: string;
-}): JsonLdThing {
+  image?: string | undefined;
+}): WithContext<Service> {
   return {
     '@context': 'https://schema.org',
     '@type': 'Service',
@@ -112,7 +122,7 @@ export function serviceJsonLd(service: {
 }
 
 /** SPEC §2 About page: the business as an organisation. */
-export function organizationJsonLd(description: string): JsonLdThing {
+export function organizationJsonLd(description: string): WithContext<Organization> {
   return {
     '@context': 'https://schema.org',
     '@type': 'Organization',
@@ -135,7 +145,7 @@ export function organizationJsonLd(description: string): JsonLdThing {
 export function faqPageJsonLd(
   items: readonly { question: string; answer: string }[],
   path: string,
-): JsonLdThing {
+): WithContext<FAQPage> {
   return {
     '@context': 'https://schema.org',
     '@type': 'FAQPage',
@@ -157,19 +167,21 @@ export function blogPostingJsonLd(post: {
   datePublished: string;
   wordCount: number;
   categories: readonly string[];
-}): JsonLdThing {
+}): WithContext<BlogPosting> {
   const url = absoluteUrl(post.path);
   return {
     '@context': 'https://schema.org',
     '@type': 'BlogPosting',
     headline: post.headline,
     description: post.description,
+    // schema.org types an image's width and height as text or a
+    // QuantitativeValue; search engines read the plain pixel numbers given here.
     image: {
       '@type': 'ImageObject',
       url: absoluteUrl(post.image.path),
       width: post.image.width,
       height: post.image.height,
-    },
+    } as unknown as ImageObject,
     datePublished: post.datePublished,
     author: businessReference(),
     publisher: businessReference(),

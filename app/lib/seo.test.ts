@@ -48,4 +48,19 @@ describe('seo()', () => {
       'script:ld+json': { '@context': 'https://schema.org', '@type': 'BlogPosting' },
     });
   });
+
+  it('takes only JSON-LD that schema.org defines (checked by the type check)', () => {
+    const tags = seo({
+      title: 'Blog',
+      description: 'Advice.',
+      path: '/blog',
+      jsonLd: [
+        // @ts-expect-error schema.org has no such type
+        { '@context': 'https://schema.org', '@type': 'GlassPane', name: 'A pane' },
+        // @ts-expect-error a BlogPosting has no such property
+        { '@context': 'https://schema.org', '@type': 'BlogPosting', headlin: 'Misspelt' },
+      ],
+    });
+    expect(tags.filter((tag) => 'script:ld+json' in tag)).toHaveLength(2);
+  });
 });

@@ -1,5 +1,5 @@
+import type { Thing, WithContext } from 'schema-dts';
 import { business } from '../content/business.ts';
-import type { JsonLdThing } from './json-ld.ts';
 import { absoluteUrl } from './public-config.ts';
 
 /** One tag of a page's head, as app/layouts/Document.astro renders it. */
@@ -8,7 +8,7 @@ export type MetaDescriptor =
   | { name: string; content: string }
   | { property: string; content: string }
   | { tagName: 'link'; rel: string; href: string }
-  | { 'script:ld+json': JsonLdThing };
+  | { 'script:ld+json': WithContext<Thing> };
 
 export interface PageSeo {
   /** The page's own title; the business name is appended. */
@@ -21,7 +21,8 @@ export interface PageSeo {
   article?: { publishedTime: string; section?: string; tags?: readonly string[] };
   /** Kept out of search results (thank-you, 404). */
   noindex?: boolean;
-  jsonLd?: readonly JsonLdThing[];
+  /** schema.org data about the page (app/lib/json-ld.ts). */
+  jsonLd?: readonly WithContext<Thing>[];
 }
 
 export const defaultShareImage = {
