@@ -17,7 +17,7 @@ export interface WhyChooseUsCard {
 }
 
 export interface AboutContent {
-  /** At most 60 characters including the business name that seo() appends. */
+  /** At most 60 characters including the business name the head appends (documentTitle). */
   metaTitle: string;
   /** 70-160 characters. */
   metaDescription: string;

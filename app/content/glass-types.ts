@@ -67,7 +67,7 @@ export interface GlassTypeBase {
   productName: string;
   /** Page heading. */
   title: string;
-  /** At most 60 characters including the business name that seo() appends. */
+  /** At most 60 characters including the business name the head appends (documentTitle). */
   metaTitle: string;
   /** 70-160 characters. */
   metaDescription: string;

@@ -55,7 +55,7 @@ export interface Service {
   cardDescription: string;
   /** The home carousel card, 12-22 words. */
   blurb: string;
-  /** At most 60 characters including the business name that seo() appends. */
+  /** At most 60 characters including the business name the head appends (documentTitle). */
   metaTitle: string;
   /** 70-160 characters. */
   metaDescription: string;

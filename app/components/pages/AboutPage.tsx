@@ -8,22 +8,21 @@ import { about } from '../../content/about.ts';
 import { business } from '../../content/business.ts';
 import { facts } from '../../content/facts.ts';
 import { faqPageJsonLd, organizationJsonLd } from '../../lib/json-ld.ts';
-import { seo } from '../../lib/seo.ts';
+import type { PageMeta } from '../../layouts/page-meta.ts';
 
 export function aboutData() {
   return { about };
 }
 
-export const aboutMeta = (loaderData: ReturnType<typeof aboutData>) =>
-  seo({
-    title: loaderData.about.metaTitle,
-    description: loaderData.about.metaDescription,
-    path: '/about',
-    jsonLd: [
-      organizationJsonLd(loaderData.about.metaDescription),
-      faqPageJsonLd(loaderData.about.faq, '/about'),
-    ],
-  });
+export const aboutMeta = (loaderData: ReturnType<typeof aboutData>): PageMeta => ({
+  title: loaderData.about.metaTitle,
+  description: loaderData.about.metaDescription,
+  path: '/about',
+  jsonLd: [
+    organizationJsonLd(loaderData.about.metaDescription),
+    faqPageJsonLd(loaderData.about.faq, '/about'),
+  ],
+});
 
 /** The page's largest element at first paint (app/pages/about.astro preloads it). */
 export const ABOUT_IMAGE = '/images/about.svg';

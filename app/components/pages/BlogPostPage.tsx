@@ -10,7 +10,7 @@ import { Illustration } from '../ui/Illustration.tsx';
 import { articlePageData } from '../../lib/blog/articles.server.ts';
 import type { ArticlePageData } from '../../lib/blog/listing.ts';
 import { blogPostingJsonLd, breadcrumbJsonLd } from '../../lib/json-ld.ts';
-import { seo } from '../../lib/seo.ts';
+import type { PageMeta } from '../../layouts/page-meta.ts';
 
 /** The article's page, or null for an unknown slug (SPEC §2, §8: the caller redirects to /blog). */
 export function blogPostData(slug: string) {
@@ -30,11 +30,12 @@ function crumbs(article: ArticlePageData['article']): Crumb[] {
   ];
 }
 
-export const blogPostMeta = (loaderData: NonNullable<ReturnType<typeof blogPostData>>) => {
-  if (!loaderData) return [];
+export const blogPostMeta = (
+  loaderData: NonNullable<ReturnType<typeof blogPostData>>,
+): PageMeta => {
   const { article } = loaderData;
   const categories = article.categoryLinks.map((link) => link.name);
-  return seo({
+  return {
     title: article.metaTitle,
     description: article.metaDescription,
     path: article.path,
@@ -57,7 +58,7 @@ export const blogPostMeta = (loaderData: NonNullable<ReturnType<typeof blogPostD
       }),
       breadcrumbJsonLd(crumbs(article)),
     ],
-  });
+  };
 };
 
 /** SPEC §2 article screen, in order. */

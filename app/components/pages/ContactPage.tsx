@@ -5,21 +5,21 @@ import { QuoteFormSection } from '../contact/QuoteFormSection.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { business } from '../../content/business.ts';
 import { facts } from '../../content/facts.ts';
+import type { PageMeta } from '../../layouts/page-meta.ts';
 import { breadcrumbJsonLd } from '../../lib/json-ld.ts';
-import { seo } from '../../lib/seo.ts';
 
-export const contactMeta = () =>
-  seo({
-    title: 'Contact Us',
-    description: `Call ${business.phone.display}, e-mail us or request a free quote. Glaziers based in ${business.address.suburb}, ${business.address.city}, with a ${business.emergency.hours} emergency service.`,
-    path: '/contact',
-    jsonLd: [
-      breadcrumbJsonLd([
-        { name: 'Home', path: '/' },
-        { name: 'Contact Us', path: '/contact' },
-      ]),
-    ],
-  });
+/** The contact page's head, for its two page files (prerendered, and the form post's answer). */
+export const contactMeta = (): PageMeta => ({
+  title: 'Contact Us',
+  description: `Call ${business.phone.display}, e-mail us or request a free quote. Glaziers based in ${business.address.suburb}, ${business.address.city}, with a ${business.emergency.hours} emergency service.`,
+  path: '/contact',
+  jsonLd: [
+    breadcrumbJsonLd([
+      { name: 'Home', path: '/' },
+      { name: 'Contact Us', path: '/contact' },
+    ]),
+  ],
+});
 
 /**
  * SPEC §2 'Contact page': the details, the map and the place of the quote form.

@@ -2,7 +2,7 @@ import { PerformaTechPage } from '../glass-types/PerformaTechPage.tsx';
 import { PlanithermPage } from '../glass-types/PlanithermPage.tsx';
 import { getGlassType } from '../../content/glass-types.ts';
 import { breadcrumbJsonLd } from '../../lib/json-ld.ts';
-import { notFoundMeta, seo } from '../../lib/seo.ts';
+import type { PageMeta } from '../../layouts/page-meta.ts';
 
 export function glassTypeData(slug: string) {
   const glassType = getGlassType(slug);
@@ -10,20 +10,19 @@ export function glassTypeData(slug: string) {
   return { glassType };
 }
 
-export const glassTypeMeta = (loaderData: NonNullable<ReturnType<typeof glassTypeData>>) =>
-  loaderData
-    ? seo({
-        title: loaderData.glassType.metaTitle,
-        description: loaderData.glassType.metaDescription,
-        path: loaderData.glassType.path,
-        jsonLd: [
-          breadcrumbJsonLd([
-            { name: 'Home', path: '/' },
-            { name: loaderData.glassType.navTitle, path: loaderData.glassType.path },
-          ]),
-        ],
-      })
-    : notFoundMeta();
+export const glassTypeMeta = (
+  loaderData: NonNullable<ReturnType<typeof glassTypeData>>,
+): PageMeta => ({
+  title: loaderData.glassType.metaTitle,
+  description: loaderData.glassType.metaDescription,
+  path: loaderData.glassType.path,
+  jsonLd: [
+    breadcrumbJsonLd([
+      { name: 'Home', path: '/' },
+      { name: loaderData.glassType.navTitle, path: loaderData.glassType.path },
+    ]),
+  ],
+});
 
 /** SPEC §2: the two premium glass type pages, each with its own sections. */
 export function GlassTypePage({

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { CallBackSection } from '../home/CallBackSection.tsx';
 import { glassTypeCards, offerCards, serviceCards, testimonialCards } from '../home/home-cards.ts';
 import { home } from '../../content/home.ts';
-import { seo } from '../../lib/seo.ts';
+import type { PageMeta } from '../../layouts/page-meta.ts';
 
 import { HomeHero, HomeLowerSections } from '../home/HomeSections.tsx';
 
@@ -21,12 +21,11 @@ export function homeData() {
   };
 }
 
-export const homeMeta = (loaderData: ReturnType<typeof homeData>) =>
-  seo({
-    title: loaderData.home.metaTitle,
-    description: loaderData.home.metaDescription,
-    path: '/',
-  });
+export const homeMeta = (loaderData: ReturnType<typeof homeData>): PageMeta => ({
+  title: loaderData.home.metaTitle,
+  description: loaderData.home.metaDescription,
+  path: '/',
+});
 
 /**
  * SPEC §2 'Home page', items 1-12 in order.

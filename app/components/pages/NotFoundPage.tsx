@@ -1,19 +1,18 @@
 import { NotFoundContent } from '../NotFoundContent.tsx';
 import { siteLinks } from '../../content/site-links.ts';
-import { seo } from '../../lib/seo.ts';
+import type { PageMeta } from '../../layouts/page-meta.ts';
 
 export function notFoundData(path: string) {
   return { path };
 }
 
-export const notFoundPageMeta = (loaderData: ReturnType<typeof notFoundData>) =>
-  seo({
-    title: 'Page not found',
-    description:
-      'The page you were looking for is not here. See our glass services or request a free quote.',
-    path: loaderData?.path ?? '/',
-    noindex: true,
-  });
+export const notFoundPageMeta = ({ path }: ReturnType<typeof notFoundData>): PageMeta => ({
+  title: 'Page not found',
+  description:
+    'The page you were looking for is not here. See our glass services or request a free quote.',
+  path,
+  noindex: true,
+});
 
 export function NotFoundPage() {
   return <NotFoundContent serviceLinks={siteLinks.services} />;

@@ -1,22 +1,22 @@
 import type { ReactNode } from 'react';
 import { QuoteFormSection } from '../contact/QuoteFormSection.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
+import type { PageMeta } from '../../layouts/page-meta.ts';
 import { breadcrumbJsonLd } from '../../lib/json-ld.ts';
-import { seo } from '../../lib/seo.ts';
 
-export const quoteMeta = () =>
-  seo({
-    title: 'Request a Free Quote',
-    description:
-      'Tell us about your glass job and get a free, no-obligation quote from Tauranga glaziers. The final estimate is the final price.',
-    path: '/quote',
-    jsonLd: [
-      breadcrumbJsonLd([
-        { name: 'Home', path: '/' },
-        { name: 'Request a Free Quote', path: '/quote' },
-      ]),
-    ],
-  });
+/** The quote page's head, for its two page files (prerendered, and the form post's answer). */
+export const quoteMeta = (): PageMeta => ({
+  title: 'Request a Free Quote',
+  description:
+    'Tell us about your glass job and get a free, no-obligation quote from Tauranga glaziers. The final estimate is the final price.',
+  path: '/quote',
+  jsonLd: [
+    breadcrumbJsonLd([
+      { name: 'Home', path: '/' },
+      { name: 'Request a Free Quote', path: '/quote' },
+    ]),
+  ],
+});
 
 /**
  * SPEC §2 'Quote page': one form and the phone.

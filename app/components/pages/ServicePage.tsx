@@ -2,7 +2,7 @@ import { ServiceLayout } from '../services/ServiceLayout.tsx';
 import { glassTypes } from '../../content/glass-types.ts';
 import { getService, type Service } from '../../content/services.ts';
 import { breadcrumbJsonLd, serviceJsonLd } from '../../lib/json-ld.ts';
-import { notFoundMeta, seo } from '../../lib/seo.ts';
+import type { PageMeta } from '../../layouts/page-meta.ts';
 
 /**
  * The glass types a service's copy recommends by name, so the page can link
@@ -45,10 +45,9 @@ export function serviceData(slug: string) {
   };
 }
 
-export const serviceMeta = (loaderData: NonNullable<ReturnType<typeof serviceData>>) => {
-  if (!loaderData) return notFoundMeta();
+export const serviceMeta = (loaderData: NonNullable<ReturnType<typeof serviceData>>): PageMeta => {
   const { service, seo: pageSeo } = loaderData;
-  return seo({
+  return {
     title: pageSeo.metaTitle,
     description: pageSeo.metaDescription,
     path: service.path,
@@ -66,7 +65,7 @@ export const serviceMeta = (loaderData: NonNullable<ReturnType<typeof serviceDat
         { name: service.title, path: service.path },
       ]),
     ],
-  });
+  };
 };
 
 export function ServicePage({

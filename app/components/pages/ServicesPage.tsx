@@ -3,7 +3,7 @@ import { CallToAction } from '../ui/CallToAction.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { services } from '../../content/services.ts';
 import { breadcrumbJsonLd } from '../../lib/json-ld.ts';
-import { seo } from '../../lib/seo.ts';
+import type { PageMeta } from '../../layouts/page-meta.ts';
 import { business } from '../../content/business.ts';
 
 export function servicesData() {
@@ -20,18 +20,17 @@ export function servicesData() {
   };
 }
 
-export const servicesMeta = () =>
-  seo({
-    title: 'Our Services',
-    description: `Nine glass services for Tauranga homes and businesses: showers, windows and double glazing, doors, cat doors, splashbacks, ${business.emergency.hours} repairs, balustrades, retrofit and pool fences.`,
-    path: '/services',
-    jsonLd: [
-      breadcrumbJsonLd([
-        { name: 'Home', path: '/' },
-        { name: 'Our Services', path: '/services' },
-      ]),
-    ],
-  });
+export const servicesMeta = (): PageMeta => ({
+  title: 'Our Services',
+  description: `Nine glass services for Tauranga homes and businesses: showers, windows and double glazing, doors, cat doors, splashbacks, ${business.emergency.hours} repairs, balustrades, retrofit and pool fences.`,
+  path: '/services',
+  jsonLd: [
+    breadcrumbJsonLd([
+      { name: 'Home', path: '/' },
+      { name: 'Our Services', path: '/services' },
+    ]),
+  ],
+});
 
 /** SPEC §2 'Services overview': the heading, the nine cards and 'Get a Free Quote'. */
 export function ServicesPage({ loaderData }: { loaderData: ReturnType<typeof servicesData> }) {

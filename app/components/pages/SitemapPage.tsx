@@ -1,6 +1,6 @@
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { sitemapIntro } from '../../content/legal.ts';
-import { seo } from '../../lib/seo.ts';
+import type { PageMeta } from '../../layouts/page-meta.ts';
 import { sitePages, type PageGroup } from '../../site-pages.ts';
 
 export function sitemapData() {
@@ -10,13 +10,12 @@ export function sitemapData() {
   };
 }
 
-export const sitemapMeta = () =>
-  seo({
-    title: 'Sitemap',
-    description:
-      'Every page of the site in one list: services, glass types, advice articles and contact.',
-    path: '/sitemap',
-  });
+export const sitemapMeta = (): PageMeta => ({
+  title: 'Sitemap',
+  description:
+    'Every page of the site in one list: services, glass types, advice articles and contact.',
+  path: '/sitemap',
+});
 
 const groups: readonly { group: PageGroup; title: string }[] = [
   { group: 'main', title: 'Main pages' },

@@ -1,7 +1,7 @@
 import { blogListData, categories } from '../../lib/blog/articles.server.ts';
 import { findCategory } from '../../lib/blog/category.ts';
+import type { PageMeta } from '../../layouts/page-meta.ts';
 import { breadcrumbJsonLd } from '../../lib/json-ld.ts';
-import { seo } from '../../lib/seo.ts';
 
 /**
  * The list of one category (SPEC §4). The caller sends a retired category
@@ -13,20 +13,20 @@ export function blogCategoryData(slug: string, query: string) {
   return blogListData(category, query);
 }
 
-export const blogCategoryMeta = (loaderData: ReturnType<typeof blogCategoryData>) => {
-  const category = loaderData?.category ?? null;
-  return seo({
+export const blogCategoryMeta = (list: ReturnType<typeof blogCategoryData>): PageMeta => {
+  const category = list.category;
+  return {
     title: category ? `${category} Articles` : 'Glass Advice Blog',
     description: category
       ? `Articles on ${category.toLowerCase()} from Tauranga glaziers: practical advice for Bay of Plenty homes and businesses.`
       : 'Practical advice on windows, double glazing, glass repairs and care for Bay of Plenty homes and businesses.',
-    path: loaderData?.path ?? '/blog',
+    path: list.path,
     jsonLd: [
       breadcrumbJsonLd([
         { name: 'Home', path: '/' },
         { name: 'Blog', path: '/blog' },
-        ...(category && loaderData ? [{ name: category, path: loaderData.path }] : []),
+        ...(category ? [{ name: category, path: list.path }] : []),
       ]),
     ],
-  });
+  };
 };

@@ -1,6 +1,6 @@
 import { blogListData } from '../../lib/blog/articles.server.ts';
+import type { PageMeta } from '../../layouts/page-meta.ts';
 import { breadcrumbJsonLd } from '../../lib/json-ld.ts';
-import { seo } from '../../lib/seo.ts';
 
 /** SPEC §4: the whole list, or the search of a query (`/blog?q=…`, rendered by the server). */
 export function blogData(query = '') {
@@ -8,16 +8,15 @@ export function blogData(query = '') {
   return blogListData(null, query);
 }
 
-export const blogMeta = () =>
-  seo({
-    title: 'Glass Advice Blog',
-    description:
-      'Practical advice on windows, double glazing, glass repairs and care for Bay of Plenty homes and businesses, from local glaziers.',
-    path: '/blog',
-    jsonLd: [
-      breadcrumbJsonLd([
-        { name: 'Home', path: '/' },
-        { name: 'Blog', path: '/blog' },
-      ]),
-    ],
-  });
+export const blogMeta = (): PageMeta => ({
+  title: 'Glass Advice Blog',
+  description:
+    'Practical advice on windows, double glazing, glass repairs and care for Bay of Plenty homes and businesses, from local glaziers.',
+  path: '/blog',
+  jsonLd: [
+    breadcrumbJsonLd([
+      { name: 'Home', path: '/' },
+      { name: 'Blog', path: '/blog' },
+    ]),
+  ],
+});
