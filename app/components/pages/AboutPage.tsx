@@ -4,25 +4,9 @@ import { CallToAction } from '../ui/CallToAction.tsx';
 import { Icon, type IconName } from '../ui/Icon.tsx';
 import { Illustration } from '../ui/Illustration.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
-import { about } from '../../content/about.ts';
+import type { AboutContent } from '../../content/about.ts';
 import { business } from '../../content/business.ts';
 import { facts } from '../../content/facts.ts';
-import { faqPageJsonLd, organizationJsonLd } from '../../lib/json-ld.ts';
-import type { PageMeta } from '../../layouts/page-meta.ts';
-
-export function aboutData() {
-  return { about };
-}
-
-export const aboutMeta = (loaderData: ReturnType<typeof aboutData>): PageMeta => ({
-  title: loaderData.about.metaTitle,
-  description: loaderData.about.metaDescription,
-  path: '/about',
-  jsonLd: [
-    organizationJsonLd(loaderData.about.metaDescription),
-    faqPageJsonLd(loaderData.about.faq, '/about'),
-  ],
-});
 
 /** The page's largest element at first paint (app/pages/about.astro preloads it). */
 export const ABOUT_IMAGE = '/images/about.svg';
@@ -30,7 +14,7 @@ export const ABOUT_IMAGE = '/images/about.svg';
 const whyChooseUsIcons: readonly IconName[] = ['award', 'clock', 'dollar', 'shield', 'map-pin'];
 
 /** SPEC §2 'About page': intro, specialties, FAQ, five why-choose-us cards, phone and quote links. */
-export function AboutPage({ loaderData: { about } }: { loaderData: ReturnType<typeof aboutData> }) {
+export function AboutPage({ about }: { about: AboutContent }) {
   return (
     <>
       <PageHeader

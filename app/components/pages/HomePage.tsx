@@ -1,14 +1,14 @@
 import type { ReactNode } from 'react';
 import { CallBackSection } from '../home/CallBackSection.tsx';
 import { glassTypeCards, offerCards, serviceCards, testimonialCards } from '../home/home-cards.ts';
+import { HomeHero, HomeLowerSections } from '../home/HomeSections.tsx';
 import { home } from '../../content/home.ts';
 import type { PageMeta } from '../../layouts/page-meta.ts';
 
-import { HomeHero, HomeLowerSections } from '../home/HomeSections.tsx';
-
 /**
- * Runs at build time (the page is prerendered): everything the home page
- * shows, shaped for its cards, so no content module reaches the browser.
+ * Everything the home page shows, shaped for its cards, for its two page
+ * files (prerendered at build time, and the form post's answer), so no
+ * content module reaches the browser.
  */
 export function homeData() {
   return {
@@ -21,9 +21,9 @@ export function homeData() {
   };
 }
 
-export const homeMeta = (loaderData: ReturnType<typeof homeData>): PageMeta => ({
-  title: loaderData.home.metaTitle,
-  description: loaderData.home.metaDescription,
+export const homeMeta = (content: ReturnType<typeof homeData>): PageMeta => ({
+  title: content.home.metaTitle,
+  description: content.home.metaDescription,
   path: '/',
 });
 
@@ -32,13 +32,13 @@ export const homeMeta = (loaderData: ReturnType<typeof homeData>): PageMeta => (
  * `children`: the call-back form, an island (app/pages/index.astro).
  */
 export function HomePage({
-  loaderData,
+  home,
+  services,
+  offers,
+  testimonials,
+  glassTypes,
   children,
-}: {
-  loaderData: ReturnType<typeof homeData>;
-  children: ReactNode;
-}) {
-  const { home, services, offers, testimonials, glassTypes } = loaderData;
+}: ReturnType<typeof homeData> & { children: ReactNode }) {
   return (
     <>
       {/* 1 */}

@@ -1,21 +1,5 @@
 import { PageHeader } from '../ui/PageHeader.tsx';
-import { sitemapIntro } from '../../content/legal.ts';
-import type { PageMeta } from '../../layouts/page-meta.ts';
-import { sitePages, type PageGroup } from '../../site-pages.ts';
-
-export function sitemapData() {
-  return {
-    intro: sitemapIntro,
-    pages: sitePages.map(({ path, title, group }) => ({ path, title, group })),
-  };
-}
-
-export const sitemapMeta = (): PageMeta => ({
-  title: 'Sitemap',
-  description:
-    'Every page of the site in one list: services, glass types, advice articles and contact.',
-  path: '/sitemap',
-});
+import type { PageGroup, SitePage } from '../../site-pages.ts';
 
 const groups: readonly { group: PageGroup; title: string }[] = [
   { group: 'main', title: 'Main pages' },
@@ -25,17 +9,18 @@ const groups: readonly { group: PageGroup; title: string }[] = [
   { group: 'legal', title: 'About this site' },
 ];
 
-export function SitemapPage({ loaderData }: { loaderData: ReturnType<typeof sitemapData> }) {
+/** Every page of the site (app/site-pages.ts), grouped. */
+export function SitemapPage({ intro, pages }: { intro: string; pages: readonly SitePage[] }) {
   return (
     <>
-      <PageHeader title="Sitemap" intro={<p>{loaderData.intro}</p>} />
+      <PageHeader title="Sitemap" intro={<p>{intro}</p>} />
       <section className="section section--plain" aria-label="All pages">
         <div className="container sitemap-groups">
           {groups.map(({ group, title }) => (
             <div key={group}>
               <h2>{title}</h2>
               <ul className="footer-links">
-                {loaderData.pages
+                {pages
                   .filter((page) => page.group === group)
                   .map((page) => (
                     <li key={page.path}>

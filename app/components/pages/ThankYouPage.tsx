@@ -3,14 +3,6 @@ import { Icon, type IconName } from '../ui/Icon.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { business, telHref } from '../../content/business.ts';
 import { facts } from '../../content/facts.ts';
-import type { PageMeta } from '../../layouts/page-meta.ts';
-
-export const thankYouMeta = (): PageMeta => ({
-  title: 'Thank You',
-  description: `Thank you for your enquiry. Our team will be in touch within ${facts.enquiryReply}.`,
-  path: '/thank-you',
-  noindex: true,
-});
 
 const NEXT_STEPS: ReadonlyArray<{ icon: IconName; title: string; text: string }> = [
   {

@@ -6,7 +6,7 @@ import { Icon, type IconName } from '../ui/Icon.tsx';
 import { ServiceDisclosure } from './ServiceDisclosure.tsx';
 import { ServiceGallery, type GalleryImage } from './ServiceGallery.tsx';
 
-/** Everything one service page shows; the page's data (`serviceData`) picks it from services.ts. */
+/** Everything one service page shows: its entry of services.ts and the glass types it names (app/pages/services/[slug].astro). */
 export interface ServicePageData {
   slug: string;
   path: string;
