@@ -22,7 +22,7 @@ afterEach(() => {
   document.body.replaceChildren();
 });
 
-describe('MapEmbed (SPEC §2, §7)', () => {
+describe('MapEmbed', () => {
   it('shows a local preview and a plain link, and no third-party frame until asked', () => {
     const { container } = renderStarted('Map of our workshop');
     expect(container.querySelector('iframe')).toBeNull();
@@ -47,7 +47,7 @@ describe('MapEmbed (SPEC §2, §7)', () => {
   });
 });
 
-describe('startMapEmbeds: the map on a static page (issue 15)', () => {
+describe('startMapEmbeds: the map on a static page', () => {
   it('shows the button once started, and the live map with focus on it when asked', () => {
     document.body.innerHTML = renderToStaticMarkup(<MapEmbed title="Map of our workshop" />);
     const root = document.querySelector<HTMLElement>('.map-embed')!;

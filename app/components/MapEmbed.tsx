@@ -4,8 +4,8 @@ import { Icon } from './ui/Icon.tsx';
 import { Illustration } from './ui/Illustration.tsx';
 
 /**
- * The embedded interactive map (SPEC §2 home and contact pages, §7 'an
- * embedded third-party iframe'). A light local preview stands in until the
+ * The embedded interactive map of the home and contact pages
+ * (docs/interactive-parts.md#map). A light local preview stands in until the
  * visitor asks for the live map, so the maps service costs the page no
  * speed, sets no cookies unasked, and an unreachable maps host only ever
  * fails inside its own frame. The plain 'Open in Google Maps' link works

@@ -4,7 +4,7 @@
  * own module beside its component; the heavy ones (Embla) load only when a
  * page has them. It starts once the page has loaded and painted (scripts/defer-scripts.ts);
  * before that the page is its no-JavaScript self, and the mobile menu a
- * native popover that already opens on a tap (issue 15).
+ * native popover that already opens on a tap.
  */
 import { startHeaderMenus } from '../components/layout/header-menus.ts';
 import { updateFooterYear } from '../components/layout/footer-year.ts';

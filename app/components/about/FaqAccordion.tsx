@@ -1,5 +1,5 @@
 /**
- * SPEC §2/§4 FAQ accordion: none or one answer open; opening one closes the
+ * docs/interactive-parts.md#faq-accordion: none or one answer open; opening one closes the
  * other and clicking the open one closes it. Built on `<details name>` (an
  * exclusive accordion in the browser itself), so it needs no JavaScript, every
  * answer is in the prerendered HTML and each question is announced as a

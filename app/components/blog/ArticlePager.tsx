@@ -2,7 +2,7 @@ import type { PostLink } from '../../lib/blog/listing.ts';
 import { Icon } from '../ui/Icon.tsx';
 
 /**
- * SPEC §2: previous and next article in list order (newest first): previous
+ * docs/blog.md#article-page: previous and next article in list order (newest first): previous
  * is the newer neighbour, next the older one.
  */
 export function ArticlePager({

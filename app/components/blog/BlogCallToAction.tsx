@@ -1,6 +1,9 @@
 import { CallToAction } from '../ui/CallToAction.tsx';
 
-/** SPEC §2: the blog's call-to-action block, on the list and below every article. */
+/**
+ * docs/blog.md#call-to-action-block: the blog's call-to-action block, on the
+ * list and below every article.
+ */
 export function BlogCallToAction() {
   return (
     <CallToAction id="blog-cta" title="Service You Can Trust!">

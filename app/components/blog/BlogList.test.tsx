@@ -44,7 +44,7 @@ function renderList(listData: BlogListData = data) {
 const titles = () =>
   screen.queryAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
 
-describe('BlogList (SPEC §2, §4, §5)', () => {
+describe('BlogList', () => {
   it('shows the heading, the search form, the chips, the sidebar and every card', () => {
     renderList();
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(
@@ -127,7 +127,7 @@ describe('BlogList (SPEC §2, §4, §5)', () => {
     expect(within(nav).getByRole('link', { name: 'All' }).getAttribute('aria-current')).toBeNull();
   });
 
-  it('goes back to page 1 whenever the search changes (SPEC §4, 100 a page)', () => {
+  it('goes back to page 1 whenever the search changes (100 a page)', () => {
     const many = Array.from({ length: 150 }, (_, index) =>
       card(`post-${index}`, `Article ${index}`, index % 2 ? 'Odd one.' : 'Even one.', ['Windows']),
     );

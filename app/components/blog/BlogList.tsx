@@ -8,9 +8,9 @@ import { BlogCallToAction } from './BlogCallToAction.tsx';
 import { PostCard } from './PostCard.tsx';
 
 /**
- * The blog list (SPEC §2), shared by /blog and /blog/category/{slug}.
+ * The blog list (docs/blog.md#blog-list), shared by /blog and /blog/category/{slug}.
  *
- * State (SPEC §4): the search text, the category (from the URL: a chip is a
+ * State (docs/blog.md#list-state): the search text, the category (from the URL: a chip is a
  * link) and the page. The search filters on every keystroke and on submit;
  * the page goes back to 1 whenever either changes (a new category is a new
  * page, so a new list). Without JavaScript the form GETs ?q=… and the server

@@ -1,6 +1,6 @@
 import type { CategoryLink } from '../../lib/blog/category.ts';
 
-/** Category links as chips (SPEC §2: on cards and on the article). */
+/** Category links as chips (docs/blog.md#categories: on cards and on the article). */
 export function CategoryChips({
   links,
   label,

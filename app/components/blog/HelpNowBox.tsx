@@ -1,7 +1,7 @@
 import { business } from '../../content/business.ts';
 import { ButtonLink, CallButton } from '../ui/ButtonLink.tsx';
 
-/** SPEC §2, §9: the 'Need help now?' box placed inside the article body. */
+/** docs/blog.md#need-help-now-box: the 'Need help now?' box placed inside the article body. */
 export function HelpNowBox() {
   return (
     <aside className="help-now" aria-labelledby="help-now-heading">

@@ -4,7 +4,7 @@ import { Illustration } from '../ui/Illustration.tsx';
 import { CategoryChips } from './CategoryChips.tsx';
 
 /**
- * One article card (SPEC §2 blog list and related articles): cover, category
+ * One article card (docs/blog.md#blog-list, and related articles): cover, category
  * links, title, en-NZ short date, excerpt and 'Learn more'. The page's data
  * (app/lib/blog/listing.ts) has already left out hidden categories and
  * capped them on related cards.

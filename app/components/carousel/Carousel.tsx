@@ -7,20 +7,38 @@ export interface CarouselProps {
   label: string;
   /** The slides in order; each is wrapped in a group labelled '3 of 9'. */
   slides: readonly ReactNode[];
-  /** Milliseconds between automatic moves (SPEC §9); 0 or omitted: no autoplay and no Pause control. */
+  /**
+   * Milliseconds between automatic moves (docs/interactive-parts.md#carousels);
+   * 0 or omitted: no autoplay and no Pause control.
+   */
   autoplayMs?: number;
-  /** Wrap from the last slide to the first (home carousels, SPEC §4). Default false. */
+  /**
+   * Wrap from the last slide to the first
+   * (docs/interactive-parts.md#home-carousels). Default false.
+   */
   loop?: boolean;
-  /** Pause autoplay while the mouse is over the carousel (SPEC §4). Default true. */
+  /**
+   * Pause autoplay while the mouse is over the carousel
+   * (docs/interactive-parts.md#carousels). Default true.
+   */
   pauseOnHover?: boolean;
-  /** Turn autoplay off for good once the visitor swipes or moves the slides; false on the home page (SPEC §4). Default false. */
+  /**
+   * Turn autoplay off for good once the visitor swipes or moves the slides;
+   * false on the home page (docs/interactive-parts.md#home-carousels). Default
+   * false.
+   */
   stopOnInteraction?: boolean;
-  /** 'responsive': 1 slide below 768 px, 2 from 768 px, 3 from 1024 px (SPEC §9); 1: always one. Default 'responsive'. */
+  /**
+   * 'responsive': 1 slide below 768 px, 2 from 768 px, 3 from 1024 px
+   * (docs/interactive-parts.md#slides-per-view); 1: always one. Default
+   * 'responsive'.
+   */
   slidesPerView?: 'responsive' | 1;
   /**
    * Logged as a warning when an image inside a slide fails to load, `{n}`
-   * standing for the slide's number (SPEC §8: logged on some carousels). Text,
-   * not a callback, so that a page rendered to static HTML keeps it.
+   * standing for the slide's number
+   * (docs/interactive-parts.md#image-placeholders: logged on some carousels).
+   * Text, not a callback, so that a page rendered to static HTML keeps it.
    */
   slideErrorMessage?: string;
   /** Extra class on the carousel root, for the page's own styling. */
@@ -28,7 +46,7 @@ export interface CarouselProps {
 }
 
 /**
- * An accessible carousel (SPEC §2 home and service carousels, §4, §9),
+ * An accessible carousel (docs/interactive-parts.md#carousels),
  * following the WAI-ARIA carousel pattern: a labelled region, slides as
  * labelled groups, previous/next buttons, a Pause/Play control first in the
  * tab order and a live region for the slide's position.

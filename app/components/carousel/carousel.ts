@@ -2,8 +2,8 @@ import type { EmblaCarouselType } from 'embla-carousel';
 import type { AutoplayType } from 'embla-carousel-autoplay';
 
 /**
- * The behaviour of the carousel whose markup `Carousel.tsx` renders (SPEC §2
- * home and service carousels, §4, §9), as a plain module with no React: the
+ * The behaviour of the carousel whose markup `Carousel.tsx` renders
+ * (docs/interactive-parts.md#carousels), as a plain module with no React: the
  * markup carries its options as data attributes, and the page's module
  * script (app/scripts/site.ts) starts every carousel with `startCarousels()`.
  *
@@ -18,18 +18,19 @@ import type { AutoplayType } from 'embla-carousel-autoplay';
  * identically, so the switch does not move the page. The root gets
  * `data-carousel-ready` once Embla drives it.
  *
- * Swipes: Embla starts a drag after `dragThreshold` (5 px, SPEC §9). It has no
- * equivalent of the 300 ms short/long-swipe split and 0.5 long-swipe ratio of
- * SPEC §9: on release it projects the pointer's velocity and settles on the
- * nearest slide (a quick flick moves on, a slow drag past half a slide
- * moves on too), which gives the same feel.
+ * Swipes: Embla starts a drag after `dragThreshold` (5 px,
+ * docs/interactive-parts.md#swipes). It has no equivalent of the 300 ms
+ * short/long-swipe split and 0.5 long-swipe ratio of that page: on release it
+ * projects the pointer's velocity and settles on the nearest slide (a quick
+ * flick moves on, a slow drag past half a slide moves on too), which gives the
+ * same feel.
  *
- * Autoplay (SPEC §4) pauses while the mouse is over it (`pauseOnHover`) and
- * while keyboard focus is inside it, and never runs under
- * `prefers-reduced-motion: reduce` unless the visitor presses Play.
+ * Autoplay (docs/interactive-parts.md#carousels) pauses while the mouse is over
+ * it (`pauseOnHover`) and while keyboard focus is inside it, and never runs
+ * under `prefers-reduced-motion: reduce` unless the visitor presses Play.
  */
 
-/** Embla's swipe threshold in px, SPEC §9 'threshold 5px'. */
+/** Embla's swipe threshold in px, docs/interactive-parts.md#swipes 'threshold 5px'. */
 export const SWIPE_THRESHOLD_PX = 5;
 
 /**
@@ -42,17 +43,18 @@ const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
 
 /** What a carousel root says about itself; `Carousel.tsx` writes it, `startCarousel` reads it. */
 export interface CarouselOptions {
-  /** Milliseconds between automatic moves (SPEC §9); 0: no autoplay. */
+  /** Milliseconds between automatic moves (docs/interactive-parts.md#carousels); 0: no autoplay. */
   autoplayMs: number;
-  /** Wrap from the last slide to the first (home carousels, SPEC §4). */
+  /** Wrap from the last slide to the first (docs/interactive-parts.md#home-carousels). */
   loop: boolean;
-  /** Pause autoplay while the mouse is over the carousel (SPEC §4). */
+  /** Pause autoplay while the mouse is over the carousel (docs/interactive-parts.md#carousels). */
   pauseOnHover: boolean;
   /** Turn autoplay off for good once the visitor swipes or moves the slides. */
   stopOnInteraction: boolean;
   /**
-   * Logged as a warning when an image inside a slide fails to load (SPEC §8),
-   * with `{n}` replaced by the slide's number; no log without it.
+   * Logged as a warning when an image inside a slide fails to load
+   * (docs/interactive-parts.md#image-placeholders), with `{n}` replaced by the
+   * slide's number; no log without it.
    */
   slideErrorMessage?: string;
 }
@@ -296,7 +298,8 @@ export function startCarousel(root: HTMLElement): void {
       render();
     });
     api.on('autoplay:select', () => {
-      // Without loop, autoplay ends on the last slide (SPEC §2 service pages).
+      // Without loop, autoplay ends on the last slide
+      // (docs/interactive-parts.md#service-page-carousels).
       if (!loop && !api.canScrollNext()) {
         userChoice = false;
         render();

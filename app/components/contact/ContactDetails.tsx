@@ -1,7 +1,7 @@
 import { business, fullAddress, mailHref, telHref } from '../../content/business.ts';
 import { Icon } from '../ui/Icon.tsx';
 
-/** SPEC §2 'Contact page' and §9: phone, e-mail, street address and service hours. */
+/** docs/screens.md#contact-page: phone, e-mail, street address and service hours. */
 export function ContactDetails({ headingId }: { headingId: string }) {
   return (
     <div className="contact-card">

@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { business, telHref } from '../../content/business.ts';
 
 /**
- * The place of the contact/quote form (SPEC §2 'Contact page', 'Quote page').
- * The form itself comes with the leads issue and goes in as `children`; the
+ * The place of the contact/quote form (docs/screens.md#contact-page,
+ * #quote-page). The form itself (EnquiryForm.tsx) goes in as `children`; the
  * id lets links and the header's 'Request an Estimate' find the section.
  */
 export function QuoteFormSection({

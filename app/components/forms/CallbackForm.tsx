@@ -4,7 +4,7 @@ import { EmailField, Field, LeadFormEnd, PhoneField, RequiredNote } from './Form
 import { useLeadForm, type LeadFormProps } from './use-lead-form.ts';
 
 /**
- * The home page's 'Let Us Call You' form (SPEC §2 item 2, §4, §5): first and
+ * The home page's 'Let Us Call You' form (docs/forms.md#home-call-back-form): first and
  * last name, email, phone, postal code, Home Glass / Business Glass (Home
  * Glass first) and an SMS/e-mail opt-in that starts unchecked and is never
  * sent. Posts to the home page (`action`) or, with JavaScript, to
@@ -80,7 +80,7 @@ export function CallbackForm({
         </fieldset>
       </div>
 
-      {/* SPEC §4: unchecked at first, and its value is never sent (no name). */}
+      {/* Unchecked at first, and its value is never sent (no name): docs/forms.md#home-call-back-form. */}
       <label className="lead-form__consent">
         <input type="checkbox" />
         <span>

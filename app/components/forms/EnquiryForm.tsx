@@ -16,11 +16,12 @@ const SUBMIT_LABELS = {
 } as const;
 
 /**
- * The 'Request a Free Quote' form of the contact and quote pages (SPEC §2,
- * §4, §5): name, email, phone, one of the nine services in SPEC order, and a
+ * The 'Request a Free Quote' form of the contact and quote pages
+ * (docs/forms.md#contact-and-quote-forms): name, email, phone, one of the
+ * nine services in their documented order, and a
  * message. Posts to its page (`action`) or, with JavaScript, to /api/leads;
  * either way app/leads/receive-lead.server.ts records which page it came
- * from (`source`, the SPEC §7 analytics label).
+ * from (`source`, docs/forms.md#the-three-forms).
  */
 export function EnquiryForm({
   source,

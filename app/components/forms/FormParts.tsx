@@ -42,8 +42,8 @@ interface SharedFieldProps {
 }
 
 /**
- * The e-mail field of every lead form (SPEC §5: required, email type). The
- * text@text.text rule is checked on submit, with SPEC §8's message (see
+ * The e-mail field of every lead form (docs/forms.md#validation: required, email type). The
+ * text@text.text rule is checked on submit, with its message in docs/forms.md#messages (see
  * EMAIL_PATTERN), not by a `pattern` the browser would answer itself.
  */
 export function EmailField({ id, defaultValue, state }: SharedFieldProps) {
@@ -64,7 +64,7 @@ export function EmailField({ id, defaultValue, state }: SharedFieldProps) {
   );
 }
 
-/** The phone field of every lead form (SPEC §5: required, 8 to 20 characters). */
+/** The phone field of every lead form (docs/forms.md#validation: required, 8 to 20 characters). */
 export function PhoneField({ id, defaultValue, state }: SharedFieldProps) {
   return (
     <Field id={id} label="Phone">
@@ -85,7 +85,7 @@ export function PhoneField({ id, defaultValue, state }: SharedFieldProps) {
 
 /**
  * What closes every lead form: the spam trap, the idempotency key, the submit
- * button, the problem message under it (SPEC §4) and the privacy note.
+ * button, the problem message under it (docs/forms.md#submission-states) and the privacy note.
  */
 export function LeadFormEnd({
   id,
@@ -115,7 +115,7 @@ export function describedBy(...ids: Array<string | undefined | false>): string |
 }
 
 /**
- * SPEC §4/§8: the message in a red box under the button. role="alert" so it
+ * docs/forms.md#messages: the message in a red box under the button. role="alert" so it
  * is announced when it appears.
  */
 export function FormProblem({ id, message }: { id: string; message: string | undefined }) {
@@ -127,7 +127,10 @@ export function FormProblem({ id, message }: { id: string; message: string | und
   );
 }
 
-/** SPEC §4: disabled and reading 'Submitting...' while a submission runs. */
+/**
+ * docs/forms.md#submission-states: disabled and reading 'Submitting...' while a
+ * submission runs.
+ */
 export function SubmitButton({ busy, children }: { busy: boolean; children: ReactNode }) {
   return (
     <button
@@ -176,7 +179,7 @@ export function RequiredNote({ children }: { children?: ReactNode }) {
   return <p className="lead-form__note">{children ?? 'All fields are required.'}</p>;
 }
 
-/** SPEC §2: the Terms and Privacy Policy links beside the forms. */
+/** docs/forms.md#privacy-links: the Terms and Privacy Policy links beside the forms. */
 export function PrivacyNote() {
   return (
     <p className="lead-form__legal">

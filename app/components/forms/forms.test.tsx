@@ -149,7 +149,7 @@ function fillEnquiry(form: HTMLElement, values: Partial<Record<string, string>> 
   });
 }
 
-describe('browser constraints from the one set of rules (SPEC §5)', () => {
+describe('browser constraints from the one set of rules', () => {
   it('call-back form: labelled fields with required, lengths, types, input modes and autocomplete', () => {
     const form = renderOnPage(<CallbackForm action="/" />);
     expect(form.hasAttribute(QUOTE_FORM_ATTRIBUTE)).toBe(true);
@@ -181,7 +181,7 @@ describe('browser constraints from the one set of rules (SPEC §5)', () => {
           autocomplete: 'email',
           inputmode: 'email',
           maxlength: '254',
-          // The browser's own bubble would hide SPEC §8's message (issue 12).
+          // The browser's own bubble would hide the message of docs/forms.md#email-pattern.
           pattern: null,
         },
       ],
@@ -210,7 +210,7 @@ describe('browser constraints from the one set of rules (SPEC §5)', () => {
     expect(home.name).toBe('serviceType');
   });
 
-  it('enquiry form: the nine services in SPEC order, name 2-100, phone 8-20, message up to 1000', () => {
+  it('enquiry form: the nine services in their documented order, name 2-100, phone 8-20, message up to 1000', () => {
     const form = renderOnPage(<EnquiryForm source="quote_form" action="/quote" />);
     const name = field(form, 'Name');
     expect([name.required, name.minLength, name.maxLength, name.autocomplete]).toEqual([
@@ -295,7 +295,7 @@ describe('browser constraints from the one set of rules (SPEC §5)', () => {
   });
 });
 
-describe('submission states (SPEC §4)', () => {
+describe('submission states', () => {
   it('disabled and Submitting... while it runs; the message in a red alert box under the button; the button comes back', async () => {
     let pending = deferred<Answer>();
     answer = () => pending.promise;

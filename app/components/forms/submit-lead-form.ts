@@ -55,10 +55,12 @@ const unexpected = (): LeadFormResult => ({
 });
 
 /**
- * A lead form's scripted submission, without a router (SPEC §4, §5, §7):
+ * A lead form's scripted submission, without a router
+ * (docs/forms.md#what-a-submission-does):
  *
  * 1. the client check with the form's own schema, before anything is sent
- *    (SPEC §5); if the validator cannot be loaded the server still checks;
+ *    (docs/forms.md#validation); if the validator cannot be loaded the
+ *    server still checks;
  * 2. the post to POST /api/leads, on the origin of `action` (the form's own
  *    page), of the fields the browser would post without JavaScript and
  *    `form`, the form's name: the API then checks them with the form's own
@@ -67,13 +69,15 @@ const unexpected = (): LeadFormResult => ({
  *    so a refusal marks the field the visitor typed, with the same message
  *    as the page rendered for a post without JavaScript, and a visitor whose
  *    validator did not load is still checked by the server;
- * 3. on success the SPEC §7 events (form_submit and the conversion with
- *    created_at as the transaction id, handed on to /thank-you's conversion)
- *    and the form told to take a new idempotency key (LEAD_ACCEPTED_EVENT);
- *    the caller then moves on to /thank-you;
- * 4. a failure that is not an answer of the API (network down, a 403
- *    from the server's origin check, a crash) becomes SPEC §8's
- *    unexpected-error message in the form (§4: the form stays).
+ * 3. on success the analytics events
+ *    (docs/analytics.md#after-a-successful-enquiry: form_submit and the
+ *    conversion with created_at as the transaction id, handed on to
+ *    /thank-you's conversion) and the form told to take a new idempotency
+ *    key (LEAD_ACCEPTED_EVENT); the caller then moves on to /thank-you;
+ * 4. a failure that is not an answer of the API (network down, a 403 from
+ *    the server's origin check, a crash) becomes the unexpected-error
+ *    message in the form (docs/forms.md#messages; the form stays,
+ *    docs/forms.md#submission-states).
  */
 export async function submitLeadForm(
   action: string,

@@ -43,8 +43,9 @@ export interface LeadFormProps {
 }
 
 /**
- * The states of a lead form (SPEC §4), shared by the three forms. No router:
- * everything comes in as props, so the form works the same on any page layer.
+ * The states of a lead form (docs/forms.md#submission-states), shared by the
+ * three forms. No router: everything comes in as props, so the form works the
+ * same on any page layer.
  *
  * With JavaScript the form submits itself (submit-lead-form.ts: the client
  * check, then a post to POST /api/leads): while that runs the form
@@ -57,7 +58,7 @@ export interface LeadFormProps {
  * with the message and the visitor's values (`result`).
  *
  * Once hydrated the form is `noValidate`: the client check runs the form's
- * zod schema and shows SPEC §8's message in the red box, where the browser
+ * zod schema and shows the message of docs/forms.md#messages in the red box, where the browser
  * would show its own bubble. The prerendered form keeps the browser's
  * constraints for the moment before hydration and for no JavaScript; the
  * server then answers with the same messages.
@@ -81,12 +82,13 @@ export function useLeadForm(source: FormSource, { action, result }: LeadFormProp
   // set behind React's back to its defaultValue.
   const [idempotencyKey, setIdempotencyKey] = useState(values.idempotency_key ?? '');
 
-  // One key per enquiry (SPEC: a double click or a retried request is stored
-  // and delivered once). A page rendered for a plain post brings its own. A
-  // new one after each accepted enquiry, and whenever the browser shows the
-  // page again from its back-forward cache: the form there may hold the key
-  // of an enquiry already sent (issue 10 item 8), and may have been left
-  // busy for /thank-you.
+  // One key per enquiry (docs/forms.md#what-a-submission-does: a double
+  // click or a retried request is stored and delivered once). A page
+  // rendered for a plain post brings its own. A new one after each accepted
+  // enquiry, and whenever the browser shows the page again from its
+  // back-forward cache: the form there may hold the key of an enquiry
+  // already sent (the server would take a new enquiry under it for that
+  // one), and may have been left busy for /thank-you.
   useEffect(() => {
     const renewKey = () => setIdempotencyKey(newIdempotencyKey());
     if (!keyRef.current?.value) renewKey();

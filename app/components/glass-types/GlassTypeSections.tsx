@@ -17,7 +17,10 @@ export function ProseSection({ id, section }: { id: string; section: TextSection
   );
 }
 
-/** SPEC §2: where the glass is used, as a grid of titled cards with icons. */
+/**
+ * docs/screens.md#solar-control-glass-page: where the glass is used, as a grid
+ * of titled cards with icons.
+ */
 export function ApplicationsSection({
   section,
   icons,

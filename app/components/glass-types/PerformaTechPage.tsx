@@ -9,8 +9,9 @@ const applicationIcons: readonly IconName[] = ['window', 'retrofit', 'sun'];
 const sanctuaryIcons: readonly IconName[] = ['shield', 'award', 'sun'];
 
 /**
- * SPEC §2 'Solar control glass page': What is it, Applications, the nine Key
- * Benefits, Range & Sizes (the §9 figures) and the Sanctuary premium option.
+ * docs/screens.md#solar-control-glass-page: What is it, Applications, the nine
+ * Key Benefits, Range & Sizes (docs/business-rules.md#glass-type-figures) and
+ * the Sanctuary premium option.
  */
 export function PerformaTechPage({ content }: { content: PerformaTechContent }) {
   return (

@@ -8,8 +8,8 @@ import { Section, SectionHeading } from '../ui/Section.tsx';
 const applicationIcons: readonly IconName[] = ['thermometer', 'window', 'door', 'sun'];
 
 /**
- * SPEC §2 'Low-E glass page': the benefit cards (52%, 81%, reduced
- * condensation), the §9 heat-loss figure (up to 59%), ideal applications and
+ * docs/screens.md#low-e-glass-page: the benefit cards (52%, 81%, reduced
+ * condensation), the heat-loss figure (up to 59%), ideal applications and
  * why the business uses it.
  */
 export function PlanithermPage({ content }: { content: PlanithermContent }) {

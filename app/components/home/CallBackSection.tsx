@@ -4,9 +4,10 @@ import { business, telHref } from '../../content/business.ts';
 import { Icon } from '../ui/Icon.tsx';
 
 /**
- * SPEC §2 home item 2: the 'Let Us Call You' section. The call-back form
- * (leads issue) comes in as `children` and fills `.call-back__form-slot`; the
- * phone lines then sit under the intro. Without a form the slot offers them.
+ * docs/screens.md#home-page item 2: the 'Let Us Call You' section. The
+ * call-back form (app/components/forms/CallbackForm.tsx) comes in as `children`
+ * and fills `.call-back__form-slot`; the phone lines then sit under the intro.
+ * Without a form the slot offers them.
  */
 export function CallBackSection({
   content,

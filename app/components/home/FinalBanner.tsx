@@ -1,7 +1,10 @@
 import type { FinalBanner as FinalBannerContent } from '../../content/home.ts';
 import { ButtonLink, CallButton } from '../ui/ButtonLink.tsx';
 
-/** SPEC §2 home item 12: the closing banner with an estimate button and a phone link. */
+/**
+ * docs/screens.md#home-page item 12: the closing banner with an estimate button
+ * and a phone link.
+ */
 export function FinalBanner({ content }: { content: FinalBannerContent }) {
   return (
     <section

@@ -4,7 +4,10 @@ import { Illustration } from '../ui/Illustration.tsx';
 import { SectionHeading } from '../ui/Section.tsx';
 import type { GlassTypeCardData } from './home-cards.ts';
 
-/** SPEC §2 home item 10: the two glass types with their figures, linking to their pages. */
+/**
+ * docs/screens.md#home-page item 10: the two glass types with their figures,
+ * linking to their pages.
+ */
 export function GlassTypeCards({
   content,
   glassTypes,

@@ -7,7 +7,7 @@ import { Illustration } from '../ui/Illustration.tsx';
 /** The home page's largest element at first paint (app/pages/index.astro preloads it). */
 export const HERO_IMAGE = '/images/hero.svg';
 
-/** SPEC §2 home item 1: headline, intro, trust badge and 'Request an Estimate'. */
+/** docs/screens.md#home-page item 1: headline, intro, trust badge and 'Request an Estimate'. */
 export function HomeHero({ hero }: { hero: HomeHeroContent }) {
   return (
     <div className="page-header home-hero" data-home-section="hero">

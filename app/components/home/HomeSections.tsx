@@ -33,14 +33,14 @@ export interface HomeLowerSectionsProps {
 }
 
 /**
- * The home page sections that need no JavaScript to be read: the hero (item
- * 1) and items 4-12. Static HTML, prerendered with the page: what reacts in
- * them (carousels, review toggles, map) is started by the page's module
- * script (app/scripts/site.ts).
+ * The home page sections that need no JavaScript to be read: the hero (item 1
+ * of docs/screens.md#home-page) and items 4-12. Static HTML, prerendered with
+ * the page: what reacts in them (carousels, review toggles, map) is started by
+ * the page's module script (app/scripts/site.ts).
  */
 export { HomeHero } from './HomeHero.tsx';
 
-/** SPEC §2 home items 4-12, in order. */
+/** docs/screens.md#home-page items 4-12, in order. */
 export function HomeLowerSections({
   home,
   services,

@@ -8,9 +8,10 @@ import { RichParagraphText } from './RichParagraphText.tsx';
 import { ServiceCarouselCard } from './ServiceCarouselCard.tsx';
 
 /**
- * SPEC §2 home item 4: local glass experts, with links to the doors and
- * windows services and the autoplaying carousel of the nine service cards
- * (loops, 4000 ms, pauses on hover, keeps going after interaction: SPEC §4).
+ * docs/screens.md#home-page item 4: local glass experts, with links to the
+ * doors and windows services and the autoplaying carousel of the nine service
+ * cards (loops, 4000 ms, pauses on hover, keeps going after interaction:
+ * docs/interactive-parts.md#home-carousels).
  */
 export function LocalExperts({
   content,

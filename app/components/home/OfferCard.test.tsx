@@ -14,7 +14,7 @@ function renderOffer(offer: OfferCardData) {
   return render(<OfferCard offer={offer} />);
 }
 
-describe('OfferCard (SPEC §3)', () => {
+describe('OfferCard', () => {
   const before = offerCards(new Date('2025-01-01T00:00:00Z'));
   const after = offerCards(new Date('2026-06-01T00:00:00Z'));
 

@@ -4,10 +4,10 @@ import { Icon } from '../ui/Icon.tsx';
 import type { OfferCardData } from './home-cards.ts';
 
 /**
- * SPEC §3 offer card: discount, title, description, prices when present,
- * 'Valid until', terms and the call to action; the featured card has a
- * highlight ring. An offer past its end date is still shown as the SPEC
- * lists it, but says plainly that it has ended, so nobody is misled.
+ * An offer card (docs/business-rules.md#offers): discount, title,
+ * description, prices when present, 'Valid until', terms and the call to
+ * action; the featured card has a highlight ring. An offer past its end date
+ * stays listed, but says plainly that it has ended, so nobody is misled.
  */
 export function OfferCard({ offer }: { offer: OfferCardData }) {
   const headingId = `offer-${offer.id}`;

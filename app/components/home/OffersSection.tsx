@@ -5,7 +5,10 @@ import { HOME_AUTOPLAY_MS } from './carousel-delays.ts';
 import type { OfferCardData } from './home-cards.ts';
 import { OfferCard } from './OfferCard.tsx';
 
-/** SPEC §2 home item 7: the Special Offers carousel (SPEC §3 offers, 6000 ms, loops). */
+/**
+ * docs/screens.md#home-page item 7: the Special Offers carousel
+ * (docs/business-rules.md#offers, 6000 ms, loops).
+ */
 export function OffersSection({
   content,
   offers,

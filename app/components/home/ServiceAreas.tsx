@@ -2,7 +2,7 @@ import type { ServiceAreaSection } from '../../content/home.ts';
 import { MapEmbed } from '../MapEmbed.tsx';
 import { Icon } from '../ui/Icon.tsx';
 
-/** SPEC §2 home item 11: the map, the five areas served and the 200 km radius. */
+/** docs/screens.md#home-page item 11: the map, the five areas served and the 200 km radius. */
 export function ServiceAreas({ content }: { content: ServiceAreaSection }) {
   return (
     <section

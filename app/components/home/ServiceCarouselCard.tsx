@@ -2,7 +2,10 @@ import { Icon } from '../ui/Icon.tsx';
 import { Illustration } from '../ui/Illustration.tsx';
 import type { ServiceCardData } from './home-cards.ts';
 
-/** SPEC §2 home item 4: a service card of the carousel (image, title, blurb, Learn More). */
+/**
+ * docs/screens.md#home-page item 4: a service card of the carousel (image,
+ * title, blurb, Learn More).
+ */
 export function ServiceCarouselCard({ service }: { service: ServiceCardData }) {
   const headingId = `home-service-${service.slug}`;
   return (

@@ -11,7 +11,7 @@ const cards = testimonialCards();
 const long = cards.find((card) => card.shortReview)!;
 const short = cards.find((card) => !card.shortReview)!;
 
-describe('TestimonialCard (SPEC §3, §4)', () => {
+describe('TestimonialCard', () => {
   it('shows initials, name, role, place and an accessible 5-star rating', () => {
     render(<TestimonialCard testimonial={long} />);
     expect(screen.getByRole('img', { name: 'Rated 5 out of 5' })).toBeTruthy();

@@ -3,11 +3,11 @@ import { Icon } from '../ui/Icon.tsx';
 import type { TestimonialCardData } from './home-cards.ts';
 
 /**
- * SPEC §3 testimonial: initials instead of a photo, the star rating, and a
- * review longer than 150 characters cut with a Read more / Read less toggle
- * (SPEC §4 'collapsed or expanded'). Without JavaScript the toggle cannot
- * work, so the full review shows instead (app/styles/home.css). The toggle
- * is ./testimonial-toggle.ts.
+ * A testimonial (docs/business-rules.md#testimonials): initials instead of a
+ * photo, the star rating, and a review longer than 150 characters cut with a
+ * Read more / Read less toggle (docs/interactive-parts.md#testimonial-text).
+ * Without JavaScript the toggle cannot work, so the full review shows instead
+ * (app/styles/home.css). The toggle is ./testimonial-toggle.ts.
  */
 export function TestimonialCard({ testimonial }: { testimonial: TestimonialCardData }) {
   const textId = useId();

@@ -5,7 +5,10 @@ import { HOME_AUTOPLAY_MS } from './carousel-delays.ts';
 import type { TestimonialCardData } from './home-cards.ts';
 import { TestimonialCard } from './TestimonialCard.tsx';
 
-/** SPEC §2 home item 8: the Testimonials carousel (SPEC §3 testimonials, 5000 ms, loops). */
+/**
+ * docs/screens.md#home-page item 8: the Testimonials carousel
+ * (docs/business-rules.md#testimonials, 5000 ms, loops).
+ */
 export function TestimonialsSection({
   content,
   testimonials,

@@ -9,7 +9,10 @@ const boxIcons: Record<TrustBoxId, IconName> = {
   pricing: 'dollar',
 };
 
-/** SPEC §2 home item 5: 'Reasons to Trust', four boxes, the Advantage Plan with every item. */
+/**
+ * docs/screens.md#home-page item 5: 'Reasons to Trust', four boxes, the
+ * Advantage Plan with every item.
+ */
 export function TrustReasons({ content }: { content: ReasonsToTrust }) {
   return (
     <section

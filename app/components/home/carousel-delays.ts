@@ -1,4 +1,7 @@
-/** SPEC §9 autoplay delays of the three home page carousels, in milliseconds. */
+/**
+ * docs/interactive-parts.md#carousels: autoplay delays of the three home page
+ * carousels, in milliseconds.
+ */
 export const HOME_AUTOPLAY_MS = {
   services: 4000,
   offers: 6000,

@@ -13,7 +13,7 @@ import {
   truncateReview,
 } from './home-cards.ts';
 
-describe('truncateReview (SPEC §3: 150 characters plus an ellipsis)', () => {
+describe('truncateReview (150 characters plus an ellipsis)', () => {
   it('leaves a review of 150 characters or fewer alone', () => {
     expect(truncateReview('a'.repeat(REVIEW_LIMIT))).toBeNull();
     expect(truncateReview('Short and sweet.')).toBeNull();
@@ -48,7 +48,7 @@ describe('splitKeyFigure', () => {
   });
 });
 
-describe('offer dates (SPEC §3: month/day/year text)', () => {
+describe('offer dates (month/day/year text)', () => {
   it('reads month/day/year and writes it the New Zealand way', () => {
     expect(offerDateIso('09/30/2025')).toBe('2025-09-30');
     expect(formatOfferDate('09/30/2025')).toBe('30 September 2025');
@@ -80,7 +80,7 @@ describe('the cards the home page is given', () => {
     }
   });
 
-  it('has the five SPEC §3 offers, only the first featured, the fourth a call link', () => {
+  it('has the five documented offers, only the first featured, the fourth a call link', () => {
     const cards = offerCards(new Date('2025-01-01T00:00:00Z'));
     expect(cards.map((card) => [card.title, card.discount, card.validUntil.iso])).toEqual([
       ['Home Window Repair of $250 or More', '$50 off', '2025-09-30'],
@@ -118,7 +118,7 @@ describe('the cards the home page is given', () => {
     expect(cards.filter((card) => !card.shortReview).length).toBeGreaterThan(0);
   });
 
-  it('has the two glass types with the SPEC §2 figures', () => {
+  it('has the two glass types with their documented figures', () => {
     expect(
       glassTypeCards().map((card) => [card.path, card.figures.map((figure) => figure.figure)]),
     ).toEqual([

@@ -10,7 +10,10 @@ import { offers, type Offer, type OfferLink } from '../../content/offers.ts';
 import { services, type IconName, type ServiceImage } from '../../content/services.ts';
 import { testimonials, type Testimonial } from '../../content/testimonials.ts';
 
-/** SPEC §3, §9: a review longer than this is cut, with a Read more toggle. */
+/**
+ * docs/interactive-parts.md#testimonial-text: a review longer than this is cut,
+ * with a Read more toggle.
+ */
 export const REVIEW_LIMIT = 150;
 
 export interface ServiceCardData {
@@ -20,7 +23,10 @@ export interface ServiceCardData {
   blurb: string;
   icon: IconName;
   image: ServiceImage;
-  /** SPEC §2: the label of the placeholder shown if the image fails. */
+  /**
+   * docs/interactive-parts.md#image-placeholders: the label of the placeholder
+   * shown if the image fails.
+   */
   placeholderLabel: string;
 }
 
@@ -65,7 +71,10 @@ export interface GlassTypeCardData {
   image: ServiceImage;
 }
 
-/** SPEC §3: cut at 150 characters plus an ellipsis; null when nothing needs cutting. */
+/**
+ * docs/interactive-parts.md#testimonial-text: cut at 150 characters plus an
+ * ellipsis; null when nothing needs cutting.
+ */
 export function truncateReview(review: string, limit = REVIEW_LIMIT): string | null {
   if (review.length <= limit) return null;
   return `${review.slice(0, limit).trimEnd()}…`;
@@ -88,7 +97,7 @@ export function splitKeyFigure(text: string): { figure: string; label: string } 
   return match ? { figure: match[1] ?? text, label: match[2] ?? '' } : { figure: text, label: '' };
 }
 
-/** SPEC §3 offer dates are month/day/year text: '09/30/2025'. */
+/** docs/business-rules.md#offers: the dates are month/day/year text: '09/30/2025'. */
 export function parseOfferDate(text: string): { year: number; month: number; day: number } {
   const match = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text);
   const [month, day, year] = [Number(match?.[1]), Number(match?.[2]), Number(match?.[3])];

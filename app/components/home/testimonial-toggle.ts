@@ -1,6 +1,6 @@
 /**
  * The Read more / Read less toggle of a long review (TestimonialCard.tsx,
- * SPEC §4 'collapsed or expanded'): one listener for the whole page.
+ * docs/interactive-parts.md#testimonial-text): one listener for the whole page.
  */
 export function startTestimonialToggles(scope: ParentNode = document): () => void {
   const onClick = (event: Event) => {

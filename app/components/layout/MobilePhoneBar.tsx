@@ -2,8 +2,8 @@ import { business, telHref } from '../../content/business.ts';
 import { Icon } from '../ui/Icon.tsx';
 
 /**
- * SPEC §2: a sticky phone bar at the bottom of small screens once the page
- * has scrolled (shown by ./phone-bar.ts).
+ * docs/pages-and-routes.md#mobile-phone-bar: a sticky phone bar at the bottom
+ * of small screens once the page has scrolled (shown by ./phone-bar.ts).
  */
 export function MobilePhoneBar() {
   return (

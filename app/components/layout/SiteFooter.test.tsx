@@ -24,7 +24,7 @@ afterEach(() => {
 const copyright = (root: ParentNode) =>
   root.querySelector('.site-footer__bottom p')?.textContent ?? '';
 
-describe('SiteFooter (SPEC §2)', () => {
+describe('SiteFooter', () => {
   it('links the content pages it is given, as plain links', () => {
     const container = document.createElement('div');
     container.innerHTML = renderToString(<SiteFooter links={links} renderedYear={2025} />);

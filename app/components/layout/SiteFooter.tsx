@@ -3,7 +3,7 @@ import { footerQuickLinks, legalLinks, type SiteLinks } from '../../content/navi
 import { Icon } from '../ui/Icon.tsx';
 
 /**
- * SPEC §2 footer. The content links and the year the page was rendered in
+ * docs/pages-and-routes.md#footer. The content links and the year the page was rendered in
  * come as props (from app/layouts/Document.astro). The year is the build's
  * in the HTML, then the visitor's once the page's module script runs
  * (footer-year.ts, started by app/scripts/site.ts): right on 1 January.

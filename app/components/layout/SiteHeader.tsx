@@ -24,7 +24,7 @@ function linkProps(className: string, active: boolean, current: boolean) {
 }
 
 /**
- * SPEC §2 navigation bar. Desktop: links, two independent dropdowns and
+ * docs/pages-and-routes.md#navigation-bar. Desktop: links, two independent dropdowns and
  * 'Call Us'. Mobile: 'Request an Estimate', a call button and the menu toggle.
  * The markup comes from props alone; header-menus.ts gives it its behaviour
  * (the page's module script, app/scripts/site.ts, starts it). The mobile

@@ -1,5 +1,5 @@
 /**
- * The footer's copyright year (issue 12 item 4). A prerendered page carries
+ * The footer's copyright year (docs/pages-and-routes.md#footer). A prerendered page carries
  * the year it was built in; read on 1 January before the next build, that
  * year is last year's. The page renders the build's year in an element marked
  * `data-current-year`, and this replaces it with the visitor's year once the

@@ -1,6 +1,9 @@
 import { holdFocusInside } from '../../lib/modal-panel.ts';
 
-/** The attribute a lead form carries so 'Request an Estimate' can find it (SPEC §2). */
+/**
+ * The attribute a lead form carries so 'Request an Estimate' can find it
+ * (docs/pages-and-routes.md#navigation-bar).
+ */
 export const QUOTE_FORM_ATTRIBUTE = 'data-quote-form';
 
 /**
@@ -23,11 +26,12 @@ function supportsPopover(element: HTMLElement): boolean {
 }
 
 /**
- * SPEC §2 navigation bar behaviour, on the header SiteHeader renders. Desktop:
- * two dropdowns, one open at a time. Mobile: the menu toggle opens the main
- * navigation as a full-screen panel. Menus close on outside click, on
- * Escape (focus returns to their toggle) and when the page is left; the page behind the open mobile menu
- * is inert and does not scroll, and Tab stays in the header until it closes.
+ * docs/pages-and-routes.md#navigation-bar: the behaviour, on the header
+ * SiteHeader renders. Desktop: two dropdowns, one open at a time. Mobile: the
+ * menu toggle opens the main navigation as a full-screen panel. Menus close on
+ * outside click, on Escape (focus returns to their toggle) and when the page is
+ * left; the page behind the open mobile menu is inert and does not scroll, and
+ * Tab stays in the header until it closes.
  *
  * The mobile panel is a native popover its toggle opens by itself, so a tap
  * works from the first paint, before this module runs and without JavaScript;

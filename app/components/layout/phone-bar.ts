@@ -1,4 +1,4 @@
-/** SPEC §9: the scrolled state begins past 50 px. */
+/** docs/pages-and-routes.md#mobile-phone-bar: the scrolled state begins past 50 px. */
 export const SCROLLED_THRESHOLD_PX = 50;
 
 /** Shows the phone bar (MobilePhoneBar.tsx) once the page has scrolled past the threshold. */

@@ -20,7 +20,7 @@ export function sectionId(heading: string): string {
 }
 
 /**
- * SPEC §2 footer pages: the privacy policy and the terms, section by section.
+ * docs/pages-and-routes.md#legal-pages: the privacy policy and the terms, section by section.
  * The table of contents is plain links; jump-to-section.ts makes them glide
  * and move focus (the page's module script, app/scripts/site.ts, starts it).
  */

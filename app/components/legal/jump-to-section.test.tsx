@@ -41,7 +41,7 @@ afterEach(() => {
 
 const link = (name: string) => screen.getByRole('link', { name });
 
-describe('startSectionJumps: the contents of a legal page (issue 15)', () => {
+describe('startSectionJumps: the contents of a legal page', () => {
   it('glides to the section, moves focus to it and updates the address in place', () => {
     const stop = startSectionJumps();
     const entries = window.history.length;

@@ -13,7 +13,10 @@ export const ABOUT_IMAGE = '/images/about.svg';
 
 const whyChooseUsIcons: readonly IconName[] = ['award', 'clock', 'dollar', 'shield', 'map-pin'];
 
-/** SPEC §2 'About page': intro, specialties, FAQ, five why-choose-us cards, phone and quote links. */
+/**
+ * docs/screens.md#about-page: intro, specialties, FAQ, five why-choose-us
+ * cards, phone and quote links.
+ */
 export function AboutPage({ about }: { about: AboutContent }) {
   return (
     <>

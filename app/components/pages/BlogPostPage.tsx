@@ -9,7 +9,7 @@ import { Icon } from '../ui/Icon.tsx';
 import { Illustration } from '../ui/Illustration.tsx';
 import type { ArticlePageData } from '../../lib/blog/listing.ts';
 
-/** SPEC §2 article screen, in order. */
+/** docs/blog.md#article-page, in order. */
 export function BlogPostPage({
   article,
   related,

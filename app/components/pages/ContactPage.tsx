@@ -22,7 +22,7 @@ export const contactMeta = (): PageMeta => ({
 });
 
 /**
- * SPEC §2 'Contact page': the details, the map and the place of the quote form.
+ * docs/screens.md#contact-page: the details, the map and the place of the quote form.
  * `children`: the enquiry form, an island (app/pages).
  */
 export function ContactPage({ children }: { children: ReactNode }) {

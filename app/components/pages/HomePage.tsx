@@ -28,7 +28,7 @@ export const homeMeta = (content: ReturnType<typeof homeData>): PageMeta => ({
 });
 
 /**
- * SPEC §2 'Home page', items 1-12 in order.
+ * docs/screens.md#home-page, items 1-12 in order.
  * `children`: the call-back form, an island (app/pages/index.astro).
  */
 export function HomePage({
@@ -43,9 +43,9 @@ export function HomePage({
     <>
       {/* 1 */}
       <HomeHero hero={home.hero} />
-      {/* 2: the call-back form of the leads issue goes inside this section. */}
+      {/* 2: the call-back form (children) goes inside this section. */}
       <CallBackSection content={home.callBack}>{children}</CallBackSection>
-      {/* 3: SPEC §2 'an empty grey section': a quiet band, nothing to announce. */}
+      {/* 3: 'an empty grey section': a quiet band, nothing to announce. */}
       <div className="home-grey-band" aria-hidden="true" data-home-section="grey" />
       {/* 4-12 */}
       <HomeLowerSections

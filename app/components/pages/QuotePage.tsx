@@ -19,7 +19,7 @@ export const quoteMeta = (): PageMeta => ({
 });
 
 /**
- * SPEC §2 'Quote page': one form and the phone.
+ * docs/screens.md#quote-page: one form and the phone.
  * `children`: the enquiry form, an island (app/pages).
  */
 export function QuotePage({ children }: { children: ReactNode }) {

@@ -2,7 +2,7 @@ import { ServiceCard, type ServiceCardData } from '../services/ServiceCard.tsx';
 import { CallToAction } from '../ui/CallToAction.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
 
-/** SPEC §2 'Services overview': the heading, the nine cards and 'Get a Free Quote'. */
+/** docs/screens.md#services-overview: the heading, the nine cards and 'Get a Free Quote'. */
 export function ServicesPage({ services }: { services: readonly ServiceCardData[] }) {
   return (
     <>

@@ -22,7 +22,7 @@ const NEXT_STEPS: ReadonlyArray<{ icon: IconName; title: string; text: string }>
   },
 ];
 
-/** SPEC §2 'Thank-you page': confirmation, the promise to reply, home and call links. */
+/** docs/screens.md#thank-you-page: confirmation, the promise to reply, home and call links. */
 export function ThankYouPage() {
   return (
     <>

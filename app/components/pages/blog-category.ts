@@ -4,11 +4,11 @@ import type { PageMeta } from '../../layouts/page-meta.ts';
 import { breadcrumbJsonLd } from '../../lib/json-ld.ts';
 
 /**
- * The list of one category (SPEC §4). The caller sends a retired category
+ * The list of one category (docs/blog.md#categories). The caller sends a retired category
  * (lib/blog/redirects.ts) and a page query to /blog first.
  */
 export function blogCategoryData(slug: string, query: string) {
-  // SPEC §4: a category that matches none gives no filter (all posts, 'All Blogs').
+  // docs/blog.md#categories: a category that matches none gives no filter (all posts, 'All Blogs').
   const category = findCategory(categories, slug);
   return blogListData(category, query);
 }

@@ -2,9 +2,12 @@ import { blogListData } from '../../lib/blog/articles.server.ts';
 import type { PageMeta } from '../../layouts/page-meta.ts';
 import { breadcrumbJsonLd } from '../../lib/json-ld.ts';
 
-/** SPEC §4: the whole list, or the search of a query (`/blog?q=…`, rendered by the server). */
+/**
+ * docs/blog.md#search: the whole list, or the search of a query (`/blog?q=…`,
+ * rendered by the server).
+ */
 export function blogData(query = '') {
-  // SPEC §5 search without JavaScript: /blog?q=… (app/pages/on-demand/blog-search.astro).
+  // docs/blog.md#search, without JavaScript: /blog?q=… (app/pages/on-demand/blog-search.astro).
   return blogListData(null, query);
 }
 

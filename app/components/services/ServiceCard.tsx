@@ -1,7 +1,7 @@
 import { Icon, type IconName } from '../ui/Icon.tsx';
 import { Illustration } from '../ui/Illustration.tsx';
 
-/** What a card on the services overview needs (SPEC §3 'Service card'). */
+/** What a card on the services overview needs (docs/business-rules.md#services). */
 export interface ServiceCardData {
   slug: string;
   path: string;
@@ -13,7 +13,7 @@ export interface ServiceCardData {
 }
 
 /**
- * One card of the 'Our Services' grid (SPEC §2): image, icon, title,
+ * One card of the 'Our Services' grid (docs/screens.md#services-overview): image, icon, title,
  * description and a Learn More link. The link's name says where it goes
  * ('Learn More about Windows & Double Glazing'), and the whole card is its
  * tap target.

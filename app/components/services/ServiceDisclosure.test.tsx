@@ -36,7 +36,7 @@ function renderFeatures(mobileOnly: boolean) {
   return { details: summary.closest('details')!, summary };
 }
 
-describe('ServiceDisclosure (SPEC §2 Details and Features)', () => {
+describe('ServiceDisclosure (Details and Features)', () => {
   it('renders a closed <details> with its content in the markup', () => {
     mockViewport(false);
     const { details } = renderFeatures(false);
@@ -69,7 +69,7 @@ describe('ServiceDisclosure (SPEC §2 Details and Features)', () => {
   });
 });
 
-describe('startMobileOnlyDisclosures: Features on a static page (issue 15)', () => {
+describe('startMobileOnlyDisclosures: Features on a static page', () => {
   it('follows the viewport: kept open from 768 px, an ordinary disclosure below', () => {
     // A viewport that can be resized.
     let desktop = false;

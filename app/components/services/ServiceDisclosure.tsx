@@ -5,12 +5,12 @@ import { Icon } from '../ui/Icon.tsx';
  * A collapsible section of a service page built on `<details>`, so it opens
  * and closes without JavaScript and its text is in the prerendered HTML.
  *
- * `mobileOnly` (SPEC §2: 'Features' is collapsible on mobile only): below
- * 768 px it is an ordinary disclosure; from 768 px pages.css shows the content
- * whether or not the element is open (no JavaScript needed, no layout shift),
- * and once startMobileOnlyDisclosures runs (mobile-only-disclosure.ts,
- * started by the page's module script, app/scripts/site.ts) the element is
- * kept open so its state reads 'expanded'.
+ * `mobileOnly` (docs/interactive-parts.md#service-page-sections: 'Features' is
+ * collapsible on mobile only): below 768 px it is an ordinary disclosure; from
+ * 768 px pages.css shows the content whether or not the element is open (no
+ * JavaScript needed, no layout shift), and once startMobileOnlyDisclosures runs
+ * (mobile-only-disclosure.ts, started by the page's module script,
+ * app/scripts/site.ts) the element is kept open so its state reads 'expanded'.
  */
 export function ServiceDisclosure({
   id,

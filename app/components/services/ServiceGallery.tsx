@@ -8,14 +8,15 @@ export interface GalleryImage {
   height: number;
 }
 
-/** SPEC §9: service-page carousels move on every 4000 ms. */
+/** docs/interactive-parts.md#service-page-carousels: they move on every 4000 ms. */
 export const SERVICE_CAROUSEL_MS = 4000;
 
 /**
- * The image carousel of a service page (SPEC §2): one slide at a time,
+ * The image carousel of a service page
+ * (docs/interactive-parts.md#service-page-carousels): one slide at a time,
  * autoplay every 4000 ms, no loop (it stops on the last image), swipeable,
  * paused on hover where the content asks. A failed image shows the service's
- * labelled placeholder (SPEC §2, §8).
+ * labelled placeholder (docs/interactive-parts.md#image-placeholders).
  */
 export function ServiceGallery({
   title,

@@ -26,7 +26,7 @@ export interface ServicePageData {
 const benefitIcons: readonly IconName[] = ['award', 'shield', 'check'];
 
 /**
- * The one layout of the nine service pages (SPEC §2, in order): title, image
+ * The one layout of the nine service pages (docs/screens.md#service-pages, in order): title, image
  * carousel, intro, the collapsible 'Details', 'Features' (collapsible on
  * mobile only), 'Why Choose Our Service?' with three benefits and 'Get a
  * Free Quote'.

@@ -4,11 +4,12 @@ import { defineBehaviour } from '../../lib/behaviour.ts';
 export const DESKTOP_QUERY = '(min-width: 768px)';
 
 /**
- * SPEC §2: 'Features' is collapsible on mobile only. Below 768 px it is an
- * ordinary `<details>`; from 768 px pages.css shows its content whether or
- * not it is open (no script needed, no layout shift), and this keeps the
- * element open, so its state reads 'expanded', with its summary only a
- * heading: out of the tab order and not closing it when clicked.
+ * docs/interactive-parts.md#service-page-sections: 'Features' is collapsible on
+ * mobile only. Below 768 px it is an ordinary `<details>`; from 768 px
+ * pages.css shows its content whether or not it is open (no script needed, no
+ * layout shift), and this keeps the element open, so its state reads
+ * 'expanded', with its summary only a heading: out of the tab order and not
+ * closing it when clicked.
  */
 export const startMobileOnlyDisclosures = defineBehaviour<HTMLDetailsElement>(
   'details.disclosure--mobile-only',

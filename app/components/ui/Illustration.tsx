@@ -6,7 +6,10 @@ export interface IllustrationProps {
   alt: string;
   width: number;
   height: number;
-  /** SPEC §2: the label of the coloured placeholder shown if the image fails. */
+  /**
+   * docs/interactive-parts.md#image-placeholders: the label of the coloured
+   * placeholder shown if the image fails.
+   */
   fallbackLabel?: string;
   /** Above the fold: load eagerly with high priority (the page's LCP image). */
   priority?: boolean;
@@ -15,9 +18,10 @@ export interface IllustrationProps {
 
 /**
  * A local image with its size set (no layout shift), lazy below the fold, and
- * the labelled placeholder of SPEC §2 when it fails to load: image-fallback.ts
- * puts it in, with no React in the browser (a page starts it for the whole
- * document), including a failure that happened before it started.
+ * the labelled placeholder of docs/interactive-parts.md#image-placeholders
+ * when it fails to load: image-fallback.ts puts it in, with no React in the
+ * browser (a page starts it for the whole document), including a failure
+ * that happened before it started.
  */
 export function Illustration({
   src,

@@ -24,7 +24,7 @@ const photo = {
   height: 600,
 };
 
-/** The component as a static page has it (issue 15): HTML, no React in the browser. */
+/** The component as a static page has it: HTML, no React in the browser. */
 function staticPage() {
   document.body.innerHTML = `<div class="slide">${renderToStaticMarkup(
     <Illustration {...photo} fallbackLabel="Shower Installation" className="slide__image" />,
@@ -49,7 +49,7 @@ function expectPlaceholder(label: string) {
   expect(document.querySelector('img')).toBeNull();
 }
 
-describe('startImageFallbacks (SPEC §2, §8)', () => {
+describe('startImageFallbacks', () => {
   it('replaces an image that fails by its labelled placeholder, after the listeners nearer it', () => {
     const image = staticPage();
     const stop = startImageFallbacks();

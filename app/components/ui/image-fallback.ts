@@ -9,9 +9,10 @@ const placeholders = new WeakMap<HTMLImageElement, HTMLElement>();
 const listening = new WeakMap<ParentNode, number>();
 
 /**
- * SPEC §2, §8: an image that fails to load is replaced by a coloured
- * placeholder of the same shape, with its label, announced as an image with
- * the image's alt text. Without JavaScript the browser shows the alt text.
+ * docs/interactive-parts.md#image-placeholders: an image that fails to load is
+ * replaced by a coloured placeholder of the same shape, with its label,
+ * announced as an image with the image's alt text. Without JavaScript the
+ * browser shows the alt text.
  */
 function showPlaceholder(image: HTMLImageElement) {
   if (placeholders.has(image) || !image.parentNode) return;
