@@ -7,7 +7,7 @@ import { sitePages } from './site-pages.ts';
  * on the real output (scripts/build.ts).
  */
 describe('the page list (prerendering and sitemaps)', () => {
-  it('lists every SPEC §2 page once', () => {
+  it('lists every page of the route table once', () => {
     const paths = sitePages.map((page) => page.path);
     expect(new Set(paths).size).toBe(paths.length);
     for (const path of [

@@ -1,5 +1,5 @@
 /**
- * Copy of the About page (SPEC §2): intro, specialties, FAQ accordion and the
+ * Copy of the About page (docs/screens.md#about-page): intro, specialties, FAQ accordion and the
  * five why-choose-us cards. The FAQ also feeds the page's FAQPage structured
  * data, so answers are plain text.
  */

@@ -47,7 +47,7 @@ export interface BusinessIdentity {
     hours: string;
     /** The same in words, for sentences: 'call any time, day or night'. */
     anyTime: string;
-    /** SPEC §9, e.g. '1-2 hours'. */
+    /** docs/business-rules.md#claims-and-promises, e.g. '1-2 hours'. */
     responseTime: string;
   };
   areasServed: readonly string[];

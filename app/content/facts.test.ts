@@ -6,8 +6,9 @@ import { business } from './business.ts';
 import { articleFacts, facts, unconfirmedFacts } from './facts.ts';
 
 /**
- * Issue 11 item 2: each business fact (lead times, quote validity,
- * warranties, hours, the 24/7 wording, service areas, the SPEC §9 figures) is
+ * Each business fact (lead times, quote validity, warranties, hours, the
+ * 24/7 wording, service areas, the figures of
+ * docs/business-rules.md#claims-and-promises) is
  * written once, in facts.ts or business.ts, and read from there. These tests
  * read the sources the way a reviewer would grep them and fail on a fact
  * written out anywhere else.
@@ -126,7 +127,7 @@ function findLiterals(text: string): string[] {
   return FACT_LITERALS.filter(([, shape]) => shape.test(text)).map(([name]) => name);
 }
 
-describe('each business fact is written once (issue 11)', () => {
+describe('each business fact is written once', () => {
   it('no page component, page or layout writes a fact itself', () => {
     const found: string[] = [];
     for (const file of [

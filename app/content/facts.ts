@@ -1,12 +1,14 @@
 /**
- * The business's promises and figures, each written once (issue 11): lead
- * times, quote validity, warranties, the product and price figures of SPEC §9.
+ * The business's promises and figures, each written once: lead times, quote
+ * validity, warranties, the product and price figures
+ * (docs/business-rules.md#claims-and-promises, #glass-type-figures, #prices).
  * The business identity, hours, emergency service, areas and reviews are in
  * business.ts. Every page, and every article through its {{name}} tokens
  * (`articleFacts` below), reads them from these two files; a test
  * (facts.test.ts) fails when a page writes one out instead.
  *
- * A fact the business has not stated itself (it is not in SPEC §9) carries
+ * A fact the business has not stated itself
+ * (docs/business-rules.md#claims-and-promises does not list it) carries
  * `confirmed: false`: the site states it, and `npm run check:launch` lists it
  * until the owner has checked it and set `confirmed: true`.
  */
@@ -18,7 +20,7 @@ export interface OwnerConfirmation {
   question: string;
 }
 
-/** SPEC §9 '15+ Years Experience'. */
+/** '15+ Years Experience' (docs/business-rules.md#claims-and-promises). */
 const experienceYears = 15;
 
 export const facts = {
@@ -28,26 +30,29 @@ export const facts = {
     /** 'more than 15 years', for sentences. */
     inWords: `more than ${experienceYears} years`,
   },
-  /** SPEC §2 'Thank-you page' and §9: every enquiry is answered within this. */
+  /** docs/screens.md#thank-you-page: every enquiry is answered within this. */
   enquiryReply: '24 hours',
-  /** SPEC §2 home item 5 and §9. */
+  /** docs/screens.md#home-page item 5; docs/business-rules.md#claims-and-promises. */
   workmanshipPromise: { term: 'one year' },
-  /** SPEC §2 home item 5 and §9. */
+  /** docs/screens.md#home-page item 5; docs/business-rules.md#claims-and-promises. */
   advantagePlan: { discount: '15%' },
-  /** SPEC §9 copy claims. */
+  /** docs/business-rules.md#claims-and-promises. */
   showers: { glassThickness: '10mm', hardwareWarranty: 'lifetime warranty' },
-  /** SPEC §9: what double glazing does, against single glazing. */
+  /**
+   * What double glazing does, against single glazing
+   * (docs/business-rules.md#claims-and-promises).
+   */
   doubleGlazing: { energySaving: 'up to 30%', noiseReduction: 'up to 50%' },
-  /** SPEC §9, the manufacturer's published figures. */
+  /** The manufacturer's published figures (docs/business-rules.md#glass-type-figures). */
   performaTech: {
     lightTransmission: '70%',
     shadingCoefficient: '0.38',
     uValue: '1.0 W/m²K',
     maxSize: '3000mm x 2500mm',
   },
-  /** SPEC §9, the manufacturer's published figures. */
+  /** The manufacturer's published figures (docs/business-rules.md#glass-type-figures). */
   planitherm: { energySaving: '52%', lightTransmission: '81%', lessHeatLoss: '59%' },
-  /** SPEC §9: indicative prices per window, GST inclusive. */
+  /** docs/business-rules.md#prices: indicative prices per window, GST inclusive. */
   windowPrices: {
     singlePane: '$150 to $400',
     doubleGlazedUnit: '$300 to $800',

@@ -1,11 +1,12 @@
 /**
- * The two premium glass types (SPEC §2): their product pages, the 'Glass Types'
- * navigation dropdown and the home page section 'Premium Glass Types We Install'.
+ * The two premium glass types (docs/screens.md#solar-control-glass-page,
+ * #low-e-glass-page): their product pages, the 'Glass Types' navigation
+ * dropdown and the home page section 'Premium Glass Types We Install'.
  *
- * The performance figures are the ones the business advertises (SPEC §9). They
- * describe the glass; what a home actually saves depends on the frames, the
- * orientation and how the home is heated, and the copy says so. The figures
- * themselves are in facts.ts.
+ * The performance figures are the ones the business advertises
+ * (docs/business-rules.md#glass-type-figures). They describe the glass; what a
+ * home actually saves depends on the frames, the orientation and how the home
+ * is heated, and the copy says so. The figures themselves are in facts.ts.
  */
 import { facts } from './facts.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Copy of the home page, in the order of SPEC §2 'Home page'. The grey section
+ * Copy of the home page, in the order of docs/screens.md#home-page. The grey section
  * (item 3) is intentionally empty and has no copy. The service cards, offers,
  * testimonials and glass-type cards come from their own modules.
  */
@@ -26,7 +26,7 @@ export interface OffersIntro extends SectionIntro {
 }
 
 export interface HomeHero {
-  /** SPEC §2: exactly 'Glass Repairs, Replacement, and Installation'. */
+  /** docs/screens.md#home-page: exactly 'Glass Repairs, Replacement, and Installation'. */
   headline: string;
   intro: string;
   trustBadge: {

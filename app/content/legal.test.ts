@@ -28,7 +28,7 @@ describe('retention as the privacy policy states it', () => {
   });
 });
 
-describe('the privacy policy (Privacy Act 2020; issue 10 item 1)', () => {
+describe('the privacy policy (Privacy Act 2020)', () => {
   const policy = text(privacyPolicyFor({ leadRetentionDays: DEFAULT_LEAD_RETENTION_DAYS }));
 
   it('states the retention the code applies: every lead, counted from when it was sent', () => {
@@ -74,7 +74,7 @@ describe('the privacy policy (Privacy Act 2020; issue 10 item 1)', () => {
   });
 });
 
-describe('the terms (issue 10 item 1)', () => {
+describe('the terms', () => {
   const copy = text(terms);
 
   it('explain the Consumer Guarantees Act 1993 in plain words', () => {

@@ -1,8 +1,8 @@
 /**
- * Copy of the pages linked from the footer (SPEC §2 'Footer'): the privacy
+ * Copy of the pages linked from the footer (docs/pages-and-routes.md#legal-pages): the privacy
  * policy, the terms of trade and website use, and the intro of the HTML
  * sitemap. The privacy policy describes what the site actually does with a
- * lead (docs/operations.md, 'Lead record' and 'Delivery'; LEAD_RETENTION_DAYS); keep
+ * lead (docs/operations.md#lead-record and #delivery; LEAD_RETENTION_DAYS); keep
  * the two in step.
  */
 import { business, fullAddress } from './business.ts';
@@ -32,7 +32,10 @@ const officerInText = `our ${officer.role}${'name' in officer && officer.name ? 
 
 /** The settings the privacy policy states (app/lib/public-config.ts, fixed at build time). */
 export interface PrivacySettings {
-  /** CONTRACT LEAD_RETENTION_DAYS: enquiries older than this are deleted. */
+  /**
+   * LEAD_RETENTION_DAYS (docs/operations.md#environment): enquiries older than
+   * this are deleted.
+   */
   leadRetentionDays: number;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isActivePath, mainNavigation } from './navigation.ts';
 import { siteLinks } from './site-links.ts';
 
-describe('navigation (SPEC §2)', () => {
+describe('navigation', () => {
   it('highlights by path prefix, Home only on the home page', () => {
     expect(isActivePath('/', '/')).toBe(true);
     expect(isActivePath('/about', '/')).toBe(false);
@@ -12,7 +12,7 @@ describe('navigation (SPEC §2)', () => {
     expect(isActivePath('/blog/category/windows', '/blog')).toBe(true);
   });
 
-  it('has the SPEC order, nine services and two glass types', () => {
+  it('has the documented order, nine services and two glass types', () => {
     const items = mainNavigation(siteLinks);
     expect(items.map((item) => item.title)).toEqual([
       'Home',

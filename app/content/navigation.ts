@@ -1,4 +1,4 @@
-/** SPEC §3 navigation entry. */
+/** A navigation entry (docs/pages-and-routes.md#navigation-bar). */
 export interface NavEntry {
   title: string;
   path: string;
@@ -21,7 +21,7 @@ export interface SiteLinks {
   glassTypes: readonly NavEntry[];
 }
 
-/** SPEC §2 navigation bar, in order. */
+/** docs/pages-and-routes.md#navigation-bar, in order. */
 export function mainNavigation(links: SiteLinks): readonly NavItem[] {
   return [
     { title: 'Home', path: '/' },
@@ -52,7 +52,7 @@ export function isGroup(item: NavItem): item is NavGroup {
   return 'items' in item;
 }
 
-/** SPEC §2: the active link is highlighted by path prefix. */
+/** docs/pages-and-routes.md#navigation-bar: the active link is highlighted by path prefix. */
 export function isActivePath(pathname: string, prefix: string): boolean {
   if (prefix === '/') return pathname === '/';
   return pathname === prefix || pathname.startsWith(`${prefix}/`);

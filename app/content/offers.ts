@@ -1,5 +1,5 @@
 /**
- * The five special offers of SPEC §3, shown in the home page carousel.
+ * The five special offers of docs/business-rules.md#offers, shown in the home page carousel.
  * Prices are in New Zealand dollars and include GST.
  *
  * The shipped offers are samples (`sample: true`): the owner replaces them

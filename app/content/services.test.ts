@@ -18,8 +18,8 @@ function pageCopy(slug: string): string {
   ].join(' ');
 }
 
-describe('service page copy (issue 3, item 2)', () => {
-  it('has nine services with the SPEC §2 paths', () => {
+describe('service page copy', () => {
+  it('has nine services with their documented paths', () => {
     expect(services.map((service) => service.path)).toEqual([
       '/services/shower-installations',
       '/services/windows',
@@ -45,7 +45,7 @@ describe('service page copy (issue 3, item 2)', () => {
     },
   );
 
-  it('uses the SPEC §2 placeholder labels', () => {
+  it('uses the documented placeholder labels', () => {
     expect(Object.fromEntries(services.map((s) => [s.slug, s.placeholderLabel]))).toEqual({
       'shower-installations': 'Shower Installation',
       windows: 'Window Installation',
@@ -59,7 +59,7 @@ describe('service page copy (issue 3, item 2)', () => {
     });
   });
 
-  it('makes the SPEC §9 claims on the right pages', () => {
+  it('makes the documented claims on the right pages', () => {
     const shower = pageCopy('shower-installations');
     expect(shower).toMatch(/10mm toughened/);
     expect(shower).toMatch(/lifetime warranty/i);
@@ -82,7 +82,7 @@ describe('service page copy (issue 3, item 2)', () => {
   });
 });
 
-describe('glass type figures (SPEC §9)', () => {
+describe('glass type figures', () => {
   it('PerformaTech 206: 70%, 0.38, U-value 1.0, 3000mm x 2500mm, nine benefits, three Sanctuary items', () => {
     const figures = Object.fromEntries(
       performaTech.rangeAndSizes.items.map((spec) => [spec.label, spec.value]),

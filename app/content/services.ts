@@ -1,5 +1,6 @@
 /**
- * The nine services (SPEC §1, §2): the overview grid, the home carousel, the
+ * The nine services (docs/business-rules.md#services,
+ * docs/screens.md#service-pages): the overview grid, the home carousel, the
  * navigation dropdown and the shared service-page layout all read from here.
  */
 
@@ -61,7 +62,10 @@ export interface Service {
   metaDescription: string;
   /** Exactly two, shown in the page carousel. */
   images: readonly ServiceImage[];
-  /** The label of the coloured placeholder shown when an image fails (SPEC §2). */
+  /**
+   * The label of the coloured placeholder shown when an image fails
+   * (docs/interactive-parts.md#image-placeholders).
+   */
   placeholderLabel: string;
   introText: string;
   /** The collapsible 'Details' section, one string per paragraph. */
@@ -71,7 +75,7 @@ export interface Service {
   benefits: readonly [Benefit, Benefit, Benefit];
   /** schema.org `serviceType`. */
   serviceType: string;
-  /** SPEC §2: service carousels pause on mouse hover on some pages. */
+  /** docs/interactive-parts.md#service-page-carousels: they pause on mouse hover on some pages. */
   pauseOnHover: boolean;
 }
 

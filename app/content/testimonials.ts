@@ -1,5 +1,6 @@
 /**
- * The seven customer testimonials of SPEC §3, shown in the home page carousel.
+ * The seven customer testimonials of docs/business-rules.md#testimonials, shown
+ * in the home page carousel.
  *
  * `avatar` is null for every entry: the card draws the customer's initials
  * rather than showing a photograph.

@@ -1,9 +1,9 @@
 import { publicConfig } from './public-config.ts';
 
 /**
- * SPEC §7 analytics, through Google's gtag when GTAG_ID is configured.
+ * Analytics (docs/analytics.md), through Google's gtag when GTAG_ID is configured.
  * Every call is guarded: when the tag is absent nothing happens, and a
- * failure is logged, never shown (SPEC §8).
+ * failure is logged, never shown (docs/analytics.md#when-analytics-runs).
  */
 
 declare global {
@@ -47,7 +47,7 @@ export function loadAnalytics(
   };
   window.gtag('js', new Date());
   // Page views are sent by the site's module on every page load
-  // (app/scripts/site.ts, SPEC §2).
+  // (app/scripts/site.ts, docs/analytics.md#page-views).
   window.gtag('config', config.gtagId, { send_page_view: false });
   const adsId = config.adsConversionSendTo.split('/')[0];
   if (adsId) window.gtag('config', adsId);
@@ -69,7 +69,10 @@ export function track(event: AnalyticsEvent): void {
   }
 }
 
-/** SPEC §2: a page view with the path and query string on every page load (app/scripts/site.ts). */
+/**
+ * docs/analytics.md#page-views: the path and query string on every page load
+ * (app/scripts/site.ts).
+ */
 export function trackPageView(pathWithQuery: string, title?: string): void {
   track({
     name: 'page_view',
@@ -82,7 +85,7 @@ export function trackPageView(pathWithQuery: string, title?: string): void {
 }
 
 /**
- * One conversion per enquiry (issue 12): the form's conversion and the
+ * One conversion per enquiry: the form's conversion and the
  * thank-you page's carry the same transaction id, the lead's created_at, so
  * the advertising platform counts them once. The id travels to /thank-you in
  * sessionStorage rather than the address: it stays in this tab, is never sent
@@ -109,9 +112,10 @@ function handOffConversion(transactionId: string): void {
 /**
  * The transaction id of the enquiry that led to this visit of /thank-you
  * (`visit`: a key the thank-you page keeps in its history entry's state,
- * app/pages/thank-you.astro). The first visit after a submission
- * takes it; a reload of that visit keeps it (the platform de-duplicates it
- * again); any other visit gets none and sends SPEC §7's plain conversion.
+ * app/pages/thank-you.astro). The first visit after a submission takes it; a
+ * reload of that visit keeps it (the platform de-duplicates it again); any
+ * other visit gets none and sends the plain conversion
+ * (docs/analytics.md#thank-you-page).
  */
 export function conversionForThankYouVisit(visit: string): string | undefined {
   try {
@@ -132,7 +136,7 @@ export function conversionForThankYouVisit(visit: string): string | undefined {
   }
 }
 
-/** SPEC §7 step 3, after a successful submission. */
+/** docs/analytics.md#after-a-successful-enquiry. */
 export function trackLeadSubmitted(source: FormSource, createdAt: string): void {
   track({
     name: 'form_submit',
@@ -151,7 +155,7 @@ export function trackLeadSubmitted(source: FormSource, createdAt: string): void 
 }
 
 /**
- * SPEC §4 / §7: the thank-you page's conversion and 'Thank You' page view;
+ * docs/analytics.md#thank-you-page: the thank-you page's conversion and 'Thank You' page view;
  * the conversion with the form's transaction id when a submission led here.
  */
 export function trackThankYou(transactionId?: string): void {

@@ -13,7 +13,7 @@ function counting() {
   return { running, start };
 }
 
-describe('defineBehaviour (issue 15: static components started by a page)', () => {
+describe('defineBehaviour (static components started by a page)', () => {
   it('sets up every matching element of the document once, however often it is started', () => {
     document.body.innerHTML = '<div class="widget"></div><p><span class="widget"></span></p>';
     const { running, start } = counting();

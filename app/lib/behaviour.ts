@@ -1,5 +1,5 @@
 /**
- * The browser side of a component that is static HTML (issue 15: on the
+ * The browser side of a component that is static HTML (on the
  * Astro site only the forms and the blog search are React islands). Such a
  * component's behaviour is a small module that the page's module script
  * (app/scripts/site.ts) starts on the HTML already there; a component that is

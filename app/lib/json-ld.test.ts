@@ -4,7 +4,7 @@ import { businessId, faqPageJsonLd, organizationJsonLd, serviceJsonLd } from './
 import { absoluteUrl } from './public-config.ts';
 
 describe('structured data builders for the content pages', () => {
-  it('serviceJsonLd has every field of SPEC §2', () => {
+  it('serviceJsonLd has every documented field of a service', () => {
     const data = serviceJsonLd({
       title: 'Glass Splashbacks',
       description: 'Back-painted glass.',

@@ -99,7 +99,10 @@ export function breadcrumbJsonLd(
   };
 }
 
-/** SPEC §2 service pages: name, description, provider, area served, service type and URL. */
+/**
+ * docs/screens.md#service-pages: name, description, provider, area served,
+ * service type and URL.
+ */
 export function serviceJsonLd(service: {
   title: string;
   description: string;
@@ -121,7 +124,7 @@ export function serviceJsonLd(service: {
   };
 }
 
-/** SPEC §2 About page: the business as an organisation. */
+/** docs/screens.md#about-page: the business as an organisation. */
 export function organizationJsonLd(description: string): WithContext<Organization> {
   return {
     '@context': 'https://schema.org',
@@ -141,7 +144,7 @@ export function organizationJsonLd(description: string): WithContext<Organizatio
   };
 }
 
-/** SPEC §2 About page: the FAQ accordion, question by question (answers are plain text). */
+/** docs/screens.md#about-page: the FAQ accordion, question by question (answers are plain text). */
 export function faqPageJsonLd(
   items: readonly { question: string; answer: string }[],
   path: string,
@@ -158,7 +161,7 @@ export function faqPageJsonLd(
   };
 }
 
-/** One blog article (SPEC §2 article screen); the business is its author and publisher. */
+/** One blog article (docs/blog.md#article-page); the business is its author and publisher. */
 export function blogPostingJsonLd(post: {
   path: string;
   headline: string;

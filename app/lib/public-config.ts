@@ -8,7 +8,7 @@ export const publicConfig = {
   siteUrl: (import.meta.env.PUBLIC_SITE_URL as string | undefined) ?? 'http://localhost:3000',
   gtagId: (import.meta.env.PUBLIC_GTAG_ID as string | undefined) ?? '',
   adsConversionSendTo: (import.meta.env.PUBLIC_ADS_CONVERSION_SEND_TO as string | undefined) ?? '',
-  /** CONTRACT LEAD_RETENTION_DAYS, stated on the privacy page. */
+  /** LEAD_RETENTION_DAYS (docs/operations.md#environment), stated on the privacy page. */
   leadRetentionDays:
     (import.meta.env.PUBLIC_LEAD_RETENTION_DAYS as number | undefined) ??
     DEFAULT_LEAD_RETENTION_DAYS,

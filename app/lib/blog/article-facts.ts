@@ -5,7 +5,7 @@ const TOKEN = /\{\{\s*([^{}\s]*)\s*\}\}/g;
 
 /**
  * Fills the `{{name}}` tokens of an article with the business's facts
- * (app/content/facts.ts, issue 11: each fact is written once), so an article
+ * (app/content/facts.ts: each fact is written once), so an article
  * never states a lead time or a figure of its own. An unknown name fails the
  * build with the file and the names it may use.
  */

@@ -7,7 +7,7 @@ import { compileArticle } from './compile.ts';
 import { compareListOrder } from './frontmatter.ts';
 
 /**
- * The six articles of SPEC §3 as the build compiles them (the same function
+ * The six articles of docs/blog.md#articles as the build compiles them (the same function
  * the Vite plugin runs): list order, dates, reading times, categories, covers
  * and links.
  */
@@ -26,7 +26,7 @@ const articles = readdirSync(dir)
   )
   .sort((a, b) => compareListOrder(a.frontmatter, b.frontmatter));
 
-describe('the articles of SPEC §3', () => {
+describe('the six articles', () => {
   it('are the six, in list order, with their dates and reading times', () => {
     expect(
       articles.map(({ frontmatter, readTimeMinutes }) => [
@@ -44,7 +44,7 @@ describe('the articles of SPEC §3', () => {
     ]);
   });
 
-  it('use every category SPEC §3 names, with the stove-top article in Kitchen Glass and Tips & DIY', () => {
+  it('use every documented category, with the stove-top article in Kitchen Glass and Tips & DIY', () => {
     const used = new Set(articles.flatMap((article) => article.frontmatter.categories));
     for (const category of [
       'Windows',

@@ -11,12 +11,12 @@ const known = [
 ];
 
 describe('blog categories', () => {
-  it('slugs: lower case, spaces turned into hyphens (SPEC §2)', () => {
+  it('slugs: lower case, spaces turned into hyphens', () => {
     expect(categorySlug('Energy Efficiency')).toBe('energy-efficiency');
     expect(categorySlug('Tips & DIY')).toBe('tips-&-diy');
   });
 
-  it('hides automotive and auto-glass categories from card links (SPEC §5)', () => {
+  it('hides automotive and auto-glass categories from card links', () => {
     for (const name of ['Automotive', 'Auto Glass', 'auto-glass', 'AUTO']) {
       expect(isHiddenCategory(name), name).toBe(true);
     }
@@ -27,7 +27,7 @@ describe('blog categories', () => {
     ]);
   });
 
-  it('caps the links, after hiding (SPEC §9: two on a related card)', () => {
+  it('caps the links, after hiding (two on a related card)', () => {
     expect(
       categoryLinks(['Auto Glass', 'Energy Efficiency', 'Windows', 'Business Glass'], 2).map(
         (link) => link.name,
@@ -35,7 +35,7 @@ describe('blog categories', () => {
     ).toEqual(['Energy Efficiency', 'Windows']);
   });
 
-  it('reads a URL case-insensitively with hyphens as spaces; no match is no filter (SPEC §4)', () => {
+  it('reads a URL case-insensitively with hyphens as spaces; no match is no filter', () => {
     expect(findCategory(known, 'windows')).toBe('Windows');
     expect(findCategory(known, 'Energy-Efficiency')).toBe('Energy Efficiency');
     expect(findCategory(known, 'energy efficiency')).toBe('Energy Efficiency');

@@ -1,9 +1,15 @@
-/** SPEC §2: the category part of a URL is the lower-cased name with spaces turned into hyphens. */
+/**
+ * docs/blog.md#categories: the category part of a URL is the lower-cased name
+ * with spaces turned into hyphens.
+ */
 export function categorySlug(category: string): string {
   return category.toLowerCase().trim().replace(/\s+/g, '-');
 }
 
-/** SPEC §5: automotive and auto-glass categories are never shown as card category links. */
+/**
+ * docs/blog.md#categories: automotive and auto-glass categories are never shown
+ * as card category links.
+ */
 const HIDDEN_CATEGORY = /auto(motive)?|auto-glass/i;
 
 export function isHiddenCategory(category: string): boolean {
@@ -31,7 +37,7 @@ export function categoryLinks(
 }
 
 /**
- * SPEC §4: the category named by a URL, compared case-insensitively with
+ * docs/blog.md#categories: the category named by a URL, compared case-insensitively with
  * hyphens read as spaces; null (no filter) when it matches none.
  */
 export function findCategory(known: readonly string[], urlPart: string): string | null {

@@ -126,7 +126,7 @@ describe('the body HTML', () => {
   });
 });
 
-describe("the 'Need help now?' box (SPEC §9: after min(3, floor(paragraphs / 3)) paragraphs)", () => {
+describe("the 'Need help now?' box (after min(3, floor(paragraphs / 3)) paragraphs)", () => {
   it('computes the position from the paragraph count', () => {
     expect([0, 1, 2, 3, 5, 6, 8, 9, 10, 24, 48].map(helpBoxPosition)).toEqual([
       0, 0, 0, 1, 1, 2, 2, 3, 3, 3, 3,
@@ -177,7 +177,7 @@ describe("the 'Need help now?' box (SPEC §9: after min(3, floor(paragraphs / 3)
   });
 });
 
-describe('the business facts an article states (issue 11: each written once)', () => {
+describe('the business facts an article states (each written once)', () => {
   it('fills {{name}} with the value from app/content/facts.ts, counted as the reader sees it', () => {
     const article = compileArticle(
       FILE,

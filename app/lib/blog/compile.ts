@@ -23,7 +23,7 @@ export interface CompiledArticle {
   html: string;
   /** Top-level paragraphs of the body. */
   paragraphs: number;
-  /** SPEC §9: the help box follows this many top-level paragraphs… */
+  /** docs/blog.md#need-help-now-box: the help box follows this many top-level paragraphs… */
   helpBoxAfterParagraphs: number;
   /** …which is this character offset in `html`, always between two top-level blocks. */
   helpBoxOffset: number;
@@ -40,7 +40,7 @@ export interface CompileOptions {
   facts?: Readonly<Record<string, string>>;
 }
 
-/** SPEC §9: the 'Need help now?' box goes after min(3, floor(paragraphs / 3)) paragraphs. */
+/** docs/blog.md#need-help-now-box: the box goes after min(3, floor(paragraphs / 3)) paragraphs. */
 export function helpBoxPosition(paragraphs: number): number {
   return Math.min(3, Math.floor(paragraphs / 3));
 }

@@ -2,7 +2,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
 /**
- * The strict frontmatter schema of an article (SPEC §3 blog post fields).
+ * The strict frontmatter schema of an article (docs/blog.md#articles).
  * A missing or malformed field fails the build with the file and field named;
  * nothing silently defaults (an undated post must not become "today").
  */
@@ -61,7 +61,10 @@ export function parseArticleSource(
   return { frontmatter: result.data, body: match[2] ?? '' };
 }
 
-/** SPEC §3 list order: newest first; the slug breaks a tie so the order never depends on the file system. */
+/**
+ * docs/blog.md#articles: list order is newest first; the slug breaks a tie so
+ * the order never depends on the file system.
+ */
 export function compareListOrder(
   a: Pick<Frontmatter, 'publishedAt' | 'slug'>,
   b: Pick<Frontmatter, 'publishedAt' | 'slug'>,

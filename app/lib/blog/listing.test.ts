@@ -17,7 +17,7 @@ const list = [
 const slugs = (items: readonly Pick<CompiledArticle, 'frontmatter'>[]) =>
   items.map((item) => item.frontmatter.slug);
 
-describe('related articles (SPEC §2, §9)', () => {
+describe('related articles', () => {
   it('share a category, exclude the article itself, and stop at three, in list order', () => {
     expect(slugs(relatedArticles(list, 'a'))).toEqual(['c', 'd', 'e']);
     expect(slugs(relatedArticles(list, 'b'))).toEqual(['e']);

@@ -11,9 +11,9 @@ import type { CompiledArticle } from './compile.ts';
 export interface PostDate {
   /** 2024-01-15, for <time dateTime>. */
   iso: string;
-  /** en-NZ short: 15 Jan 2024 (SPEC §2 cards). */
+  /** en-NZ short: 15 Jan 2024 (docs/blog.md#blog-list, cards). */
   short: string;
-  /** en-NZ long: 15 January 2024 (SPEC §2 article). */
+  /** en-NZ long: 15 January 2024 (docs/blog.md#article-page). */
   long: string;
 }
 
@@ -22,7 +22,10 @@ export interface PostCardData {
   path: string;
   title: string;
   excerpt: string;
-  /** The category links the card shows (SPEC §5: automotive hidden; SPEC §9: ≤ 2 when related). */
+  /**
+   * The category links the card shows (docs/blog.md#categories: automotive
+   * hidden; ≤ 2 when related).
+   */
   categoryLinks: CategoryLink[];
   date: PostDate;
   cover: CompiledArticle['cover'];
@@ -34,7 +37,7 @@ export interface PostLink {
 }
 
 export interface BlogListData {
-  /** The active category; null is 'All' (SPEC §4). */
+  /** The active category; null is 'All' (docs/blog.md#list-state). */
   category: string | null;
   /** The list's own address (/blog or /blog/category/…): canonical link and search form action. */
   path: string;
@@ -59,10 +62,13 @@ export interface ArticlePageData {
     date: PostDate;
     readTimeMinutes: number;
     wordCount: number;
-    /** Shown as chips; the first is the breadcrumb's category (SPEC §2). */
+    /** Shown as chips; the first is the breadcrumb's category (docs/blog.md#article-page). */
     categoryLinks: CategoryLink[];
     cover: CompiledArticle['cover'];
-    /** The body split where the 'Need help now?' box goes (SPEC §9, computed at build time). */
+    /**
+     * The body split where the 'Need help now?' box goes
+     * (docs/blog.md#need-help-now-box, computed at build time).
+     */
     bodyBeforeHelpBox: string;
     bodyAfterHelpBox: string;
   };
@@ -71,7 +77,7 @@ export interface ArticlePageData {
   next: PostLink | null;
 }
 
-/** SPEC §9: related articles at most 3, a related card at most 2 categories. */
+/** docs/blog.md#article-page: related articles at most 3, a related card at most 2 categories. */
 export const MAX_RELATED = 3;
 export const MAX_RELATED_CARD_CATEGORIES = 2;
 
@@ -134,7 +140,7 @@ export function relatedArticles<Article extends Pick<CompiledArticle, 'frontmatt
 }
 
 /**
- * The neighbours of an article in list order (newest first, SPEC §3).
+ * The neighbours of an article in list order (newest first, docs/blog.md#articles).
  * 'Previous' is the one before it in that list (newer), 'next' the one after
  * it (older), so reading 'next' from the top walks the blog from newest to
  * oldest, as the list page does.

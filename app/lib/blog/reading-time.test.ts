@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countWords, readingMinutes, stripFrontmatter, WORDS_PER_MINUTE } from './reading-time.ts';
 
-describe('reading time (SPEC §3 readTimeMinutes: ceil(words / 200))', () => {
+describe('reading time (readTimeMinutes: ceil(words / 200))', () => {
   it('rounds up to whole minutes at 200 words a minute', () => {
     expect(WORDS_PER_MINUTE).toBe(200);
     expect(readingMinutes(1)).toBe(1);

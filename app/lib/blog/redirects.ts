@@ -1,4 +1,4 @@
-/** SPEC §2: retired category routes that now lead to /blog. */
+/** docs/pages-and-routes.md#redirects: retired category routes that now lead to /blog. */
 export const retiredCategorySlugs: ReadonlySet<string> = new Set([
   'auto-glass',
   'auto',

@@ -22,7 +22,7 @@ const posts = [
   },
 ];
 
-describe('blog search (SPEC §5)', () => {
+describe('blog search', () => {
   it('is a case-insensitive substring match on the title or the excerpt', () => {
     expect(matchesSearch(posts[0]!, 'double-pane')).toBe(true);
     expect(matchesSearch(posts[0]!, 'BETWEEN THE')).toBe(true);
@@ -49,7 +49,7 @@ describe('blog search (SPEC §5)', () => {
   });
 });
 
-describe('pages of the list (SPEC §9: 100 a page)', () => {
+describe('pages of the list (100 a page)', () => {
   const many = Array.from({ length: 250 }, (_, index) => index);
 
   it('has one page for the six articles', () => {

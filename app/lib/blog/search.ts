@@ -1,9 +1,10 @@
 /**
- * The blog list's filters (SPEC §4, §5, §9). Small and free of content, so
- * the list component can filter in the browser on every keystroke.
+ * The blog list's filters (docs/blog.md#search, #list-state, #pagination).
+ * Small and free of content, so the list component can filter in the browser on
+ * every keystroke.
  */
 
-/** SPEC §9: posts per page of the blog list. */
+/** docs/blog.md#pagination: posts per page of the blog list. */
 export const BLOG_PAGE_SIZE = 100;
 
 export interface Searchable {
@@ -11,7 +12,10 @@ export interface Searchable {
   excerpt: string;
 }
 
-/** SPEC §5: a case-insensitive substring of the title or the excerpt; an empty search matches all. */
+/**
+ * docs/blog.md#search: a case-insensitive substring of the title or the
+ * excerpt; an empty search matches all.
+ */
 export function matchesSearch(post: Searchable, query: string): boolean {
   const needle = query.trim().toLocaleLowerCase('en-NZ');
   if (needle === '') return true;
@@ -21,7 +25,7 @@ export function matchesSearch(post: Searchable, query: string): boolean {
   );
 }
 
-/** SPEC §5: both filters at once; a null category is 'All'. */
+/** docs/blog.md#search: both filters at once; a null category is 'All'. */
 export function filterPosts<Post extends Searchable & { categories: readonly string[] }>(
   posts: readonly Post[],
   { query, category }: { query: string; category: string | null },

@@ -2,7 +2,7 @@ import { compareListOrder, parseArticleSource, type Frontmatter } from './frontm
 
 /**
  * Every article's validated frontmatter, newest first (the list order of
- * SPEC §3). Read as raw text through Vite for the one page list
+ * docs/blog.md#articles). Read as raw text through Vite for the one page list
  * (app/site-pages.ts: the sitemaps and the build's check); the Markdown body
  * is turned into HTML by the blog collection (collection.ts), at build time
  * only.

@@ -5,10 +5,11 @@ import { postPath } from '../../lib/blog/listing.ts';
 import { absoluteUrl } from '../../lib/public-config.ts';
 
 /**
- * RSS 2.0 feed of every article, newest first (issue 5), prerendered to
+ * RSS 2.0 feed of every article, newest first
+ * (docs/pages-and-routes.md#search-engines-and-feeds), prerendered to
  * /blog/rss.xml by @astrojs/rss and linked from every blog page. Links are
- * absolute, as feed readers need; dates are the articles' own, so the file
- * only changes when the articles do.
+ * absolute, as feed readers need; dates are the articles' own, so the file only
+ * changes when the articles do.
  */
 
 /** An article's date at midnight UTC (RSS writes it as RFC 822: Mon, 15 Jan 2024 00:00:00 GMT). */
