@@ -42,7 +42,7 @@ const options = {
   to: ['office@glass.example.nz'],
 };
 
-describe('the lead e-mail (CONTRACT "Lead e-mail")', () => {
+describe('the lead e-mail', () => {
   it('names the service and the visitor, answers to the visitor, and goes to the business only', () => {
     const message = composeLeadEmail(lead, options);
     expect(message.subject).toBe('New enquiry: Windows, from Mere Pōtae');

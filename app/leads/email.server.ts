@@ -8,7 +8,7 @@ import type { DeliverOptions, DeliveryOutcome, DeliveryTarget } from './targets.
 import { isLoopbackHost } from './webhooks.server.ts';
 
 /**
- * The lead e-mail (CONTRACT "Lead e-mail"): every lead as one message to the
+ * The lead e-mail (docs/operations.md#lead-e-mail): every lead as one message to the
  * business's inbox (LEAD_EMAIL_TO), sent through SMTP_URL with nodemailer.
  * It is a delivery target like a webhook (targets.server.ts): the same first
  * attempt, outbox, retries and guarantees, labelled `email`.
@@ -205,7 +205,7 @@ export interface EmailTargetOptions {
   to: readonly string[];
   from: string;
   siteName: string;
-  /** Connection, greeting and socket timeout (CONTRACT: default 8 s). */
+  /** Connection, greeting and socket timeout (default 8 s: docs/operations.md#delivery, step 2). */
   timeoutMs: number;
   logger?: Logger | undefined;
   /** Extra TLS settings (tests trust their own certificate this way). */
@@ -245,7 +245,7 @@ export function removedTargetReportText(report: RemovedTargetReport): string {
 
 /**
  * SMTP answers of 5xx to the sender, a recipient or the message are
- * permanent (CONTRACT "Lead e-mail"); 4xx, a refused connection, a timeout
+ * permanent (docs/operations.md#lead-e-mail); 4xx, a refused connection, a timeout
  * and a refused login (the owner may fix SMTP_URL within the 24 hours) are
  * retried.
  */

@@ -1,5 +1,5 @@
 /**
- * The constants of the lead forms (SPEC §5, §8, §9): visitor-facing messages,
+ * The constants of the lead forms (docs/forms.md#validation, #messages): visitor-facing messages,
  * limits, choices and field names. Split from schema.ts without zod so the
  * forms can set their browser constraints from them without shipping the
  * validator in the page's first JavaScript (the home budget,
@@ -11,7 +11,7 @@
  */
 
 // ---------------------------------------------------------------------------
-// Visitor-facing messages (SPEC §8), exported so forms and tests use the same text.
+// Visitor-facing messages (docs/forms.md#messages), exported so forms and tests use the same text.
 
 export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields';
 export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address';
@@ -38,9 +38,10 @@ export const IDEMPOTENCY_KEY_MESSAGE =
 export const HONEYPOT_MESSAGE = 'Unexpected field value';
 
 // ---------------------------------------------------------------------------
-// Limits (SPEC §5 and §9). Forms set minLength/maxLength from these.
-// zod 4 counts Unicode code points while the browser's maxLength counts
-// UTF-16 units, so anything the browser lets through also passes here.
+// Limits (docs/forms.md#contact-and-quote-forms, #home-call-back-form). Forms
+// set minLength/maxLength from these. zod 4 counts Unicode code points while
+// the browser's maxLength counts UTF-16 units, so anything the browser lets
+// through also passes here.
 
 export const LIMITS = {
   name: { min: 2, max: 100 },
@@ -60,7 +61,10 @@ export const LIMITS = {
   honeypot: { max: 2000 },
 } as const;
 
-/** Service options of the contact and quote forms, in display order (SPEC §5). */
+/**
+ * Service options of the contact and quote forms, in display order
+ * (docs/forms.md#contact-and-quote-forms).
+ */
 export const SERVICE_OPTIONS = [
   'Shower Installations',
   'Windows',
@@ -74,7 +78,7 @@ export const SERVICE_OPTIONS = [
 ] as const;
 export type ServiceOption = (typeof SERVICE_OPTIONS)[number];
 
-/** Service types of the home call-back form (SPEC §4, §5). */
+/** Service types of the home call-back form (docs/forms.md#home-call-back-form). */
 export const CALLBACK_SERVICE_TYPES = ['Home Glass', 'Business Glass'] as const;
 export type CallbackServiceType = (typeof CALLBACK_SERVICE_TYPES)[number];
 
@@ -85,7 +89,7 @@ export type LeadSource = (typeof LEAD_SOURCES)[number];
  * Name of the hidden honeypot input. Real people leave it empty. It must mean
  * nothing to browser autofill and password managers: they fill fields by name,
  * id and label, and a trap they fill (`website` was one: it reads as a URL)
- * turns a real enquiry into spam (issue 11). So no word such as name, mail,
+ * turns a real enquiry into spam (docs/forms.md#honeypot). So no word such as name, mail,
  * phone, tel, address, post, code, company, url, web, site, user or pass.
  */
 export const HONEYPOT_FIELD = 'glaze_check';
@@ -104,9 +108,9 @@ export const MESSAGE_FORBIDDEN =
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /**
- * SPEC §5: text, at sign, text, dot, text, no spaces. Deliberately not an
+ * docs/forms.md#email-pattern: text, at sign, text, dot, text, no spaces. Deliberately not an
  * <input pattern>: the browser would stop the post with its own bubble, and
- * the visitor would never see SPEC §8's 'Please enter a valid email address'
+ * the visitor would never see the message 'Please enter a valid email address'
  * (the server answers a post without JavaScript with it, the client check
  * shows it with JavaScript).
  *

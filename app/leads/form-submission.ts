@@ -24,7 +24,7 @@ export const FORM_FIELD = 'form';
  */
 export const LEAD_ACCEPTED_EVENT = 'lead-form:accepted';
 
-/** Where a successful submission leads (SPEC §4). */
+/** Where a successful submission leads (docs/forms.md#submission-states). */
 export const THANK_YOU_PATH = '/thank-you';
 
 /** The visitor's values, echoed so a page rendered without JavaScript keeps them. */
@@ -34,7 +34,7 @@ export type LeadFormResult =
   | { ok: true; created_at: string }
   | {
       ok: false;
-      /** The one visitor-facing message (SPEC §8). */
+      /** The one visitor-facing message (docs/forms.md#messages). */
       error: string;
       /** Field name → its message, for aria-invalid. */
       fields: Record<string, string>;

@@ -156,7 +156,7 @@ for (const backend of STORE_BACKENDS)
       await Promise.all(receivers.map((r) => r.close()));
       await store.close();
       await harness.cleanup();
-      // CONTRACT: no personal data in logs, whatever happened in the test.
+      // docs/operations.md#logs: no personal data in logs, whatever happened in the test.
       const text = log.text();
       for (const value of PERSONAL) expect(text).not.toContain(value);
       // Webhooks are named by label in the logs, never by their address (it may hold a token).

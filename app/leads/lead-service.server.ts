@@ -31,14 +31,17 @@ import {
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhooks.server.ts';
 
 /**
- * One submission, end to end, as CONTRACT "Delivery" describes it. Called by
+ * One submission, end to end, as docs/operations.md#delivery describes it. Called by
  * receiveLead (receive-lead.server.ts), the one door of the API and the forms.
  *
  * Logs carry the lead id, source and counts, never the visitor's name,
  * email, phone or message.
  */
 
-/** CONTRACT LEAD_ACCEPT (`webhook` is the earlier name of `delivered`, mapped by the environment). */
+/**
+ * LEAD_ACCEPT, docs/operations.md#environment (`webhook` is the earlier name of
+ * `delivered`, mapped by the environment).
+ */
 export type AcceptMode = 'delivered' | 'stored';
 
 export type SubmitResult =
@@ -47,7 +50,7 @@ export type SubmitResult =
   | { kind: 'invalid'; status: 400; error: string; fields: Record<string, string> }
   | { kind: 'rejected'; status: 502; error: string };
 
-/** The JSON body of CONTRACT "HTTP API" for a result. */
+/** The JSON body of docs/operations.md#http-api for a result. */
 export function resultBody(
   result: SubmitResult,
 ): { id: string; created_at: string } | { error: string; fields?: Record<string, string> } {
@@ -67,7 +70,10 @@ export interface LeadServiceOptions {
   /** Where every lead goes: each webhook of LEAD_WEBHOOK_URLS, and the e-mail of LEAD_EMAIL_TO. */
   targets: readonly DeliveryTarget[];
   acceptMode: AcceptMode;
-  /** The longest a target takes (CONTRACT: default 8 s; env LEAD_WEBHOOK_TIMEOUT_MS). */
+  /**
+   * The longest a target takes (default 8 s, LEAD_WEBHOOK_TIMEOUT_MS:
+   * docs/operations.md#environment).
+   */
   timeoutMs?: number;
   logger: Logger;
   /** Retries failed deliveries of accepted leads; kicked after a new stored lead. */
@@ -208,7 +214,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     lead: LeadRecord,
   ): DeliveryUpdate[] {
     return attempts.map(({ target, outcome }): DeliveryUpdate => {
-      // CONTRACT "Delivery" 3 and 4: retried only for an accepted lead.
+      // docs/operations.md#delivery, steps 3 and 4: retried only for an accepted lead.
       if (outcome.ok || leadAccepted) {
         return deliveryUpdateAfter(target.key, outcome, 1, lead.created_at, now(), scheduleRetry);
       }
@@ -255,7 +261,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       next_attempt_at: spam ? null : lead.created_at,
     }));
 
-    // CONTRACT "Delivery" 1: the store first.
+    // docs/operations.md#delivery, step 1: the store first.
     let stored = false;
     try {
       const answer = await commit(lead, deliveries);
@@ -293,7 +299,8 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       return accepted(lead);
     }
 
-    // delivered mode: accepted only if a target takes it now (CONTRACT "Delivery" 2-3).
+    // delivered mode: accepted only if a target takes it now
+    // (docs/operations.md#delivery, steps 2-3).
     const attempts = await deliverToTargets(targets, lead);
     const delivered = attempts.filter((attempt) => attempt.outcome.ok).length;
     const leadAccepted = delivered > 0;
@@ -348,7 +355,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       try {
         return await submit(input);
       } catch (error) {
-        // SPEC §8: a failure that is not a standard one. Nothing above throws
+        // docs/forms.md#messages: a failure that is not a standard one. Nothing above throws
         // after a commit that accepted the lead, so the visitor may retry.
         log.error({ err: storeErrorForLog(error) }, 'Unexpected error during lead submission');
         return rejected(UNEXPECTED_ERROR_MESSAGE);

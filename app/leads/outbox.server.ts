@@ -14,7 +14,7 @@ import type { DeliveryOutcome, DeliveryTarget } from './targets.server.ts';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhooks.server.ts';
 
 /**
- * The durable outbox (CONTRACT "Delivery" 3): failed deliveries of
+ * The durable outbox (docs/operations.md#delivery, step 3): failed deliveries of
  * ACCEPTED leads are retried on a schedule of 5 s, then doubling waits capped
  * at 15 minutes (each wait drawn at random up to that: full jitter), for up
  * to 24 hours after the lead was created; then the delivery is marked
@@ -94,7 +94,7 @@ export interface OutboxOptions {
   /** The targets configured now; pending deliveries to any other target are cancelled and reported. */
   targets: readonly DeliveryTarget[];
   /**
-   * The longest a target may take (CONTRACT LEAD_WEBHOOK_TIMEOUT_MS); leases
+   * The longest a target may take (LEAD_WEBHOOK_TIMEOUT_MS, docs/operations.md#environment); leases
    * and the wait for undecided leads are derived from it.
    */
   timeoutMs?: number;
@@ -283,7 +283,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
     if (outcome.ok) {
       log.info(context, 'Lead delivered by the outbox');
     } else if (update.state === 'failed') {
-      // Given up for good: a permanent refusal, or 24 hours of retries (CONTRACT "Delivery" 3).
+      // Given up for good: a permanent refusal, or 24 hours of retries
+      // (docs/operations.md#delivery, step 3).
       log.error(
         { ...context, status: outcome.status, error: outcome.error },
         outcome.permanent

@@ -126,7 +126,7 @@ describe('a plain form post (no JavaScript)', () => {
     }
   });
 
-  it('invalid: 400 with the SPEC §8 message, the failing fields and the values typed', async () => {
+  it('invalid: 400 with the documented message, the failing fields and the values typed', async () => {
     const outcome = await run(
       'quote_form',
       post('/quote', { ...enquiry, email: 'tama@example', [HONEYPOT_FIELD]: 'bots only' }),
@@ -214,7 +214,7 @@ describe("the form's script, through the API (form=…)", () => {
     expect(receivers[0]?.requests).toHaveLength(0);
   });
 
-  it('every webhook failing: 502 with the SPEC §8 message', async () => {
+  it('every webhook failing: 502 with the documented message', async () => {
     for (const receiver of receivers) receiver.mode = 'fail';
     const outcome = await viaApi(post('/api/leads', { ...callback, form: 'hero_form' }));
     expect(outcome).toMatchObject({ ok: false, status: 502, error: SUBMIT_FAILED_MESSAGE });

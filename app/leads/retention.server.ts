@@ -3,7 +3,7 @@ import { retentionCutoff } from './retention.ts';
 import { storeErrorForLog, type LeadStore } from './store.server.ts';
 
 /**
- * CONTRACT LEAD_RETENTION_DAYS: the server deletes leads older than the
+ * LEAD_RETENTION_DAYS (docs/operations.md#environment): the server deletes leads older than the
  * retention at start and once a day after, keeping the privacy policy's
  * promise; expired rate-limit counts, owner sessions and one-time links go
  * at the same time. Deleting is

@@ -1,5 +1,5 @@
 /**
- * How long leads are kept (CONTRACT LEAD_RETENTION_DAYS): the privacy policy
+ * How long leads are kept (LEAD_RETENTION_DAYS, docs/operations.md#environment): the privacy policy
  * states it and the server purges older leads daily. Browser-safe, so the
  * privacy page and the server read the same default.
  */

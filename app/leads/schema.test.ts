@@ -54,7 +54,7 @@ function failure(result: ReturnType<typeof validateLead | typeof validateEnquiry
 }
 
 describe('messages and constants', () => {
-  it('uses the SPEC §8 texts', () => {
+  it('uses the documented message texts', () => {
     expect(REQUIRED_FIELDS_MESSAGE).toBe('Please fill in all required fields');
     expect(INVALID_EMAIL_MESSAGE).toBe('Please enter a valid email address');
     expect(SUBMIT_FAILED_MESSAGE).toBe(
@@ -63,7 +63,7 @@ describe('messages and constants', () => {
     expect(UNEXPECTED_ERROR_MESSAGE).toBe('An unexpected error occurred. Please try again.');
   });
 
-  it('lists the nine services in SPEC §5 order and the two call-back types', () => {
+  it('lists the nine services in their documented order and the two call-back types', () => {
     expect(SERVICE_OPTIONS).toEqual([
       'Shower Installations',
       'Windows',
@@ -78,7 +78,7 @@ describe('messages and constants', () => {
     expect(CALLBACK_SERVICE_TYPES).toEqual(['Home Glass', 'Business Glass']);
   });
 
-  it('exports the SPEC §9 limits', () => {
+  it('exports the documented limits', () => {
     expect(LIMITS.name).toEqual({ min: 2, max: 100 });
     expect(LIMITS.phone).toEqual({ min: 8, max: 20 });
     expect(LIMITS.message.max).toBe(1000);
@@ -118,7 +118,7 @@ describe('validateEnquiryForm (contact and quote)', () => {
     }
   });
 
-  it('checks required fields before the email format (SPEC §5 order)', () => {
+  it('checks required fields before the email format', () => {
     const result = failure(validateEnquiryForm({ ...enquiry, email: 'not-an-email', message: '' }));
     expect(result.error).toBe(REQUIRED_FIELDS_MESSAGE);
     expect(result.fields).toEqual({
@@ -159,7 +159,7 @@ describe('validateEnquiryForm (contact and quote)', () => {
     expect(result.error).toBe(EMAIL_LENGTH_MESSAGE);
   });
 
-  it('the e-mail pattern is SPEC §5’s text, at sign, text, dot, text, without spaces', () => {
+  it('the e-mail pattern is text, at sign, text, dot, text, without spaces', () => {
     // The plain reading of the rule; it backtracks quadratically on long input,
     // so it only checks EMAIL_PATTERN on every short string of these characters.
     const spec = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -249,7 +249,7 @@ describe('validateEnquiryForm (contact and quote)', () => {
 });
 
 describe('validateCallbackForm (home call-back)', () => {
-  it('accepts valid values and maps them to a lead (SPEC §3)', () => {
+  it('accepts valid values and maps them to a lead', () => {
     const result = validateCallbackForm({
       ...callback,
       firstName: ' Aroha ',
@@ -259,7 +259,7 @@ describe('validateCallbackForm (home call-back)', () => {
     });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    // The opt-in checkbox is never part of the values (SPEC §4).
+    // The opt-in checkbox is never part of the values (docs/forms.md#home-call-back-form).
     expect(result.value).toEqual({ ...callback, firstName: 'Aroha', lastName: 'Ngata' });
     const mapped = callbackToLead(result.value);
     expect(mapped).toEqual({
@@ -422,7 +422,7 @@ describe('validateLead (POST /api/leads)', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it('reports every failing field, with the SPEC-order message as the error', () => {
+  it('reports every failing field, with the first message in rule order as the error', () => {
     const result = failure(
       validateLead({ name: 'A', email: 'bad', phone: '', service: 'Nope', source: 'x' }),
     );
@@ -437,7 +437,7 @@ describe('validateLead (POST /api/leads)', () => {
   });
 });
 
-describe('control characters (issue 10 item 10)', () => {
+describe('control characters', () => {
   const controls = [
     '\u0000',
     '\u0007',

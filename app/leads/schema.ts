@@ -28,8 +28,8 @@ import {
 } from './form-rules.ts';
 
 /**
- * The one set of rules for every lead form (SPEC §5) and for POST /api/leads
- * (CONTRACT "HTTP API"). The React forms read the limits for their browser
+ * The one set of rules for every lead form (docs/forms.md#validation) and for POST
+ * /api/leads (docs/operations.md#http-api). The React forms read the limits for their browser
  * constraints, run the same validate*() before submitting, and the server
  * runs it again for form posts and the API.
  *
@@ -103,7 +103,10 @@ const messageField = () =>
     charactersMessage: MESSAGE_CHARACTERS_MESSAGE,
   });
 
-/** SPEC §3: email trimmed and lowercased. The length cap is RFC 5321's 254. */
+/**
+ * docs/forms.md#the-lead-a-form-sends: email trimmed and lowercased. The length
+ * cap is RFC 5321's 254.
+ */
 const emailField = () =>
   z.preprocess(
     blankIfMissing,
@@ -152,7 +155,10 @@ const honeypotField = () =>
 // ---------------------------------------------------------------------------
 // Schemas
 
-/** Home "Let Us Call You" form (SPEC §4, §5). The opt-in checkbox is never sent, so not parsed. */
+/**
+ * Home "Let Us Call You" form (docs/forms.md#home-call-back-form). The opt-in
+ * checkbox is never sent, so not parsed.
+ */
 export const callbackFormSchema = z.object(
   {
     firstName: namePartField(),
@@ -160,7 +166,7 @@ export const callbackFormSchema = z.object(
     email: emailField(),
     phone: phoneField(),
     postcode: postcodeField(),
-    // SPEC §4: the service type starts as Home Glass.
+    // docs/forms.md#home-call-back-form: the service type starts as Home Glass.
     serviceType: z.preprocess(
       (value) => (value === undefined || value === null || value === '' ? 'Home Glass' : value),
       choiceField(CALLBACK_SERVICE_TYPES, SERVICE_TYPE_CHOICE_MESSAGE),
@@ -170,7 +176,10 @@ export const callbackFormSchema = z.object(
 );
 export type CallbackFormValues = z.output<typeof callbackFormSchema>;
 
-/** Contact and quote forms (SPEC §5): the same fields on both pages. */
+/**
+ * Contact and quote forms (docs/forms.md#contact-and-quote-forms): the same
+ * fields on both pages.
+ */
 export const enquiryFormSchema = z.object(
   {
     name: nameField(),
@@ -184,7 +193,7 @@ export const enquiryFormSchema = z.object(
 export type EnquiryFormValues = z.output<typeof enquiryFormSchema>;
 
 /**
- * POST /api/leads and the lead service (CONTRACT "HTTP API"). The service
+ * POST /api/leads and the lead service (docs/operations.md#http-api). The service
  * allowed depends on the source: the home form sends its service type, the
  * contact and quote forms one of the nine options.
  */
@@ -236,8 +245,9 @@ export type ValidationResult<T> =
 
 /**
  * The order in which failed rules are reported as the single visitor-facing
- * message: SPEC §5 checks "all required fields" first, then the email
- * pattern; the length and choice rules (browser-level in the SPEC) follow.
+ * message: docs/forms.md#validation checks "all required fields" first, then
+ * the email pattern; the length and choice rules (which the browser checks
+ * too) follow.
  */
 const MESSAGE_PRIORITY: readonly string[] = [
   REQUIRED_FIELDS_MESSAGE,
@@ -299,7 +309,7 @@ function validateWith<S extends z.ZodType>(
       fields[name] = issue.message;
     }
   }
-  // The first rule that fails, in SPEC order; ties go to the earlier field.
+  // The first rule that fails, in that order; ties go to the earlier field.
   let first = issues[0];
   for (const issue of issues) {
     if (first === undefined || priority(issue.message) < priority(first.message)) first = issue;
@@ -326,7 +336,10 @@ export function validateEnquiryForm(input: unknown): ValidationResult<EnquiryFor
 // ---------------------------------------------------------------------------
 // Form values to lead input
 
-/** SPEC §3: name joins first and last; message combines service type and postal code. */
+/**
+ * docs/forms.md#the-lead-a-form-sends: name joins first and last; message
+ * combines service type and postal code.
+ */
 export function callbackToLead(values: CallbackFormValues) {
   return {
     name: `${values.firstName} ${values.lastName}`,
@@ -338,7 +351,10 @@ export function callbackToLead(values: CallbackFormValues) {
   };
 }
 
-/** The contact and quote forms send the same fields; only the source differs (SPEC §7 labels). */
+/**
+ * The contact and quote forms send the same fields; only the source differs
+ * (docs/forms.md#the-three-forms).
+ */
 export function enquiryToLead(values: EnquiryFormValues, source: 'contact_form' | 'quote_form') {
   return { ...values, source };
 }

@@ -2,13 +2,13 @@ import type { Logger } from 'pino';
 import { storeErrorForLog, type LeadStore } from './store.server.ts';
 
 /**
- * The store as the server holds it (issue 10 item 7): an outage, not a
+ * The store as the server holds it: an outage, not a
  * crash. The server starts whether or not the database answers; the store
  * is opened (connected and migrated) on first use and opened again on the
  * next use after a failure, so the site reconnects by itself when
  * PostgreSQL comes back. The outbox polls every second, so that happens
  * without visitors too. While the store is away every call fails fast and
- * the callers follow CONTRACT "Delivery" 1 (`webhook` mode goes on without
+ * the callers follow docs/operations.md#delivery, step 1 (`webhook` mode goes on without
  * it, `stored` mode refuses the submission); pages never depend on it.
  *
  * Once open, PostgreSQL's pool replaces broken connections by itself; the

@@ -21,7 +21,7 @@ import {
 
 /**
  * The two stores keep their migrations in their own SQL dialects. These
- * tests hold them to one schema (issue 10 item 11): the same tables,
+ * tests hold them to one schema: the same tables,
  * columns, nullability, keys and allowed values, and the same upgrade of
  * delivery rows that named a webhook by its address.
  */

@@ -1,7 +1,7 @@
 import type { LeadRecord } from './store.server.ts';
 
 /**
- * A delivery target (CONTRACT "Delivery"): somewhere every lead goes, such as
+ * A delivery target (docs/operations.md#delivery): somewhere every lead goes, such as
  * each address of LEAD_WEBHOOK_URLS. The first attempt (lead-service), the
  * outbox's retries, `leads list`, the exports and the privacy deletion all
  * see a target through this one description.
@@ -52,7 +52,7 @@ export interface TargetAttempt {
   outcome: DeliveryOutcome;
 }
 
-/** Every target at once (CONTRACT "Delivery" 2); never throws. */
+/** Every target at once (docs/operations.md#delivery, step 2); never throws. */
 export function deliverToTargets(
   targets: readonly DeliveryTarget[],
   lead: LeadRecord,
@@ -76,7 +76,7 @@ export function deliverToTargets(
 }
 
 /**
- * SPEC §8: 'All webhooks failed' followed by each failure. Logged, never
+ * docs/forms.md#messages: 'All webhooks failed' followed by each failure. Logged, never
  * shown to the visitor; each target is named by its label, never its address.
  */
 export class AllTargetsFailedError extends Error {

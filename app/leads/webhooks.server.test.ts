@@ -244,7 +244,7 @@ describe('delivering to every target', () => {
     expect(attempts.map((a) => a.outcome.ok)).toEqual([false, true]);
   });
 
-  it("'All webhooks failed' names each failure by label (SPEC §8)", async () => {
+  it("'All webhooks failed' names each failure by label", async () => {
     const a = await receiver('fail');
     const b = await receiver('hang');
     a.failBody = 'boom';

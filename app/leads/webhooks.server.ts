@@ -3,7 +3,7 @@ import type { LeadRecord } from './store.server.ts';
 import type { DeliveryOutcome, DeliveryTarget } from './targets.server.ts';
 
 /**
- * Webhook delivery (SPEC §7 step 2, CONTRACT "Delivery" 2): one JSON POST
+ * Webhook delivery (docs/operations.md#delivery, step 2): one JSON POST
  * to an address of LEAD_WEBHOOK_URLS, with its own timeout; a 2xx answer is
  * a success. A webhook is a delivery target (targets.server.ts) used by the
  * first attempt and by the outbox alike.
@@ -16,13 +16,13 @@ import type { DeliveryOutcome, DeliveryTarget } from './targets.server.ts';
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 8000;
 export const DEFAULT_USER_AGENT = 'TaurangaGlassWebsite-Leads/1.0';
-/** SPEC §8: the failure text carries the receiver's body, cut short. */
+/** docs/forms.md#messages: the failure text carries the receiver's body, cut short. */
 export const BODY_EXCERPT_CHARS = 200;
 /** Never read more than this of a receiver's answer. */
 const BODY_READ_LIMIT_BYTES = 4096;
 
 /**
- * CONTRACT "Webhooks": answers that no retry can change. Everything else that
+ * docs/operations.md#webhook-answers: answers that no retry can change. Everything else that
  * is not 2xx (408, 429, 5xx, a redirect, a dropped connection, a timeout) is
  * retried: an unknown failure must not lose a lead.
  */
@@ -30,7 +30,7 @@ export const PERMANENT_REFUSAL_STATUSES: ReadonlySet<number> = new Set([
   400, 401, 403, 404, 410, 422,
 ]);
 
-/** The JSON object every webhook receives (CONTRACT "Lead record"). */
+/** The JSON object every webhook receives (docs/operations.md#webhook-payload). */
 export interface WebhookPayload {
   id: string;
   name: string;
