@@ -14,8 +14,8 @@ import { EnvError, parseEnv, type Env } from './env.server.ts';
 import { terminalSafe } from './leads-cli.ts';
 
 /**
- * Owners of the site, from the server only (CONTRACT "Commands", "Owner's
- * pages"): there is no sign-up page.
+ * Owners of the site, from the server only (docs/operations.md#commands,
+ * #owners-pages): there is no sign-up page.
  *
  *   npm run owner -- add EMAIL
  *   npm run owner -- list

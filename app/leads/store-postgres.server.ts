@@ -37,7 +37,7 @@ import {
 } from './store.server.ts';
 
 /**
- * The PostgreSQL lead store (CONTRACT DATABASE_URL). Several server
+ * The PostgreSQL lead store (DATABASE_URL, docs/operations.md#environment). Several server
  * processes may share one database: migrations take an advisory lock, and
  * the outbox claims rows with FOR UPDATE SKIP LOCKED, so no delivery is
  * claimed by two workers at once.
@@ -168,7 +168,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // What the owner keeps with a lead (CONTRACT "Lead record"): its stage
+    // What the owner keeps with a lead (docs/operations.md#lead-record): its stage
     // and a private note, and a revision counting their saves, so two
     // owners' saves never silently overwrite each other. A constant default:
     // no table rewrite.
@@ -184,7 +184,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // The owner's pages (CONTRACT "Owner's pages"): owners added from the
+    // The owner's pages (docs/operations.md#owners-pages): owners added from the
     // server, their passkeys as SimpleWebAuthn gives them (credential id as
     // base64url text, public key bytes, counter, transports as JSON text),
     // sessions and one-time links stored by the SHA-256 hash of their random

@@ -40,19 +40,19 @@ import {
 import { webhookLabel } from './webhooks.server.ts';
 
 /**
- * The embedded lead store (CONTRACT: `npm start` needs no database server):
+ * The embedded lead store (docs/operations.md#commands: `npm start` needs no database server):
  * one SQLite file, `${dataDir}/leads.sqlite`, through Node's built-in
  * node:sqlite.
  *
- * Durability (CONTRACT "Delivery" 1 and 3: a crash loses no lead and no
+ * Durability (docs/operations.md#delivery, steps 1 and 3: a crash loses no lead and no
  * retry): WAL journal with synchronous=FULL, so every COMMIT is fsynced
  * before it returns; a SIGKILL (or power loss) after a commit keeps it.
  * The outbox's bookkeeping (a claim's lease, an attempt's result, a lead
  * expired undecided) commits with synchronous=NORMAL: written to the WAL
  * but not fsynced, so it survives a SIGKILL and is made durable by the next
  * fsynced commit. Power lost before then only rolls the delivery row back
- * to what it was: the attempt is made again (the one duplicate CONTRACT
- * "Delivery" allows, a crash between a target's acceptance and the store's
+ * to what it was: the attempt is made again (the one duplicate docs/operations.md#delivery
+ * allows, a crash between a target's acceptance and the store's
  * record), and no lead or retry is lost. It keeps the outbox's fsyncs from
  * queueing in front of new leads' on the disk.
  *
@@ -188,8 +188,8 @@ export const MIGRATIONS: readonly Migration[] = [
     // A delivery row is one B-tree entry, keyed by lead and target, instead
     // of a rowid table plus the primary key's index; and the due index holds
     // pending rows only, as PostgreSQL's always has. A lead with a target
-    // then writes two pages fewer in its fsynced commit (issue 14: the
-    // e-mail target's cost to a saturated server).
+    // then writes two pages fewer in its fsynced commit (what the
+    // e-mail target costs a saturated server).
     version: 4,
     name: 'deliveries keyed by lead and target, due index on pending rows',
     sql: `
@@ -247,7 +247,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // What the owner keeps with a lead (CONTRACT "Lead record"): its stage
+    // What the owner keeps with a lead (docs/operations.md#lead-record): its stage
     // and a private note, and a revision counting their saves, so two
     // owners' saves never silently overwrite each other.
     version: 7,
@@ -261,7 +261,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // The owner's pages (CONTRACT "Owner's pages"): owners added from the
+    // The owner's pages (docs/operations.md#owners-pages): owners added from the
     // server, their passkeys as SimpleWebAuthn gives them (credential id as
     // base64url text, public key bytes, counter, transports as JSON text),
     // sessions and one-time links stored by the SHA-256 hash of their random

@@ -655,7 +655,7 @@ export function runLeadStoreContract(
     });
 
     // -----------------------------------------------------------------------
-    // The owner's pages (CONTRACT "Owner's pages", "Lead record")
+    // The owner's pages (docs/operations.md#owners-pages, #lead-record)
 
     it('keeps a stage (new at first) and a note (empty) with every lead read back', async () => {
       const lead = makeLead({ idempotency_key: 'tracking-1' });

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { LeadSource } from './schema.ts';
 
 /**
- * The lead store (CONTRACT "Lead record", "Delivery"): the embedded SQLite
+ * The lead store (docs/operations.md#lead-record, #delivery): the embedded SQLite
  * file by default, PostgreSQL when DATABASE_URL is set. Both implementations
  * pass the same contract suite (store.contract.ts).
  *
@@ -26,11 +26,12 @@ export type LeadStatus = 'received' | 'accepted' | 'not_accepted' | 'spam';
  * - `pending`: still to be delivered (by the outbox once the lead is accepted).
  * - `delivered`: the target took the lead (a 2xx answer, the mail server's acceptance).
  * - `failed`: given up for good: the target refused it permanently (a 401, a
- *   550…), or retries ran out after the 24-hour window (CONTRACT "Delivery" 3).
+ *   550…), or retries ran out after the 24-hour window (docs/operations.md#delivery, step 3).
  * - `not_sent`: the lead was not accepted or is spam; it will never be sent.
  * - `cancelled`: the target was removed from the configuration before the
- *   lead reached it (CONTRACT: the outbox delivers to the targets configured
- *   now). Never silently: the outbox logs it at error level and e-mails the
+ *   lead reached it (docs/operations.md#changing-the-targets: the outbox
+ * delivers to the targets configured now). Never silently: the outbox logs it
+ * at error level and e-mails the
  *   owner the leads concerned; the leads stay in the store.
  */
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'not_sent' | 'cancelled';
@@ -78,7 +79,7 @@ export interface DeliveryRecord {
 }
 
 /**
- * What the owner keeps with a lead (CONTRACT "Lead record"): its stage and
+ * What the owner keeps with a lead (docs/operations.md#lead-record): its stage and
  * a private note, and the revision that counts their saves, so a save made
  * on an older revision is refused instead of overwriting another owner's.
  */
@@ -152,7 +153,7 @@ export type TrackingSaveResult =
   /** Someone saved since `expectedRevision`: nothing was written; what they saved is returned. */
   | { saved: false; reason: 'conflict'; current: LeadTracking };
 
-/** The inbox's query (CONTRACT "Owner's pages"): newest first, a page at a time. */
+/** The inbox's query (docs/operations.md#owners-pages): newest first, a page at a time. */
 export interface LeadSearch {
   stage?: LeadStage | undefined;
   /** A substring of the name, e-mail or phone, whatever its case (digits alone also match the phone's digits). */
@@ -326,8 +327,8 @@ export interface LeadStore {
 
   /**
    * Frees the idempotency key of a lead that was not accepted, so the
-   * visitor's retry with the same key is a new submission (CONTRACT
-   * "Delivery" 4: they were told to try again). Returns false when the lead
+   * visitor's retry with the same key is a new submission
+   * (docs/operations.md#delivery, step 4: they were told to try again). Returns false when the lead
    * is in any other status.
    */
   releaseIdempotencyKey(id: string): Promise<boolean>;
@@ -375,7 +376,7 @@ export interface LeadStore {
 
   /**
    * Every lead with this e-mail address (stored trimmed and lower-cased,
-   * SPEC §3), oldest first, with its deliveries: a Privacy Act request.
+   * docs/forms.md#the-lead-a-form-sends), oldest first, with its deliveries: a Privacy Act request.
    */
   findLeadsByEmail(email: string): Promise<LeadWithDeliveries[]>;
 
@@ -384,15 +385,16 @@ export interface LeadStore {
 
   /**
    * Deletes every lead created before `cutoff`, with its deliveries
-   * (CONTRACT LEAD_RETENTION_DAYS); returns how many. Safe to run in several
+   * (LEAD_RETENTION_DAYS, docs/operations.md#environment); returns how many. Safe to run in several
    * processes at once.
    */
   purgeCreatedBefore(cutoff: string): Promise<number>;
 
   /**
-   * Counts one request of `key` in a fixed window of `windowMs` starting
-   * at its first request (CONTRACT LEAD_RATE_LIMIT), on the store's clock, so
-   * every server process on one database shares one count per visitor.
+   * Counts one request of `key` in a fixed window of `windowMs` starting at its
+   * first request (LEAD_RATE_LIMIT, docs/operations.md#environment), on the
+   * store's clock, so every server process on one database shares one count per
+   * visitor.
    */
   hitRateLimit(key: string, windowMs: number): Promise<RateLimitCount>;
 
@@ -409,7 +411,7 @@ export interface LeadStore {
   peekRateLimit(key: string): Promise<RateLimitCount | null>;
 
   // -------------------------------------------------------------------------
-  // The owner's pages (CONTRACT "Owner's pages")
+  // The owner's pages (docs/operations.md#owners-pages)
 
   /**
    * Saves a lead's stage and note (either, or both) when its revision is
@@ -524,9 +526,12 @@ export interface LeadStore {
 }
 
 export interface OpenLeadStoreOptions {
-  /** Directory of the embedded store (CONTRACT DATA_DIR). */
+  /** Directory of the embedded store (DATA_DIR, docs/operations.md#environment). */
   dataDir: string;
-  /** When set, PostgreSQL is used instead of the embedded store (CONTRACT DATABASE_URL). */
+  /**
+   * When set, PostgreSQL is used instead of the embedded store
+   * (docs/operations.md#environment).
+   */
   databaseUrl?: string | undefined;
   /** PostgreSQL schema to use (tests give each run its own). */
   schema?: string | undefined;
