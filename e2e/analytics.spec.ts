@@ -124,7 +124,8 @@ test("one conversion per enquiry: /thank-you repeats the form's transaction id; 
   await expect.poll(() => tag.documents()).toBe(loaded + 1);
   await expect.poll(() => conversions(tag.eventsOfThisDocument())).toEqual([fromForm]);
 
-  // A later visit that no submission led to: SPEC §7's event, without an id.
+  // A later visit that no submission led to: the plain conversion
+  // (docs/analytics.md#thank-you-page), without an id.
   await page.getByRole('link', { name: 'Back to Home' }).click();
   await expect(page).toHaveURL(/\/$/);
   await page.goto('/thank-you');

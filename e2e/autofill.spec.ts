@@ -10,7 +10,7 @@ import {
 } from './support/lead-server.ts';
 
 /**
- * Issue 11 item 4: a real person whose browser or password manager fills the
+ * docs/forms.md#honeypot: a real person whose browser or password manager fills the
  * form must not be taken for a bot. The spam trap once was `website`, which
  * identity fillers complete with a home page, so a genuine enquiry was kept
  * as spam and never delivered.

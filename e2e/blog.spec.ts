@@ -2,9 +2,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { E2E_BUILD_ENV } from './support/env.ts';
 import { ready } from './support/pages.ts';
 
-/** SPEC §2-§5, §9 and issue 5: the blog list, its category routes and the articles. */
+/** docs/blog.md: the blog list, its category routes and the articles. */
 
-/** SPEC §3 list order, with the reading times. */
+/** docs/blog.md#articles: list order, with the reading times. */
 const ARTICLES = [
   { slug: 'double-pane-window-repair', date: '15 January 2024', minutes: 8 },
   { slug: 'emergency-board-up-weather-preparation', date: '10 January 2024', minutes: 9 },
@@ -73,7 +73,7 @@ test.describe('blog list', () => {
     await expect(
       first.getByRole('link', { name: /^Learn more about Double-Pane/ }),
     ).toHaveAttribute('href', '/blog/double-pane-window-repair');
-    // SPEC §5: no automotive category link on any card.
+    // docs/blog.md#categories: no automotive category link on any card.
     await expect(page.locator('.post-grid a[href*="auto"]')).toHaveCount(0);
 
     const trust = page.locator('.cta-banner');
@@ -149,7 +149,7 @@ test.describe('blog list', () => {
     await expect(page).toHaveURL(/\/blog\/category\/windows\?q=glass$/);
     await expect(page.getByRole('searchbox')).toHaveValue('glass');
     await expect(page.getByRole('heading', { level: 2, name: 'Windows Articles' })).toBeVisible();
-    // SPEC §5: the search matches the title or the excerpt.
+    // docs/blog.md#search: the search matches the title or the excerpt.
     const texts = await cards(page).evaluateAll((articles) =>
       articles.map((article) =>
         [article.querySelector('h3'), article.querySelector('.post-card__excerpt')]
@@ -182,7 +182,7 @@ test.describe('blog list', () => {
       expect(html, slug).toContain(`>${heading.replace('&', '&amp;')}</h2>`);
       expect(html.match(/<article class="card post-card"/g) ?? [], slug).toHaveLength(count);
     }
-    // SPEC §4: case-insensitive, hyphens read as spaces.
+    // docs/blog.md#categories: case-insensitive, hyphens read as spaces.
     await page.goto('/blog/category/Energy-Efficiency');
     await expect(
       page.getByRole('heading', { level: 2, name: 'Energy Efficiency Articles' }),
@@ -217,7 +217,7 @@ test.describe('blog search without JavaScript', () => {
 });
 
 test.describe('article page', () => {
-  test('parts in SPEC order: breadcrumb, title, author, reading time, date, chips, cover, body, help box, CTA, related, previous/next', async ({
+  test('parts in the documented order: breadcrumb, title, author, reading time, date, chips, cover, body, help box, CTA, related, previous/next', async ({
     page,
   }) => {
     await page.goto('/blog/clean-cloudy-glass-windows');
@@ -271,7 +271,8 @@ test.describe('article page', () => {
     expect(order.every((top) => top >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
 
-    // SPEC §9: the help box follows min(3, floor(paragraphs / 3)) top-level paragraphs.
+    // docs/blog.md#need-help-now-box: the help box follows min(3,
+    // floor(paragraphs / 3)) top-level paragraphs.
     const placement = await page.evaluate(() => {
       const box = document.querySelector('.help-now')!;
       const paragraphs = [...document.querySelectorAll('.article-body > p')];

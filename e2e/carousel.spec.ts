@@ -3,9 +3,10 @@ import { settled } from './support/settle.ts';
 
 /**
  * The carousel (app/components/carousel/Carousel.tsx) on the home page:
- * SPEC §4 (loop, autoplay, pause on hover, keeps going after interaction),
- * §9 (delays, slides per view, gaps) and the accessibility additions of the
- * issue (Pause/Play, reduced motion, keyboard, announcements).
+ * docs/interactive-parts.md#carousels (loop, autoplay, pause on hover, keeps
+ * going after interaction, delays, slides per view, gaps) and the
+ * accessibility additions (Pause/Play, reduced motion, keyboard,
+ * announcements).
  *
  * Timing runs on Playwright's clock, installed before navigation and paused
  * once the carousel is ready, so '3999 ms: same slide, 4000 ms: next' is
@@ -62,7 +63,7 @@ for (const { name, delay } of [
   { name: OFFERS, delay: 6000 },
   { name: TESTIMONIALS, delay: 5000 },
 ]) {
-  test(`${name}: autoplay moves one slide every ${delay} ms (SPEC §9)`, async ({ page }) => {
+  test(`${name}: autoplay moves one slide every ${delay} ms`, async ({ page }) => {
     const carousel = await openCarousel(page, name);
     await restartAutoplay(page, carousel);
     const start = await firstVisibleSlide(carousel);
@@ -77,9 +78,7 @@ for (const { name, delay } of [
   });
 }
 
-test('the home carousels loop: after the last slide comes the first (SPEC §4)', async ({
-  page,
-}) => {
+test('the home carousels loop: after the last slide comes the first', async ({ page }) => {
   const carousel = await openCarousel(page, OFFERS);
   await restartAutoplay(page, carousel);
   const start = await firstVisibleSlide(carousel);
@@ -91,7 +90,7 @@ test('the home carousels loop: after the last slide comes the first (SPEC §4)',
   await expect(carousel.locator('.carousel__slide:not([inert])')).toHaveCount(3);
 });
 
-test('autoplay pauses while the mouse is over the carousel, and resumes after (SPEC §4)', async ({
+test('autoplay pauses while the mouse is over the carousel, and resumes after', async ({
   page,
 }) => {
   const carousel = await openCarousel(page, SERVICES);
@@ -106,9 +105,7 @@ test('autoplay pauses while the mouse is over the carousel, and resumes after (S
   await expectFirstVisible(carousel, start + 1);
 });
 
-test('autoplay keeps going after the visitor uses the buttons or swipes (SPEC §4)', async ({
-  page,
-}) => {
+test('autoplay keeps going after the visitor uses the buttons or swipes', async ({ page }) => {
   const carousel = await openCarousel(page, SERVICES);
   await restartAutoplay(page, carousel);
   const start = await firstVisibleSlide(carousel);
@@ -254,9 +251,7 @@ for (const { width, perView, gap } of [
   { width: 800, perView: 2, gap: 24 },
   { width: 1280, perView: 3, gap: 32 },
 ]) {
-  test(`${perView} slide(s) per view ${gap} px apart at ${width} px (SPEC §9)`, async ({
-    page,
-  }) => {
+  test(`${perView} slide(s) per view ${gap} px apart at ${width} px`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
     // Nothing moves by itself, so the slides can be measured at rest.
     await page.emulateMedia({ reducedMotion: 'reduce' });

@@ -8,7 +8,7 @@ import { E2E_BUILD_ENV } from './support/env.ts';
 import { ready } from './support/pages.ts';
 
 /**
- * Issue 3, items 3 and 4: the two glass type pages, About (FAQ accordion and
+ * The two glass type pages, About (FAQ accordion and
  * its structured data), Contact, the place of the quote form, the privacy
  * policy, the terms and the HTML sitemap.
  */
@@ -32,7 +32,7 @@ async function sectionHeadings(page: Page) {
   return (await page.locator('main h2').allInnerTexts()).map((text) => text.trim());
 }
 
-test.describe('PerformaTech 206 (SPEC §2, §9)', () => {
+test.describe('PerformaTech 206', () => {
   test('every section in order, with the figures', async ({ page }) => {
     await page.goto('/glass-types/performatech');
     const main = page.locator('main');
@@ -111,7 +111,7 @@ test.describe('PerformaTech 206 (SPEC §2, §9)', () => {
   });
 });
 
-test.describe('Planitherm XN (SPEC §2, §9)', () => {
+test.describe('Planitherm XN', () => {
   test('benefit cards 52%, 81%, reduced condensation; up to 59% less heat loss; applications; why we use it', async ({
     page,
   }) => {
@@ -153,7 +153,7 @@ test.describe('Planitherm XN (SPEC §2, §9)', () => {
   });
 });
 
-test.describe('About (SPEC §2, §4)', () => {
+test.describe('About', () => {
   test('intro, specialties, five why-choose-us cards, phone and quote links', async ({ page }) => {
     await page.goto('/about');
     const main = page.locator('main');
@@ -256,7 +256,7 @@ test.describe('About (SPEC §2, §4)', () => {
   });
 });
 
-test.describe('Contact and quote (SPEC §2, §9)', () => {
+test.describe('Contact and quote', () => {
   test('contact details, service hours, the map and the place of the form', async ({ page }) => {
     await ready(page, '/contact');
     const main = page.locator('main');
@@ -301,7 +301,7 @@ test.describe('Contact and quote (SPEC §2, §9)', () => {
   });
 });
 
-test.describe('legal pages and sitemap (SPEC §2 footer)', () => {
+test.describe('legal pages and sitemap', () => {
   for (const { path, document } of [
     // The e2e build leaves LEAD_RETENTION_DAYS at its default.
     {
@@ -355,7 +355,7 @@ test.describe('legal pages and sitemap (SPEC §2 footer)', () => {
     ]) {
       await expect(main.getByText(text).first()).toBeAttached();
     }
-    // Issue 10 item 1: the retention the server applies, from LEAD_RETENTION_DAYS.
+    // The retention the server applies, from LEAD_RETENTION_DAYS.
     await expect(
       main.getByText(
         'Enquiries sent through this website are deleted from our lead database 730 days (24 months) after they were sent, whether or not they led to a job.',

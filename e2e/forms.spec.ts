@@ -21,7 +21,7 @@ import {
 } from './support/lead-server.ts';
 
 /**
- * The three lead forms end to end (SPEC §4, §5, §7, §8; CONTRACT "HTTP API"):
+ * The three lead forms end to end (docs/forms.md; docs/operations.md#http-api):
  * a server of our own in `webhook` mode with two real local webhook
  * receivers that answer 2xx, 5xx or hang, the analytics tag replaced by a
  * recording stand-in, and the lead looked up with the operator's CLI.
@@ -152,7 +152,7 @@ function received(receiver: Receiver, token: string) {
 // ---------------------------------------------------------------------------
 // With JavaScript
 
-test('home call-back: Submitting..., then /thank-you; payload at both webhooks; SPEC §7 events; the CLI finds it', async ({
+test('home call-back: Submitting..., then /thank-you; payload at both webhooks; analytics events; the CLI finds it', async ({
   page,
 }) => {
   const token = uniqueToken();
@@ -263,7 +263,7 @@ for (const kind of ['contact', 'quote'] as const) {
 }
 
 for (const kind of ['callback', 'contact', 'quote'] as const) {
-  test(`${kind} form: the client check shows SPEC §8's messages in the red box, nothing sent`, async ({
+  test(`${kind} form: the client check shows the documented messages in the red box, nothing sent`, async ({
     page,
   }) => {
     const token = uniqueToken();
@@ -287,7 +287,7 @@ for (const kind of ['callback', 'contact', 'quote'] as const) {
     await expect(phone).toHaveAttribute('aria-invalid', 'true');
     await expect(phone).toBeFocused();
 
-    // No dot after the @: the browser's email type allows it, SPEC §5 does not.
+    // No dot after the @: the browser's email type allows it, docs/forms.md#email-pattern does not.
     await phone.fill('021 555 0101');
     const email = form.getByLabel('Email', { exact: true });
     await email.fill('jo@example');
@@ -407,7 +407,7 @@ test('the server checks again: what a tampered page sends is refused with the sa
   expect(await leadsWith(token)).toEqual([]);
 });
 
-test('one failing webhook is tolerated; both failing shows the SPEC §8 message, the form stays, a retry works', async ({
+test('one failing webhook is tolerated; both failing shows the documented message, the form stays, a retry works', async ({
   page,
 }) => {
   const token = uniqueToken();
@@ -618,7 +618,8 @@ test.describe('without JavaScript', () => {
     await expect(form.getByRole('radio', { name: 'Business Glass' })).toBeChecked();
     await expect(form.getByRole('checkbox')).not.toBeChecked();
 
-    // No dot after the @: the browser lets it through, the server answers with SPEC §8's text.
+    // No dot after the @: the browser lets it through, the server answers with
+    // the text of docs/forms.md#messages.
     await form.getByLabel('Last name').fill('Ngata');
     await form.getByLabel('Email').fill('aroha@example');
     const posted = await postPlainly(page, 'callback');
@@ -655,7 +656,9 @@ test.describe('without JavaScript', () => {
     });
   }
 
-  test('both webhooks failing: the page comes back with the SPEC §8 message', async ({ page }) => {
+  test('both webhooks failing: the page comes back with the documented message', async ({
+    page,
+  }) => {
     const token = uniqueToken();
     receivers[0].mode = 'fail';
     receivers[1].mode = 'fail';
@@ -752,7 +755,7 @@ test('a form post from another site is refused (403) and nothing is stored', asy
 });
 
 // ---------------------------------------------------------------------------
-// 'Request an Estimate' in the mobile bar (SPEC §2)
+// 'Request an Estimate' in the mobile bar (docs/pages-and-routes.md#navigation-bar)
 
 test.describe('mobile (390 px)', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });

@@ -7,15 +7,15 @@ import { testimonials } from '../app/content/testimonials.ts';
 import { ready } from './support/pages.ts';
 
 /**
- * The home page, SPEC §2 'Home page' items 1-12: texts, figures, links and
- * order, the offers and testimonials of SPEC §3, the map, the image
+ * The home page, docs/screens.md#home-page items 1-12: texts, figures, links
+ * and order, the offers and testimonials of docs/business-rules.md, the map, the image
  * fallback, the page without JavaScript and its structured data. The
  * carousels' behaviour is in e2e/carousel.spec.ts.
  */
 
 const REVIEW_LIMIT = 150;
 
-test('the twelve sections come in SPEC order', async ({ page }) => {
+test('the twelve sections come in the documented order', async ({ page }) => {
   await page.goto('/');
   const order = await page
     .locator('main > :not(script, style)')
@@ -119,7 +119,7 @@ test('4. local experts: doors and windows links, nine service cards with Learn M
   }
 });
 
-test('5. Reasons to Trust: four boxes with every SPEC item', async ({ page }) => {
+test('5. Reasons to Trust: four boxes with every documented item', async ({ page }) => {
   await page.goto('/');
   const section = page.locator('[data-home-section="trust"]');
   await expect(section.getByRole('heading', { level: 3 })).toHaveText([
@@ -167,7 +167,7 @@ test('6, 9, 12. the call-to-action banners lead to /quote and the phone', async 
   await expect(final.locator(`a[href="${telHref}"]`)).toHaveText(home.finalBanner.phoneLinkText);
 });
 
-test('7. Special Offers: the five SPEC §3 offers with all their fields, the featured one ringed', async ({
+test('7. Special Offers: the five offers with all their fields, the featured one ringed', async ({
   page,
 }) => {
   await page.goto('/');
@@ -191,7 +191,8 @@ test('7. Special Offers: the five SPEC §3 offers with all their fields, the fea
     );
     await expect(card.locator('time')).toHaveAttribute('datetime', expected[index]!.iso);
     await expect(card.locator('.offer-card__terms')).toHaveText(`Terms: ${offer.terms}`);
-    // Offers past their date stay listed (SPEC §3) but say so, and are not 'claimed'.
+    // Offers past their date stay listed (docs/business-rules.md#offers) but
+    // say so, and are not 'claimed'.
     const ended = Date.now() > Date.parse(`${expected[index]!.iso}T23:59:59+13:00`);
     await expect(card.locator('.offer-card__ended')).toHaveCount(ended ? 1 : 0);
     const cta = card.locator('.offer-card__action a');
@@ -203,7 +204,8 @@ test('7. Special Offers: the five SPEC §3 offers with all their fields, the fea
   await expect(cards.nth(1)).toContainText('Minimum order $1,500');
   await expect(cards.nth(2)).toContainText('orders over $3,000');
 
-  // SPEC §3: the featured card gets a highlight ring; only the first is featured.
+  // docs/business-rules.md#offers: the featured card gets a highlight ring;
+  // only the first is featured.
   await expect(section.locator('.offer-card--featured')).toHaveCount(1);
   await expect(cards.first()).toHaveClass(/offer-card--featured/);
   await expect(cards.first()).toContainText('Featured offer');
@@ -334,7 +336,7 @@ test('11. service areas: the five areas, the 200 km radius and the map on reques
   expect(cspErrors).toEqual([]);
 });
 
-test('a failed image becomes the labelled placeholder of SPEC §2', async ({ page }) => {
+test('a failed image becomes its labelled placeholder', async ({ page }) => {
   await page.route('**/images/services/shower-installations-1.svg', (route) =>
     route.fulfill({ status: 404, body: '' }),
   );

@@ -4,7 +4,7 @@ import { settled } from './support/settle.ts';
 import { PAGE_PATHS, ready } from './support/pages.ts';
 
 test.describe('desktop navigation (1280 px)', () => {
-  test('links in SPEC order, with Call Us', async ({ page }) => {
+  test('links in the documented order, with Call Us', async ({ page }) => {
     await page.goto('/');
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav.getByRole('link', { name: 'Home', exact: true })).toBeVisible();
@@ -83,7 +83,7 @@ test.describe('desktop navigation (1280 px)', () => {
     await expect(page.locator('#main')).toBeFocused();
   });
 
-  test('the footer has every SPEC §2 item and the current year', async ({ page }) => {
+  test('the footer has every documented item and the current year', async ({ page }) => {
     await ready(page, '/');
     const footer = page.locator('footer');
     for (const name of ['Quick Links', 'Services', 'Glass Types', 'Contact']) {
@@ -135,7 +135,7 @@ test.describe('desktop navigation (1280 px)', () => {
     });
   });
 
-  test('a link opens the next page at its top (SPEC §2)', async ({ page }) => {
+  test('a link opens the next page at its top', async ({ page }) => {
     await ready(page, '/');
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
@@ -326,7 +326,7 @@ test.describe('before the page script runs (390 px)', () => {
     await expect(nav).toBeHidden();
   });
 
-  // Issue 15: on a phone profile the menu works at the load event, with no fallback period.
+  // On a phone profile the menu works at the load event, with no fallback period.
   for (const path of ['/', PAGE_PATHS.find((p) => /^\/blog\/(?!category\/)./.test(p))!]) {
     test(`${path}: with the CPU slowed six times, a tap at the load event opens the menu`, async ({
       page,

@@ -21,7 +21,7 @@ import {
 } from './support/postgres-server.ts';
 
 /**
- * Every lead in the owner's inbox (issue 14): a real SMTP server on loopback
+ * Every lead in the owner's inbox (docs/operations.md#lead-e-mail): a real SMTP server on loopback
  * (STARTTLS with a certificate the test makes, authentication), real server
  * processes, the quote form in Chromium with and without JavaScript, and the
  * faults a mail server brings: down while leads arrive, a crash in between,

@@ -21,7 +21,7 @@ import {
 } from './support/lead-server.ts';
 
 /**
- * Fault tests of the lead pipeline (CONTRACT "Delivery"), against real server
+ * Fault tests of the lead pipeline (docs/operations.md#delivery), against real server
  * processes, real webhook receivers and real stores: a crash during a burst,
  * webhooks down then up (across a crash), and a store that stops answering
  * in each LEAD_ACCEPT mode. No browser: the API is the same service the
@@ -168,7 +168,8 @@ test('webhook mode: one webhook down is tolerated, and the lead reaches it once 
     expect(response.status).toBe(201);
     const id = (response.json as { id: string }).id;
     down.mode = 'ok';
-    // The outbox's first retry comes about 5 s after the failure (CONTRACT "Delivery" 3).
+    // The outbox's first retry comes about 5 s after the failure
+    // (docs/operations.md#delivery, step 3).
     await eventually(async () => {
       const [entry] = await exportLeads(env);
       expect(entry?.deliveries.map((d) => d.state)).toEqual(['delivered', 'delivered']);
@@ -183,7 +184,7 @@ test('webhook mode: one webhook down is tolerated, and the lead reaches it once 
 });
 
 // ---------------------------------------------------------------------------
-// The store stops answering (CONTRACT "Delivery" 1): in `webhook` mode the
+// The store stops answering (docs/operations.md#delivery, step 1): in `webhook` mode the
 // failure is logged and the webhooks decide; in `stored` mode it fails the submission.
 
 test('embedded store locked by another process: webhook mode accepts by webhook, stored mode refuses with 502', async () => {

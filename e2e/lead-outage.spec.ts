@@ -16,10 +16,10 @@ import {
 } from './support/postgres-server.ts';
 
 /**
- * The store down is an outage, not a crash (issue 10 items 4 and 7): a real
+ * The store down is an outage, not a crash: a real
  * PostgreSQL of the test's own is stopped and started under running server
  * processes. Pages stay up, /healthz tells the truth, the site reconnects by
- * itself, submissions follow CONTRACT "Delivery" 1, and two processes on one
+ * itself, submissions follow docs/operations.md#delivery step 1, and two processes on one
  * database share the rate limit, deliver each lead once and both purge.
  */
 
@@ -113,7 +113,8 @@ test('PostgreSQL stopped and started under a running server: pages stay, leads r
       },
     });
   }, 20_000);
-  // CONTRACT "Delivery" 1, stored mode: the §8 message, and nothing half-written.
+  // docs/operations.md#delivery step 1, stored mode: the message of
+  // docs/forms.md#messages, and nothing half-written.
   const during = await post(site.url, lead('during'));
   expect(during).toEqual({ status: 502, json: { error: SUBMIT_FAILED_MESSAGE } });
 

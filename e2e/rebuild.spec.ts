@@ -28,8 +28,8 @@ const root = path.resolve(import.meta.dirname, '..');
 test.afterEach(async ({}, testInfo) => attachServerLogsOnFailure(testInfo));
 
 /**
- * The rebuild runs with every secret of the environment set (issue 15: none
- * may reach a file a browser can fetch); these are their telltale parts.
+ * The rebuild runs with every secret of the environment set (none may reach
+ * a file a browser can fetch); these are their telltale parts.
  */
 const SECRETS = {
   LEAD_WEBHOOK_URLS: 'https://hooks.example.net/e2e-hook-token-7c1d',

@@ -11,13 +11,14 @@ import { PAGE_PATHS } from './support/pages.ts';
 
 /**
  * The checks every route gets from one page load, one test per route so each
- * has the whole time limit and a failure names its route (issue 12): the
- * JavaScript the page fetched by the time it is ready and idle, within its
- * budget (issue 15), then axe at 1280 and 390 px. One load serves both: the
- * suite is CPU-bound on two cores, and a second load and hydration of every
- * route cost about 60 of its 860 test-seconds. The HTML checker reads every
- * page in html-validity.spec.ts; axe with a menu open is in layout.spec.ts;
- * when the scripts start is in script-timing.spec.ts.
+ * has the whole time limit and a failure names its route: the JavaScript the
+ * page fetched by the time it is ready and idle, within its budget
+ * (docs/decisions/0002-precompressed-assets-and-a-js-budget.md), then axe at
+ * 1280 and 390 px. One load serves both: the suite is CPU-bound on two cores,
+ * and a second load and hydration of every route cost about 60 of its 860
+ * test-seconds. The HTML checker reads every page in html-validity.spec.ts; axe
+ * with a menu open is in layout.spec.ts; when the scripts start is in
+ * script-timing.spec.ts.
  */
 
 // One axe run over a long page takes a minute at a load average of 20 on two

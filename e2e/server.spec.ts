@@ -15,7 +15,7 @@ const RETIRED_CATEGORIES = [
   'insurance-claims',
 ];
 
-test('SPEC §2/§8 redirects are real 301s to /blog', async ({ request }) => {
+test('the documented redirects are real 301s to /blog', async ({ request }) => {
   const sources = [
     '/blog/2',
     '/blog/3',

@@ -5,8 +5,8 @@ import { E2E_BUILD_ENV } from './support/env.ts';
 import { ready } from './support/pages.ts';
 
 /**
- * Issue 3, items 1, 2 and 6: the services overview and the nine service
- * pages of SPEC §2 (texts, order, carousel timing, Details, Features, benefits,
+ * The services overview and the nine service pages of
+ * docs/screens.md#service-pages (texts, order, carousel timing, Details, Features, benefits,
  * the quote link, JSON-LD, image fallbacks).
  */
 
@@ -82,7 +82,7 @@ test.describe('services overview', () => {
 
 for (const service of services as readonly Service[]) {
   test.describe(`${service.path}`, () => {
-    test('texts in SPEC §2 order: title, carousel, intro, Details, Features, benefits, Get a Free Quote', async ({
+    test('texts in the documented order: title, carousel, intro, Details, Features, benefits, Get a Free Quote', async ({
       page,
     }) => {
       await page.goto(service.path);
@@ -109,7 +109,7 @@ for (const service of services as readonly Service[]) {
       for (const link of await quote.all()) await expect(link).toHaveAttribute('href', '/quote');
       await expect(main.locator(`a[href="tel:${business.phone.e164}"]`).first()).toBeVisible();
 
-      // Document order of the parts SPEC §2 lists.
+      // Document order of the parts docs/screens.md#service-pages lists.
       const positions = await page.evaluate(() => {
         const find = (selector: string, text?: string) =>
           [...document.querySelectorAll<HTMLElement>(selector)].find(
@@ -223,7 +223,7 @@ for (const service of services as readonly Service[]) {
       await expect(firstParagraph).toBeHidden();
     });
 
-    test('a picture that fails shows the SPEC §2 placeholder label', async ({ page }) => {
+    test('a picture that fails shows its placeholder label', async ({ page }) => {
       await page.route(`**${service.images[0]!.src}`, (route) => route.fulfill({ status: 404 }));
       await ready(page, service.path);
       const fallback = page.locator('.service-gallery .illustration--fallback').first();

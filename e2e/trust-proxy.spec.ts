@@ -7,7 +7,7 @@ import {
 } from './support/lead-server.ts';
 
 /**
- * TRUST_PROXY (CONTRACT "Environment"): whose X-Forwarded-For the server
+ * TRUST_PROXY (docs/operations.md#environment): whose X-Forwarded-For the server
  * believes. The rate limit counts the address the server believes, and the
  * line logged for a refused client names its network (IPv4 /24). These clients connect from
  * 127.0.0.1, so X-Forwarded-For is either the report of a believed proxy or

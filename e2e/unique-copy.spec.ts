@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { allPagePaths } from './support/pages.ts';
 
 /**
- * Issue 11 item 3: each page says its own thing. No sentence of
+ * Each page says its own thing. No sentence of
  * MIN_WORDS words or more appears word for word on two different pages of the
  * rendered site. Shared by design, and so left out:
  */

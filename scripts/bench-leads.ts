@@ -22,7 +22,7 @@ import { SMTPServer } from 'smtp-server';
  * TEST_DATABASE_URL or DATABASE_URL is set, in a schema of its own that is
  * dropped afterwards; otherwise it is reported as skipped.
  *
- * A third run adds the lead e-mail (issue 14): the embedded store with
+ * A third run adds the lead e-mail (docs/operations.md#lead-e-mail): the embedded store with
  * LEAD_EMAIL_TO set and a local SMTP server that takes every message, still
  * in `stored` mode, so the figure shows what the e-mail target costs the
  * answer (the outbox sends in the background, and while the server is

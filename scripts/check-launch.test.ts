@@ -89,7 +89,7 @@ function problems(
   return checkLaunch({ ...ready, ...content }, environment, TODAY);
 }
 
-describe('the launch check (issue 11)', () => {
+describe('the launch check', () => {
   it('passes content and settings with nothing left to replace (exit 0)', () => {
     expect(problems()).toEqual([]);
     expect(runLaunchCheck(ready, production, TODAY)).toEqual({

@@ -1,6 +1,6 @@
 /**
  * `npm run check:launch`: what the owner must still replace before the site
- * goes live (issue 11). One line per problem, each naming the file to edit;
+ * goes live (docs/operations.md#commands). One line per problem, each naming the file to edit;
  * exits 1 while any error is left (warnings do not fail it).
  *
  * Usage: npm run check:launch [-- --env-file PATH]
@@ -131,7 +131,7 @@ function identityFindings(identity: BusinessIdentity, shipped: PlaceholderIdenti
   return problems;
 }
 
-/** Issue 11: the check says plainly why sample offers and reviews may not go live. */
+/** The check says plainly why sample offers and reviews may not go live. */
 const FAIR_TRADING_ACT = 'misleading under the Fair Trading Act 1986';
 
 /** Whether the site is being served from this machine only. */
@@ -142,9 +142,9 @@ function isLocalAddress(siteUrl: string): boolean {
 
 /**
  * The settings a site started for real needs, one entry each, so a new
- * requirement (issue 14: an e-mail delivery target) is one more line here.
+ * requirement (such as the e-mail delivery target was) is one more line here.
  */
-/** Each webhook, and the e-mail when LEAD_EMAIL_TO is set (CONTRACT "Delivery"). */
+/** Each webhook, and the e-mail when LEAD_EMAIL_TO is set (docs/operations.md#delivery). */
 function deliveryTargetCount(env: Env): number {
   return new Set(env.LEAD_WEBHOOK_URLS).size + (env.LEAD_EMAIL_TO.length > 0 ? 1 : 0);
 }

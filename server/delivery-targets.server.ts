@@ -6,7 +6,7 @@ import { webhookTargets } from '../app/leads/webhooks.server.ts';
 import type { Env } from './env.server.ts';
 
 /**
- * The delivery targets the environment configures (CONTRACT "Delivery"):
+ * The delivery targets the environment configures (docs/operations.md#delivery):
  * each address of LEAD_WEBHOOK_URLS, then the e-mail when LEAD_EMAIL_TO is
  * set. The server and `leads test-delivery` build them the same way.
  */

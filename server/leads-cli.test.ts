@@ -289,7 +289,7 @@ describe('leads CLI', () => {
     expect(result).toEqual({ code: 0, stdout: 'No leads yet.\n', stderr: '' });
   });
 
-  it('export --format json: every lead, oldest first, with the CONTRACT fields', async () => {
+  it('export --format json: every lead, oldest first, with the documented lead record fields', async () => {
     const result = await run(['export', '--format', 'json'], { DATA_DIR: data.dir });
     expect(result.code).toBe(0);
     const exported = JSON.parse(result.stdout) as Array<Record<string, unknown>>;

@@ -15,7 +15,7 @@ import { createDeliveryTargets } from './delivery-targets.server.ts';
 import { EnvError, parseEnv, type Env } from './env.server.ts';
 
 /**
- * The operator's view of the lead store (CONTRACT "Commands"):
+ * The operator's view of the lead store (docs/operations.md#commands):
  *
  *   npm run leads -- list [--limit N]
  *   npm run leads -- export [--format json|csv] [--email ADDRESS] [--output FILE]
@@ -143,7 +143,7 @@ export function parseCommand(argv: readonly string[]): Command {
 // ---------------------------------------------------------------------------
 // Formatting
 
-/** The CONTRACT "Lead record" fields of one lead, for the JSON export. */
+/** The fields of docs/operations.md#lead-record of one lead, for the JSON export. */
 export function exportRecord(lead: LeadWithDeliveries) {
   return {
     id: lead.id,
@@ -455,7 +455,7 @@ export function describeTestResult(label: string, outcome: DeliveryOutcome): str
 }
 
 /**
- * `leads test-delivery` (issue 14 item 5): a lead marked as a test to every
+ * `leads test-delivery` (docs/operations.md#commands): a lead marked as a test to every
  * configured target, nothing stored; non-zero when any target failed.
  */
 async function testDelivery(env: Env, io: CliIo): Promise<number> {

@@ -20,7 +20,10 @@ export interface LeadsRuntime extends LeadsIntegration {
   close: () => Promise<void>;
 }
 
-/** GET /healthz (CONTRACT "HTTP API"): can the site accept leads in its current mode? */
+/**
+ * GET /healthz (docs/operations.md#health-checks): can the site accept leads in
+ * its current mode?
+ */
 export interface LeadsHealth {
   ok: boolean;
   mode: 'delivered' | 'stored';
@@ -38,7 +41,7 @@ export interface LeadsHealth {
 export const WRITE_CHECK_REUSE_MS = 1000;
 
 /**
- * The lead pipeline of CONTRACT "Delivery" for one server process: the store
+ * The lead pipeline of docs/operations.md#delivery for one server process: the store
  * (embedded or PostgreSQL), the delivery targets and their outbox, the lead service, the HTTP API
  * and the guards a form's post to its page shares with it.
  */

@@ -1,9 +1,10 @@
 import { get } from 'node:http';
 
 /**
- * Issue 15's JavaScript budgets, as a browser receives it (brotli): every
- * script a page has fetched once it is ready (its islands hydrated) and
- * idle. A page with a lead form or the blog search (a React
+ * The JavaScript budgets
+ * (docs/decisions/0002-precompressed-assets-and-a-js-budget.md), as a
+ * browser receives it (brotli): every script a page has fetched once it is
+ * ready (its islands hydrated) and idle. A page with a lead form or the blog search (a React
  * island) may have 70 KiB; any other page 15 KiB (the site's own module and
  * what it starts: menus, carousels, analytics).
  */

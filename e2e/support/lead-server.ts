@@ -123,7 +123,7 @@ export interface ExportedLead {
 }
 
 /**
- * CONTRACT "Commands": `leads export --format json`, against the store a
+ * docs/operations.md#commands: `leads export --format json`, against the store a
  * server used. The CLI's own main(), run in this process (what
  * `npm run leads` runs, without starting a Node process for each look).
  */
