@@ -3,7 +3,7 @@ import type { LeadStore } from '../leads/store.server.ts';
 import { normaliseEmail } from '../leads/store.server.ts';
 
 /**
- * Sign-in limits of the owner's pages (CONTRACT "Owner's pages"): they count
+ * Sign-in limits of the owner's pages (docs/operations.md#owners-pages): they count
  * what an attacker does, not what an owner does. Sign-in link requests are
  * counted per address (at most 5 an hour) and per client; failed passkey
  * attempts per client and, when the passkey names an owner, per address. A

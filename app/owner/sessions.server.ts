@@ -7,8 +7,8 @@ import type {
 } from '../leads/store.server.ts';
 
 /**
- * Sessions and one-time links of the owner's pages (CONTRACT "Owner's
- * pages"). A session is a cookie naming a random id; a link carries a
+ * Sessions and one-time links of the owner's pages
+ * (docs/operations.md#owners-pages). A session is a cookie naming a random id; a link carries a
  * random token. Both are 32 bytes from node:crypto, and the lead store
  * keeps only their SHA-256 hash, so neither its tables nor a backup of them
  * can be used to sign in. Every server process on one PostgreSQL shares them.
@@ -64,7 +64,7 @@ export interface SessionCookie {
 }
 
 /**
- * The session cookie for a site at `siteUrl` (CONTRACT "Owner's pages"):
+ * The session cookie for a site at `siteUrl` (docs/operations.md#owners-pages):
  * `HttpOnly`, `SameSite=Lax`, `Path=/`; on https also `Secure` and named
  * with the `__Host-` prefix, which browsers accept only from a secure origin
  * with `Path=/` and no `Domain`.
