@@ -55,9 +55,11 @@ export default tseslint.config(
     files: [
       'app/**/*.tsx',
       'app/components/**/*.ts',
-      'app/lib/**/*.ts',
+      'app/blog/**/*.ts',
+      'app/layouts/**/*.ts',
+      'app/public-config.ts',
       'app/content/**/*.ts',
-      'app/scripts/**/*.ts',
+      'app/browser/**/*.ts',
       'app/directives/**/*.ts',
       'app/leads/form-rules.ts',
       'app/leads/form-submission.ts',

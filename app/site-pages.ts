@@ -1,5 +1,5 @@
-import { categorySlug } from './lib/blog/category.ts';
-import { postSummaries } from './lib/blog/summaries.ts';
+import { categorySlug } from './blog/category.ts';
+import { postSummaries } from './blog/summaries.ts';
 import { services } from './content/services.ts';
 import { glassTypes } from './content/glass-types.ts';
 

@@ -6,12 +6,12 @@
  *
  * Rule: reading time = ceil(words / 200), where words are counted on the
  * article body (after the frontmatter) with Markdown syntax removed. The rule
- * lives in app/lib/blog/reading-time.ts, shared with the build.
+ * lives in app/blog/reading-time.ts, shared with the build.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { fillArticleFacts } from '../app/lib/blog/article-facts.ts';
-import { countWords, readingMinutes } from '../app/lib/blog/reading-time.ts';
+import { fillArticleFacts } from '../app/blog/article-facts.ts';
+import { countWords, readingMinutes } from '../app/blog/reading-time.ts';
 
 function main(): void {
   const args = process.argv.slice(2);

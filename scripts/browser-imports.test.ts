@@ -29,7 +29,7 @@ describe('browser files never import *.server.ts', () => {
   it('fails a browser module that imports from server/', async () => {
     const code =
       "import { parseEnv } from '../../server/env.server.ts';\nexport const x = parseEnv;\n";
-    expect(await restrictedImports('app/scripts/planted.ts', code)).toHaveLength(1);
+    expect(await restrictedImports('app/browser/planted.ts', code)).toHaveLength(1);
     expect(await restrictedImports('app/leads/schema.ts', code)).toHaveLength(1);
   });
 
@@ -43,7 +43,7 @@ describe('browser files never import *.server.ts', () => {
 
   it('lets a page body rendered at build time read server-side content', async () => {
     const code =
-      "import { blogListData } from '../../lib/blog/articles.server.ts';\n" +
+      "import { blogListData } from '../../blog/articles.server.ts';\n" +
       'export const planted = blogListData;\n';
     expect(await restrictedImports('app/components/pages/Planted.tsx', code)).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Request, Response } from 'express';
-import { findCategory } from '../app/lib/blog/category.ts';
+import { findCategory } from '../app/blog/category.ts';
 import { isAcceptedContentType, mediaType } from '../app/leads/receive-lead.server.ts';
 import { validateCallbackForm, validateEnquiryForm, validateLead } from '../app/leads/schema.ts';
 import { onDemandRoutes } from './on-demand-routes.server.ts';

@@ -9,7 +9,7 @@ import { MapEmbed } from './MapEmbed.tsx';
 /** What renderStarted started, stopped after each test. */
 const stops: (() => void)[] = [];
 
-/** Renders the map and starts its module on it, as the page's script does (app/scripts/site.ts). */
+/** Renders the map and starts its module on it, as the page's script does (app/browser/site.ts). */
 function renderStarted(title: string) {
   const result = render(<MapEmbed title={title} />);
   stops.push(startMapEmbeds(result.container));

@@ -10,7 +10,7 @@ import { Illustration } from './ui/Illustration.tsx';
  * speed, sets no cookies unasked, and an unreachable maps host only ever
  * fails inside its own frame. The plain 'Open in Google Maps' link works
  * without JavaScript; the button is map-embed.ts's, which the page's module
- * script (app/scripts/site.ts) starts. The CSP allows the map's origin in
+ * script (app/browser/site.ts) starts. The CSP allows the map's origin in
  * frame-src (server/csp.server.ts).
  */
 export function MapEmbed({

@@ -1,4 +1,4 @@
-import { defineBehaviour } from '../lib/behaviour.ts';
+import { defineBehaviour } from '../browser/behaviour.ts';
 
 /** Size of /images/map-preview.svg; the live map takes the same box, so nothing moves. */
 export const MAP_PREVIEW = { src: '/images/map-preview.svg', width: 800, height: 500 } as const;

@@ -117,7 +117,7 @@ export function unconfirmedFacts(
 
 /**
  * What an article may state, written `{{name}}` in its Markdown and filled in
- * at build time (app/lib/blog/compile.ts); an unknown name fails the build.
+ * at build time (app/blog/compile.ts); an unknown name fails the build.
  */
 export const articleFacts = {
   foundedYear: String(business.foundedYear),

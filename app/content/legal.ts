@@ -30,7 +30,7 @@ const officer = business.privacyOfficer;
 /** 'our Privacy Officer' or 'our Privacy Officer, Ana Smith,' (for the middle of a sentence). */
 const officerInText = `our ${officer.role}${'name' in officer && officer.name ? `, ${officer.name},` : ''}`;
 
-/** The settings the privacy policy states (app/lib/public-config.ts, fixed at build time). */
+/** The settings the privacy policy states (app/public-config.ts, fixed at build time). */
 export interface PrivacySettings {
   /**
    * LEAD_RETENTION_DAYS (docs/operations.md#environment): enquiries older than

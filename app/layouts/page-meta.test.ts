@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { business } from '../content/business.ts';
-import { breadcrumbJsonLd } from '../lib/json-ld.ts';
+import { breadcrumbJsonLd } from './json-ld.ts';
 import { documentTitle, type PageMeta } from './page-meta.ts';
 
 describe('page metadata', () => {

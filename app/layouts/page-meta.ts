@@ -18,7 +18,7 @@ export interface PageMeta {
   article?: { publishedTime: string; section?: string | undefined; tags?: readonly string[] };
   /** Kept out of search results (thank-you, 404). */
   noindex?: boolean;
-  /** schema.org data about the page, after the business's own (app/lib/json-ld.ts). */
+  /** schema.org data about the page, after the business's own (app/layouts/json-ld.ts). */
   jsonLd?: readonly WithContext<Thing>[];
 }
 

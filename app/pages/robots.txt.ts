@@ -1,4 +1,4 @@
-import { absoluteUrl } from '../lib/public-config.ts';
+import { absoluteUrl } from '../public-config.ts';
 
 export function GET() {
   const body = [

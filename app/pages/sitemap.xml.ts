@@ -1,4 +1,4 @@
-import { absoluteUrl } from '../lib/public-config.ts';
+import { absoluteUrl } from '../public-config.ts';
 import { sitePages } from '../site-pages.ts';
 
 function escapeXml(text: string): string {

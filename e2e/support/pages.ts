@@ -3,8 +3,8 @@ import path from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { glassTypes } from '../../app/content/glass-types.ts';
 import { services } from '../../app/content/services.ts';
-import { categorySlug } from '../../app/lib/blog/category.ts';
-import { parseArticleSource } from '../../app/lib/blog/frontmatter.ts';
+import { categorySlug } from '../../app/blog/category.ts';
+import { parseArticleSource } from '../../app/blog/frontmatter.ts';
 
 /**
  * Every public page, read from the site's own /sitemap.xml (which is built
@@ -61,7 +61,7 @@ export const GTAG_PATTERN = 'https://www.googletagmanager.com/**';
 /**
  * Opens a page and waits until it does all it will do: the site's module has
  * run and every island (a lead form, the blog search) has hydrated
- * (`data-ready`, app/scripts/site.ts). For tests that interact, or read what
+ * (`data-ready`, app/browser/site.ts). For tests that interact, or read what
  * scripts add or change; tests that only read the page as loaded use
  * `page.goto` alone.
  */

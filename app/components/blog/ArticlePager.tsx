@@ -1,4 +1,4 @@
-import type { PostLink } from '../../lib/blog/listing.ts';
+import type { PostLink } from '../../blog/listing.ts';
 import { Icon } from '../ui/Icon.tsx';
 
 /**

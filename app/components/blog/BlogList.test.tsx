@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BlogListData, PostCardData } from '../../lib/blog/listing.ts';
+import type { BlogListData, PostCardData } from '../../blog/listing.ts';
 import { BlogList } from './BlogList.tsx';
 
 afterEach(cleanup);

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { business } from '../../content/business.ts';
-import type { BlogListData } from '../../lib/blog/listing.ts';
-import { matchesSearch, pageOf } from '../../lib/blog/search.ts';
+import type { BlogListData } from '../../blog/listing.ts';
+import { matchesSearch, pageOf } from '../../blog/search.ts';
 import { CallButton } from '../ui/ButtonLink.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { BlogCallToAction } from './BlogCallToAction.tsx';

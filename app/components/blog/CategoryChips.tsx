@@ -1,4 +1,4 @@
-import type { CategoryLink } from '../../lib/blog/category.ts';
+import type { CategoryLink } from '../../blog/category.ts';
 
 /** Category links as chips (docs/blog.md#categories: on cards and on the article). */
 export function CategoryChips({

@@ -1,4 +1,4 @@
-import type { PostCardData } from '../../lib/blog/listing.ts';
+import type { PostCardData } from '../../blog/listing.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { Illustration } from '../ui/Illustration.tsx';
 import { CategoryChips } from './CategoryChips.tsx';
@@ -6,7 +6,7 @@ import { CategoryChips } from './CategoryChips.tsx';
 /**
  * One article card (docs/blog.md#blog-list, and related articles): cover, category
  * links, title, en-NZ short date, excerpt and 'Learn more'. The page's data
- * (app/lib/blog/listing.ts) has already left out hidden categories and
+ * (app/blog/listing.ts) has already left out hidden categories and
  * capped them on related cards.
  */
 export function PostCard({ post }: { post: PostCardData }) {

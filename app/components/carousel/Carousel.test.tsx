@@ -40,7 +40,7 @@ function changeReducedMotion(reduce: boolean) {
 
 const slides = ['Alpha', 'Bravo', 'Charlie', 'Delta'].map((name) => <p key={name}>{name}</p>);
 
-/** Renders a carousel and starts its module on it, as the page's script does (app/scripts/site.ts). */
+/** Renders a carousel and starts its module on it, as the page's script does (app/browser/site.ts). */
 function renderStarted(ui: ReactElement) {
   const result = render(ui);
   startCarousels(result.container);

@@ -57,7 +57,7 @@ export interface CarouselProps {
  * keyboard, reduced motion) is `carousel.ts`, which rewrites the state shown
  * here (the control's label, inert slides, the announcement) as it changes;
  * this component renders no state. The page's module script
- * (app/scripts/site.ts) starts it with `startCarousels()`.
+ * (app/browser/site.ts) starts it with `startCarousels()`.
  */
 export function Carousel({
   label,

@@ -5,7 +5,7 @@ import type { AutoplayType } from 'embla-carousel-autoplay';
  * The behaviour of the carousel whose markup `Carousel.tsx` renders
  * (docs/interactive-parts.md#carousels), as a plain module with no React: the
  * markup carries its options as data attributes, and the page's module
- * script (app/scripts/site.ts) starts every carousel with `startCarousels()`.
+ * script (app/browser/site.ts) starts every carousel with `startCarousels()`.
  *
  * It follows the WAI-ARIA carousel pattern: the Pause/Play control, previous
  * and next buttons, Left/Right arrow keys, out-of-view slides made inert, and

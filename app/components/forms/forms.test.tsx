@@ -24,7 +24,7 @@ import {
 } from '../../leads/form-rules.ts';
 import { LEAD_ACCEPTED_EVENT, type LeadFormResult } from '../../leads/form-submission.ts';
 import { API_ERROR_MESSAGES } from '../../leads/receive-lead.server.ts';
-import { conversionForThankYouVisit } from '../../lib/analytics.ts';
+import { conversionForThankYouVisit } from '../../browser/analytics.ts';
 import { QUOTE_FORM_ATTRIBUTE } from '../layout/header-menus.ts';
 import { CallbackForm } from './CallbackForm.tsx';
 import { EnquiryForm } from './EnquiryForm.tsx';

@@ -5,7 +5,7 @@ import {
   LEAD_API_PATH,
   type LeadFormResult,
 } from '../../leads/form-submission.ts';
-import { trackLeadSubmitted, type FormSource } from '../../lib/analytics.ts';
+import { trackLeadSubmitted, type FormSource } from '../../browser/analytics.ts';
 import { loadLeadValidation } from './lead-form-validation.ts';
 
 /** The first value of each text field, as the server reads a form body. */

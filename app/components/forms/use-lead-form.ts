@@ -5,8 +5,8 @@ import {
   type LeadFormResult,
   type LeadFormValues,
 } from '../../leads/form-submission.ts';
-import type { FormSource } from '../../lib/analytics.ts';
-import { useHydrated } from '../../lib/use-hydrated.ts';
+import type { FormSource } from '../../browser/analytics.ts';
+import { useHydrated } from '../use-hydrated.ts';
 import { QUOTE_FORM_ATTRIBUTE } from '../layout/header-menus.ts';
 import { preloadLeadValidation } from './lead-form-validation.ts';
 import { submitLeadForm } from './submit-lead-form.ts';

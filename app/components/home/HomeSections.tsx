@@ -36,7 +36,7 @@ export interface HomeLowerSectionsProps {
  * The home page sections that need no JavaScript to be read: the hero (item 1
  * of docs/screens.md#home-page) and items 4-12. Static HTML, prerendered with
  * the page: what reacts in them (carousels, review toggles, map) is started by
- * the page's module script (app/scripts/site.ts).
+ * the page's module script (app/browser/site.ts).
  */
 export { HomeHero } from './HomeHero.tsx';
 

@@ -49,7 +49,7 @@ describe('SiteFooter', () => {
     document.body.append(container);
     container.innerHTML = renderToString(<SiteFooter links={links} renderedYear={2025} />);
     expect(copyright(container)).toMatch(/^© 2025 /);
-    // What the page's module script (app/scripts/site.ts) does once it runs.
+    // What the page's module script (app/browser/site.ts) does once it runs.
     updateFooterYear(container);
     expect(copyright(container)).toMatch(/^© 2026 .+\. All rights reserved\.$/);
   });

@@ -6,7 +6,7 @@ import { Icon } from '../ui/Icon.tsx';
  * docs/pages-and-routes.md#footer. The content links and the year the page was rendered in
  * come as props (from app/layouts/Document.astro). The year is the build's
  * in the HTML, then the visitor's once the page's module script runs
- * (footer-year.ts, started by app/scripts/site.ts): right on 1 January.
+ * (footer-year.ts, started by app/browser/site.ts): right on 1 January.
  */
 export function SiteFooter({ links, renderedYear }: { links: SiteLinks; renderedYear: number }) {
   const { services: serviceLinks, glassTypes: glassTypeLinks } = links;

@@ -27,7 +27,7 @@ function linkProps(className: string, active: boolean, current: boolean) {
  * docs/pages-and-routes.md#navigation-bar. Desktop: links, two independent dropdowns and
  * 'Call Us'. Mobile: 'Request an Estimate', a call button and the menu toggle.
  * The markup comes from props alone; header-menus.ts gives it its behaviour
- * (the page's module script, app/scripts/site.ts, starts it). The mobile
+ * (the page's module script, app/browser/site.ts, starts it). The mobile
  * panel is a popover its toggle opens natively, so the menu works before any
  * script and without JavaScript.
  */

@@ -3,7 +3,7 @@
  * the year it was built in; read on 1 January before the next build, that
  * year is last year's. The page renders the build's year in an element marked
  * `data-current-year`, and this replaces it with the visitor's year once the
- * page runs: the page's module script (app/scripts/site.ts) calls it.
+ * page runs: the page's module script (app/browser/site.ts) calls it.
  */
 export function updateFooterYear(root: ParentNode = document): void {
   const year = String(new Date().getFullYear());

@@ -1,4 +1,4 @@
-import { holdFocusInside } from '../../lib/modal-panel.ts';
+import { holdFocusInside } from '../../browser/modal-panel.ts';
 
 /**
  * The attribute a lead form carries so 'Request an Estimate' can find it

@@ -22,7 +22,7 @@ export function sectionId(heading: string): string {
 /**
  * docs/pages-and-routes.md#legal-pages: the privacy policy and the terms, section by section.
  * The table of contents is plain links; jump-to-section.ts makes them glide
- * and move focus (the page's module script, app/scripts/site.ts, starts it).
+ * and move focus (the page's module script, app/browser/site.ts, starts it).
  */
 export function LegalDocument({ document }: { document: LegalDocumentData }) {
   return (

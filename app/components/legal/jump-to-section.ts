@@ -1,4 +1,4 @@
-import { defineBehaviour } from '../../lib/behaviour.ts';
+import { defineBehaviour } from '../../browser/behaviour.ts';
 
 /**
  * The table-of-contents links of a long page (`.legal-toc`). Without

@@ -7,7 +7,7 @@ import { PostCard } from '../blog/PostCard.tsx';
 import { Breadcrumbs, type Crumb } from '../ui/Breadcrumbs.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { Illustration } from '../ui/Illustration.tsx';
-import type { ArticlePageData } from '../../lib/blog/listing.ts';
+import type { ArticlePageData } from '../../blog/listing.ts';
 
 /** docs/blog.md#article-page, in order. */
 export function BlogPostPage({

@@ -6,7 +6,7 @@ import { PageHeader } from '../ui/PageHeader.tsx';
 import { business } from '../../content/business.ts';
 import { facts } from '../../content/facts.ts';
 import type { PageMeta } from '../../layouts/page-meta.ts';
-import { breadcrumbJsonLd } from '../../lib/json-ld.ts';
+import { breadcrumbJsonLd } from '../../layouts/json-ld.ts';
 
 /** The contact page's head, for its two page files (prerendered, and the form post's answer). */
 export const contactMeta = (): PageMeta => ({

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { QuoteFormSection } from '../contact/QuoteFormSection.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import type { PageMeta } from '../../layouts/page-meta.ts';
-import { breadcrumbJsonLd } from '../../lib/json-ld.ts';
+import { breadcrumbJsonLd } from '../../layouts/json-ld.ts';
 
 /** The quote page's head, for its two page files (prerendered, and the form post's answer). */
 export const quoteMeta = (): PageMeta => ({

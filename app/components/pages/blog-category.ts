@@ -1,11 +1,11 @@
-import { blogListData, categories } from '../../lib/blog/articles.server.ts';
-import { findCategory } from '../../lib/blog/category.ts';
+import { blogListData, categories } from '../../blog/articles.server.ts';
+import { findCategory } from '../../blog/category.ts';
 import type { PageMeta } from '../../layouts/page-meta.ts';
-import { breadcrumbJsonLd } from '../../lib/json-ld.ts';
+import { breadcrumbJsonLd } from '../../layouts/json-ld.ts';
 
 /**
  * The list of one category (docs/blog.md#categories). The caller sends a retired category
- * (lib/blog/redirects.ts) and a page query to /blog first.
+ * (app/blog/redirects.ts) and a page query to /blog first.
  */
 export function blogCategoryData(slug: string, query: string) {
   // docs/blog.md#categories: a category that matches none gives no filter (all posts, 'All Blogs').

@@ -1,6 +1,6 @@
-import { blogListData } from '../../lib/blog/articles.server.ts';
+import { blogListData } from '../../blog/articles.server.ts';
 import type { PageMeta } from '../../layouts/page-meta.ts';
-import { breadcrumbJsonLd } from '../../lib/json-ld.ts';
+import { breadcrumbJsonLd } from '../../layouts/json-ld.ts';
 
 /**
  * docs/blog.md#search: the whole list, or the search of a query (`/blog?q=…`,

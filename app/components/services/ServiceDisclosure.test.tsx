@@ -24,7 +24,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** Renders the Features section and starts its module on it, as the page's script does (app/scripts/site.ts). */
+/** Renders the Features section and starts its module on it, as the page's script does (app/browser/site.ts). */
 function renderFeatures(mobileOnly: boolean) {
   const { container } = render(
     <ServiceDisclosure id="features" title="Features" mobileOnly={mobileOnly}>

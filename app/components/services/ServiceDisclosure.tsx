@@ -10,7 +10,7 @@ import { Icon } from '../ui/Icon.tsx';
  * 768 px pages.css shows the content whether or not the element is open (no
  * JavaScript needed, no layout shift), and once startMobileOnlyDisclosures runs
  * (mobile-only-disclosure.ts, started by the page's module script,
- * app/scripts/site.ts) the element is kept open so its state reads 'expanded'.
+ * app/browser/site.ts) the element is kept open so its state reads 'expanded'.
  */
 export function ServiceDisclosure({
   id,

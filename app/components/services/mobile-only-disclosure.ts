@@ -1,4 +1,4 @@
-import { defineBehaviour } from '../../lib/behaviour.ts';
+import { defineBehaviour } from '../../browser/behaviour.ts';
 
 /** Where the layout switches to desktop; matches the 768 px breakpoint in pages.css. */
 export const DESKTOP_QUERY = '(min-width: 768px)';

@@ -1,4 +1,4 @@
-import { elementsIn } from '../../lib/behaviour.ts';
+import { elementsIn } from '../../browser/behaviour.ts';
 
 /** An image that has a placeholder, with the placeholder's label (Illustration.tsx). */
 const SELECTOR = 'img[data-fallback-label]';

@@ -1,8 +1,8 @@
 import rss from '@astrojs/rss';
 import { business } from '../../content/business.ts';
-import { articles } from '../../lib/blog/articles.server.ts';
-import { postPath } from '../../lib/blog/listing.ts';
-import { absoluteUrl } from '../../lib/public-config.ts';
+import { articles } from '../../blog/articles.server.ts';
+import { postPath } from '../../blog/listing.ts';
+import { absoluteUrl } from '../../public-config.ts';
 
 /**
  * RSS 2.0 feed of every article, newest first

@@ -7,7 +7,7 @@ import { compareListOrder, parseArticleSource, type Frontmatter } from './frontm
  * is turned into HTML by the blog collection (collection.ts), at build time
  * only.
  */
-const sources = import.meta.glob<string>('../../content/blog/*.md', {
+const sources = import.meta.glob<string>('../content/blog/*.md', {
   query: '?raw',
   import: 'default',
   eager: true,

@@ -1,4 +1,4 @@
-import { publicConfig } from './public-config.ts';
+import { publicConfig } from '../public-config.ts';
 
 /**
  * Analytics (docs/analytics.md), through Google's gtag when GTAG_ID is configured.
@@ -47,7 +47,7 @@ export function loadAnalytics(
   };
   window.gtag('js', new Date());
   // Page views are sent by the site's module on every page load
-  // (app/scripts/site.ts, docs/analytics.md#page-views).
+  // (app/browser/site.ts, docs/analytics.md#page-views).
   window.gtag('config', config.gtagId, { send_page_view: false });
   const adsId = config.adsConversionSendTo.split('/')[0];
   if (adsId) window.gtag('config', adsId);
@@ -71,7 +71,7 @@ export function track(event: AnalyticsEvent): void {
 
 /**
  * docs/analytics.md#page-views: the path and query string on every page load
- * (app/scripts/site.ts).
+ * (app/browser/site.ts).
  */
 export function trackPageView(pathWithQuery: string, title?: string): void {
   track({

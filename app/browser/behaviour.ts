@@ -2,7 +2,7 @@
  * The browser side of a component that is static HTML (on the
  * Astro site only the forms and the blog search are React islands). Such a
  * component's behaviour is a small module that the page's module script
- * (app/scripts/site.ts) starts on the HTML already there; a component that is
+ * (app/browser/site.ts) starts on the HTML already there; a component that is
  * also rendered inside an island (Illustration, in the blog list) starts it
  * on its own element too.
  */

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { business } from '../../content/business.ts';
-import { sitePages } from '../../site-pages.ts';
+import { business } from '../content/business.ts';
+import { sitePages } from '../site-pages.ts';
 import { compileArticle } from './compile.ts';
 import { compareListOrder } from './frontmatter.ts';
 
@@ -11,7 +11,7 @@ import { compareListOrder } from './frontmatter.ts';
  * the Vite plugin runs): list order, dates, reading times, categories, covers
  * and links.
  */
-const root = path.resolve(import.meta.dirname, '../../..');
+const root = path.resolve(import.meta.dirname, '../..');
 const dir = path.join(root, 'app/content/blog');
 const articles = readdirSync(dir)
   .filter((name) => name.endsWith('.md'))

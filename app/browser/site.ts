@@ -15,7 +15,7 @@ import { startSectionJumps } from '../components/legal/jump-to-section.ts';
 import { startMapEmbeds } from '../components/map-embed.ts';
 import { startMobileOnlyDisclosures } from '../components/services/mobile-only-disclosure.ts';
 import { startImageFallbacks } from '../components/ui/image-fallback.ts';
-import { loadAnalytics, trackPageView } from '../lib/analytics.ts';
+import { loadAnalytics, trackPageView } from './analytics.ts';
 
 // No-JavaScript fallbacks step aside (the stylesheets read this).
 document.documentElement.dataset.js = 'on';

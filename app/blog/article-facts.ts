@@ -1,4 +1,4 @@
-import { articleFacts } from '../../content/facts.ts';
+import { articleFacts } from '../content/facts.ts';
 import { ArticleError } from './frontmatter.ts';
 
 const TOKEN = /\{\{\s*([^{}\s]*)\s*\}\}/g;

@@ -1,7 +1,7 @@
 /**
  * The one word rule of the blog (readTimeMinutes, docs/blog.md#articles): words are counted
  * on the article body with the Markdown syntax removed, and reading time is
- * ceil(words / 200). The build (app/lib/blog/compile.ts) and the writers'
+ * ceil(words / 200). The build (app/blog/compile.ts) and the writers'
  * script (scripts/blog-wordcount.ts) both use it, so they cannot disagree.
  */
 

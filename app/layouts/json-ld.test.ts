@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { business } from '../content/business.ts';
 import { businessId, faqPageJsonLd, organizationJsonLd, serviceJsonLd } from './json-ld.ts';
-import { absoluteUrl } from './public-config.ts';
+import { absoluteUrl } from '../public-config.ts';
 
 describe('structured data builders for the content pages', () => {
   it('serviceJsonLd has every documented field of a service', () => {

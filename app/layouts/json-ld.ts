@@ -12,7 +12,7 @@ import type {
   WithContext,
 } from 'schema-dts';
 import { business } from '../content/business.ts';
-import { absoluteUrl } from './public-config.ts';
+import { absoluteUrl } from '../public-config.ts';
 
 /**
  * Builders for the schema.org structured data the site emits, typed by
