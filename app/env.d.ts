@@ -10,7 +10,7 @@ declare namespace App {
      * The lead service for a form post's page, given by the server's table
      * (server/on-demand-routes.server.ts) after the lead guards; null otherwise.
      */
-    leads?: import('./leads/receive-lead.server.ts').LeadsRequestContext | null;
+    leads?: import('./leads/intake/receive-lead.server.ts').LeadsRequestContext | null;
     /**
      * The owner's pages' context, given to pages under /admin by the gate in
      * front of them (server/owner-gate.server.ts); absent elsewhere.

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { HONEYPOT_FIELD } from '../app/leads/form-rules.ts';
+import { HONEYPOT_FIELD } from '../app/leads/intake/form-rules.ts';
 import {
   attachServerLogsOnFailure,
   exportLeads,

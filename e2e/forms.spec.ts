@@ -5,9 +5,9 @@ import {
   REQUIRED_FIELDS_MESSAGE,
   SERVICE_OPTIONS,
   SUBMIT_FAILED_MESSAGE,
-} from '../app/leads/form-rules.ts';
-import { startReceiver, type Receiver } from '../app/leads/test-support.server.ts';
-import { API_ERROR_MESSAGES } from '../app/leads/receive-lead.server.ts';
+} from '../app/leads/intake/form-rules.ts';
+import { startReceiver, type Receiver } from '../app/leads/testing/test-support.server.ts';
+import { API_ERROR_MESSAGES } from '../app/leads/intake/receive-lead.server.ts';
 import { E2E_BUILD_ENV } from './support/env.ts';
 import { recordTag, type TagRecord } from './support/tag-record.ts';
 import {

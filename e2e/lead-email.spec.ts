@@ -5,8 +5,8 @@ import {
   startSmtpServer,
   type TestCertificate,
   type TestSmtpServer,
-} from '../app/leads/smtp-test-support.server.ts';
-import { eventually, startReceiver } from '../app/leads/test-support.server.ts';
+} from '../app/leads/testing/smtp-test-support.server.ts';
+import { eventually, startReceiver } from '../app/leads/testing/test-support.server.ts';
 import {
   attachServerLogsOnFailure,
   exportLeads,

@@ -4,14 +4,14 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { expect, test } from '@playwright/test';
 import pg from 'pg';
-import { SUBMIT_FAILED_MESSAGE } from '../app/leads/form-rules.ts';
-import { SQLITE_FILE_NAME } from '../app/leads/store-sqlite.server.ts';
+import { SUBMIT_FAILED_MESSAGE } from '../app/leads/intake/form-rules.ts';
+import { SQLITE_FILE_NAME } from '../app/leads/store/store-sqlite.server.ts';
 import {
   eventually,
   POSTGRES_SKIP_MESSAGE,
   startReceiver,
   TEST_DATABASE_URL,
-} from '../app/leads/test-support.server.ts';
+} from '../app/leads/testing/test-support.server.ts';
 import {
   attachServerLogsOnFailure,
   exportLeads,

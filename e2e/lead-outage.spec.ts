@@ -1,7 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { SUBMIT_FAILED_MESSAGE } from '../app/leads/form-rules.ts';
-import { openPostgresLeadStore } from '../app/leads/store-postgres.server.ts';
-import { eventually, startReceiver, type Receiver } from '../app/leads/test-support.server.ts';
+import { SUBMIT_FAILED_MESSAGE } from '../app/leads/intake/form-rules.ts';
+import { openPostgresLeadStore } from '../app/leads/store/store-postgres.server.ts';
+import {
+  eventually,
+  startReceiver,
+  type Receiver,
+} from '../app/leads/testing/test-support.server.ts';
 import {
   attachServerLogsOnFailure,
   exportLeads,

@@ -30,7 +30,7 @@ describe('browser files never import *.server.ts', () => {
     const code =
       "import { parseEnv } from '../../server/env.server.ts';\nexport const x = parseEnv;\n";
     expect(await restrictedImports('app/browser/planted.ts', code)).toHaveLength(1);
-    expect(await restrictedImports('app/leads/schema.ts', code)).toHaveLength(1);
+    expect(await restrictedImports('app/leads/intake/schema.ts', code)).toHaveLength(1);
   });
 
   it("fails an .astro file's script that imports a *.server.ts module", async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../app/leads/test-support.server.ts';
+import { eventually } from '../app/leads/testing/test-support.server.ts';
 import { startTestSite, type TestSite } from './site-test-support.server.ts';
 
 describe('request log', () => {

@@ -11,7 +11,7 @@ import {
   inlineStyleHashes,
   type CspOptions,
 } from './csp.server.ts';
-import type { LeadsRequestContext } from '../app/leads/receive-lead.server.ts';
+import type { LeadsRequestContext } from '../app/leads/intake/receive-lead.server.ts';
 import type { Env } from './env.server.ts';
 import { addressNetwork } from './log-address.server.ts';
 import { onDemandRoutes } from './on-demand-routes.server.ts';

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { business } from '../app/content/business.ts';
-import { emailTarget, type EmailTarget } from '../app/leads/email.server.ts';
-import type { DeliveryTarget } from '../app/leads/targets.server.ts';
-import { webhookTargets } from '../app/leads/webhooks.server.ts';
+import { emailTarget, type EmailTarget } from '../app/leads/delivery/email.server.ts';
+import type { DeliveryTarget } from '../app/leads/delivery/targets.server.ts';
+import { webhookTargets } from '../app/leads/delivery/webhooks.server.ts';
 import type { Env } from './env.server.ts';
 
 /**

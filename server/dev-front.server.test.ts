@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger, tempDataDir } from '../app/leads/test-support.server.ts';
+import { silentLogger, tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { createDevFront } from './dev-front.server.ts';
 import { parseEnv } from './env.server.ts';
 

@@ -1,9 +1,9 @@
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
-import { DEFAULT_LEAD_RETENTION_DAYS } from '../app/leads/retention.ts';
+import { DEFAULT_LEAD_RETENTION_DAYS } from '../app/leads/store/retention.ts';
 import { business } from '../app/content/business.ts';
-import { parseSmtpUrl } from '../app/leads/email.server.ts';
-import { isLoopbackHost } from '../app/leads/webhooks.server.ts';
+import { parseSmtpUrl } from '../app/leads/delivery/email.server.ts';
+import { isLoopbackHost } from '../app/leads/delivery/webhooks.server.ts';
 
 /**
  * The environment (docs/operations.md, "Environment"), parsed once at start-up.

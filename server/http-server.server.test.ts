@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEAD_BODY_LIMIT_BYTES } from '../app/leads/receive-lead.server.ts';
-import { eventually } from '../app/leads/test-support.server.ts';
+import { LEAD_BODY_LIMIT_BYTES } from '../app/leads/intake/receive-lead.server.ts';
+import { eventually } from '../app/leads/testing/test-support.server.ts';
 import {
   CLIENT_TIME_LIMITS,
   createHttpServer,

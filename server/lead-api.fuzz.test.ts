@@ -1,18 +1,18 @@
 import http from 'node:http';
-import { webhookTargets } from '../app/leads/webhooks.server.ts';
+import { webhookTargets } from '../app/leads/delivery/webhooks.server.ts';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLeadService } from '../app/leads/lead-service.server.ts';
-import { HONEYPOT_FIELD } from '../app/leads/schema.ts';
-import { openSqliteLeadStore } from '../app/leads/store-sqlite.server.ts';
-import type { LeadStore } from '../app/leads/store.server.ts';
+import { HONEYPOT_FIELD } from '../app/leads/intake/schema.ts';
+import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
+import type { LeadStore } from '../app/leads/store/store.server.ts';
 import {
   captureLogger,
   startReceiver,
   tempDataDir,
   type Receiver,
-} from '../app/leads/test-support.server.ts';
+} from '../app/leads/testing/test-support.server.ts';
 import { createLeadApiRouter } from './lead-api.server.ts';
 
 /**

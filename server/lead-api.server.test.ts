@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { webhookTargets } from '../app/leads/webhooks.server.ts';
+import { webhookTargets } from '../app/leads/delivery/webhooks.server.ts';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,9 +9,9 @@ import {
   REQUIRED_FIELDS_MESSAGE,
   SUBMIT_FAILED_MESSAGE,
   UNEXPECTED_ERROR_MESSAGE,
-} from '../app/leads/schema.ts';
-import { openSqliteLeadStore } from '../app/leads/store-sqlite.server.ts';
-import type { LeadStore } from '../app/leads/store.server.ts';
+} from '../app/leads/intake/schema.ts';
+import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
+import type { LeadStore } from '../app/leads/store/store.server.ts';
 import {
   silentLogger,
   startReceiver,
@@ -19,12 +19,12 @@ import {
   type Receiver,
   sqliteHarness,
   STORE_BACKENDS,
-} from '../app/leads/test-support.server.ts';
+} from '../app/leads/testing/test-support.server.ts';
 import {
   API_ERROR_MESSAGES,
   isAllowedOrigin,
   readLeadRequest,
-} from '../app/leads/receive-lead.server.ts';
+} from '../app/leads/intake/receive-lead.server.ts';
 import {
   createLeadApiRouter,
   createLeadRateLimiter,

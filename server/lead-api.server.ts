@@ -15,19 +15,19 @@ import {
 } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import type { LeadService } from '../app/leads/lead-service.server.ts';
-import type { LeadStore } from '../app/leads/store.server.ts';
+import type { LeadStore } from '../app/leads/store/store.server.ts';
 import {
   API_ERROR_MESSAGES,
   isAllowedOrigin,
   receiveLead,
   type LeadOutcome,
   type LeadsRequestContext,
-} from '../app/leads/receive-lead.server.ts';
-import { UNEXPECTED_ERROR_MESSAGE } from '../app/leads/schema.ts';
+} from '../app/leads/intake/receive-lead.server.ts';
+import { UNEXPECTED_ERROR_MESSAGE } from '../app/leads/intake/schema.ts';
 
 /**
  * The server's side of the one door to the lead service
- * (app/leads/receive-lead.server.ts): the guards every lead post passes
+ * (app/leads/intake/receive-lead.server.ts): the guards every lead post passes
  * first, to /api/leads or to a form's page (the origin check, the rate
  * limit), and POST /api/leads, a thin adapter that answers receiveLead's
  * outcome as JSON (docs/operations.md "HTTP API").

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openPostgresLeadStore } from '../app/leads/store-postgres.server.ts';
-import { openSqliteLeadStore } from '../app/leads/store-sqlite.server.ts';
-import type { LeadRecord } from '../app/leads/store.server.ts';
-import { startSmtpServer } from '../app/leads/smtp-test-support.server.ts';
-import { startReceiver, tempDataDir } from '../app/leads/test-support.server.ts';
+import { openPostgresLeadStore } from '../app/leads/store/store-postgres.server.ts';
+import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
+import type { LeadRecord } from '../app/leads/store/store.server.ts';
+import { startSmtpServer } from '../app/leads/testing/smtp-test-support.server.ts';
+import { startReceiver, tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { csvCell, deliverySummary, main } from './leads-cli.ts';
 
 const CLI = path.join(import.meta.dirname, 'leads-cli.ts');

@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { business } from '../app/content/business.ts';
-import { retentionCutoff } from '../app/leads/retention.ts';
-import { deliverToTargets, type DeliveryOutcome } from '../app/leads/targets.server.ts';
+import { retentionCutoff } from '../app/leads/store/retention.ts';
+import { deliverToTargets, type DeliveryOutcome } from '../app/leads/delivery/targets.server.ts';
 import {
   openLeadStore,
   type DeliveryRecord,
   type LeadRecord,
   type LeadStore,
   type LeadWithDeliveries,
-} from '../app/leads/store.server.ts';
+} from '../app/leads/store/store.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
 import { EnvError, parseEnv, type Env } from './env.server.ts';
 

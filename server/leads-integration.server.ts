@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import { ownerAlerts } from '../app/leads/email.server.ts';
+import { ownerAlerts } from '../app/leads/delivery/email.server.ts';
 import { createLeadService } from '../app/leads/lead-service.server.ts';
-import { createOutbox, eventLoopBusy } from '../app/leads/outbox.server.ts';
-import { createRetentionPurge } from '../app/leads/retention.server.ts';
-import { reconnectingLeadStore, storeErrorForLog } from '../app/leads/store.server.ts';
+import { createOutbox, eventLoopBusy } from '../app/leads/delivery/outbox.server.ts';
+import { createRetentionPurge } from '../app/leads/store/retention.server.ts';
+import { reconnectingLeadStore, storeErrorForLog } from '../app/leads/store/store.server.ts';
 import { createOwnerPagesContext } from '../app/owner/context.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
 import type { LeadsIntegration } from './app.server.ts';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_ERROR_MESSAGES } from '../app/leads/receive-lead.server.ts';
+import { API_ERROR_MESSAGES } from '../app/leads/intake/receive-lead.server.ts';
 import { createLeadRateLimiter, leadGuards } from './lead-api.server.ts';
 import { ON_DEMAND_ROUTES, onDemandRoutes } from './on-demand-routes.server.ts';
 

@@ -5,7 +5,7 @@ import {
   type RequestHandler,
   type Response,
 } from 'express';
-import type { LeadsRequestContext } from '../app/leads/receive-lead.server.ts';
+import type { LeadsRequestContext } from '../app/leads/intake/receive-lead.server.ts';
 
 /**
  * The one table of public URLs answered by a page other than their own

@@ -3,11 +3,11 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSmtpServer } from '../app/leads/smtp-test-support.server.ts';
-import { openPostgresLeadStore } from '../app/leads/store-postgres.server.ts';
-import { openSqliteLeadStore } from '../app/leads/store-sqlite.server.ts';
-import type { LeadStore } from '../app/leads/store.server.ts';
-import { tempDataDir } from '../app/leads/test-support.server.ts';
+import { startSmtpServer } from '../app/leads/testing/smtp-test-support.server.ts';
+import { openPostgresLeadStore } from '../app/leads/store/store-postgres.server.ts';
+import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
+import type { LeadStore } from '../app/leads/store/store.server.ts';
+import { tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { ownerSessions, secretHash } from '../app/owner/sessions.server.ts';
 import { main } from './owner-cli.ts';
 

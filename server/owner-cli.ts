@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
 import { business } from '../app/content/business.ts';
-import { nzDateTime } from '../app/leads/email.server.ts';
-import { EMAIL_PATTERN, SINGLE_LINE_FORBIDDEN } from '../app/leads/form-rules.ts';
+import { nzDateTime } from '../app/leads/delivery/email.server.ts';
+import { EMAIL_PATTERN, SINGLE_LINE_FORBIDDEN } from '../app/leads/intake/form-rules.ts';
 import {
   normaliseEmail,
   openLeadStore,
   type LeadStore,
   type OwnerWithPasskeys,
-} from '../app/leads/store.server.ts';
+} from '../app/leads/store/store.server.ts';
 import { sendOwnerLinkEmail } from '../app/owner/email.server.ts';
 import { ownerLinkUrl, ownerSessions } from '../app/owner/sessions.server.ts';
 import { EnvError, parseEnv, type Env } from './env.server.ts';

@@ -1,7 +1,7 @@
 import { parseCookie } from 'cookie';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { OwnerPagesContext, SignedInOwner } from '../app/owner/context.server.ts';
-import { isAllowedOrigin } from '../app/leads/receive-lead.server.ts';
+import { isAllowedOrigin } from '../app/leads/intake/receive-lead.server.ts';
 
 /**
  * The door of the owner's pages (docs/operations.md, "Owner's pages"):

@@ -3,8 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Request, Response } from 'express';
 import { findCategory } from '../app/blog/category.ts';
-import { isAcceptedContentType, mediaType } from '../app/leads/receive-lead.server.ts';
-import { validateCallbackForm, validateEnquiryForm, validateLead } from '../app/leads/schema.ts';
+import { isAcceptedContentType, mediaType } from '../app/leads/intake/receive-lead.server.ts';
+import {
+  validateCallbackForm,
+  validateEnquiryForm,
+  validateLead,
+} from '../app/leads/intake/schema.ts';
 import { onDemandRoutes } from './on-demand-routes.server.ts';
 import { StaticFiles } from './static.server.ts';
 import { trailingSlashRedirect } from './trailing-slash.server.ts';

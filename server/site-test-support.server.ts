@@ -7,7 +7,7 @@ import {
   captureLogger,
   tempDataDir,
   type CapturedLogger,
-} from '../app/leads/test-support.server.ts';
+} from '../app/leads/testing/test-support.server.ts';
 import { createApp, type AstroHandler } from './app.server.ts';
 import { parseEnv } from './env.server.ts';
 import { createLeadsIntegration, type LeadsRuntime } from './leads-integration.server.ts';

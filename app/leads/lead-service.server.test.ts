@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLeadService, resultBody, type LeadServiceOptions } from './lead-service.server.ts';
-import { createOutbox, type Outbox } from './outbox.server.ts';
+import { createOutbox, type Outbox } from './delivery/outbox.server.ts';
 import {
   HONEYPOT_FIELD,
   INVALID_EMAIL_MESSAGE,
   REQUIRED_FIELDS_MESSAGE,
   SUBMIT_FAILED_MESSAGE,
   UNEXPECTED_ERROR_MESSAGE,
-} from './schema.ts';
-import type { LeadStore } from './store.server.ts';
-import { webhookTargets } from './webhooks.server.ts';
+} from './intake/schema.ts';
+import type { LeadStore } from './store/store.server.ts';
+import { webhookTargets } from './delivery/webhooks.server.ts';
 import {
   captureLogger,
   eventually,
@@ -20,7 +20,7 @@ import {
   type CapturedLogger,
   type Receiver,
   type StoreHarness,
-} from './test-support.server.ts';
+} from './testing/test-support.server.ts';
 
 const input = {
   name: 'Aroha Ngata',

@@ -6,13 +6,13 @@ import {
   nextRetryAt,
   type GivenUpHandler,
   type Outbox,
-} from './outbox.server.ts';
+} from './delivery/outbox.server.ts';
 import {
   HONEYPOT_FIELD,
   SUBMIT_FAILED_MESSAGE,
   UNEXPECTED_ERROR_MESSAGE,
   validateLead,
-} from './schema.ts';
+} from './intake/schema.ts';
 import {
   storeErrorForLog,
   type DeliveryUpdate,
@@ -20,15 +20,15 @@ import {
   type LeadStatus,
   type LeadStore,
   type NewDelivery,
-} from './store.server.ts';
+} from './store/store.server.ts';
 import {
   AllTargetsFailedError,
   assertDistinctKeys,
   deliverToTargets,
   type DeliveryTarget,
   type TargetAttempt,
-} from './targets.server.ts';
-import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhooks.server.ts';
+} from './delivery/targets.server.ts';
+import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './delivery/webhooks.server.ts';
 
 /**
  * One submission, end to end, as docs/operations.md#delivery describes it. Called by

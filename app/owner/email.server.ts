@@ -6,8 +6,8 @@ import {
   smtpTransport,
   withoutSmtpPassword,
   type SmtpSettings,
-} from '../leads/email.server.ts';
-import type { OwnerLinkKind } from '../leads/store.server.ts';
+} from '../leads/delivery/email.server.ts';
+import type { OwnerLinkKind } from '../leads/store/store.server.ts';
 
 /**
  * The e-mail that carries a one-time link to an owner: sent to the owner's

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { LeadStore } from '../leads/store.server.ts';
-import { normaliseEmail } from '../leads/store.server.ts';
+import type { LeadStore } from '../leads/store/store.server.ts';
+import { normaliseEmail } from '../leads/store/store.server.ts';
 
 /**
  * Sign-in limits of the owner's pages (docs/operations.md#owners-pages): they count

@@ -4,7 +4,7 @@ import type {
   OwnerLinkKind,
   OwnerRecord,
   SessionRecord,
-} from '../leads/store.server.ts';
+} from '../leads/store/store.server.ts';
 
 /**
  * Sessions and one-time links of the owner's pages

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { CALLBACK_SERVICE_TYPES, LIMITS } from '../../leads/form-rules.ts';
+import { CALLBACK_SERVICE_TYPES, LIMITS } from '../../leads/intake/form-rules.ts';
 import { EmailField, Field, LeadFormEnd, PhoneField, RequiredNote } from './FormParts.tsx';
 import { useLeadForm, type LeadFormProps } from './use-lead-form.ts';
 
@@ -8,7 +8,7 @@ import { useLeadForm, type LeadFormProps } from './use-lead-form.ts';
  * last name, email, phone, postal code, Home Glass / Business Glass (Home
  * Glass first) and an SMS/e-mail opt-in that starts unchecked and is never
  * sent. Posts to the home page (`action`) or, with JavaScript, to
- * /api/leads; either way app/leads/receive-lead.server.ts joins the names and
+ * /api/leads; either way app/leads/intake/receive-lead.server.ts joins the names and
  * combines the service type and postal code into the message.
  */
 export function CallbackForm({

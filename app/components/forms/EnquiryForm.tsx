@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { LIMITS, SERVICE_OPTIONS } from '../../leads/form-rules.ts';
+import { LIMITS, SERVICE_OPTIONS } from '../../leads/intake/form-rules.ts';
 import {
   describedBy,
   EmailField,
@@ -20,7 +20,7 @@ const SUBMIT_LABELS = {
  * (docs/forms.md#contact-and-quote-forms): name, email, phone, one of the
  * nine services in their documented order, and a
  * message. Posts to its page (`action`) or, with JavaScript, to /api/leads;
- * either way app/leads/receive-lead.server.ts records which page it came
+ * either way app/leads/intake/receive-lead.server.ts records which page it came
  * from (`source`, docs/forms.md#the-three-forms).
  */
 export function EnquiryForm({

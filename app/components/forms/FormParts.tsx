@@ -1,5 +1,5 @@
 import type { ReactNode, RefObject } from 'react';
-import { HONEYPOT_FIELD, LIMITS } from '../../leads/form-rules.ts';
+import { HONEYPOT_FIELD, LIMITS } from '../../leads/intake/form-rules.ts';
 import { IDEMPOTENCY_KEY_FIELD, type FieldState, type LeadForm } from './use-lead-form.ts';
 
 /** A visible label above its control, with an optional hint below it. */

@@ -21,9 +21,9 @@ import {
   SERVICE_OPTIONS,
   SUBMIT_FAILED_MESSAGE,
   UNEXPECTED_ERROR_MESSAGE,
-} from '../../leads/form-rules.ts';
-import { LEAD_ACCEPTED_EVENT, type LeadFormResult } from '../../leads/form-submission.ts';
-import { API_ERROR_MESSAGES } from '../../leads/receive-lead.server.ts';
+} from '../../leads/intake/form-rules.ts';
+import { LEAD_ACCEPTED_EVENT, type LeadFormResult } from '../../leads/intake/form-submission.ts';
+import { API_ERROR_MESSAGES } from '../../leads/intake/receive-lead.server.ts';
 import { conversionForThankYouVisit } from '../../browser/analytics.ts';
 import { QUOTE_FORM_ATTRIBUTE } from '../layout/header-menus.ts';
 import { CallbackForm } from './CallbackForm.tsx';
@@ -59,7 +59,7 @@ interface Answer {
 
 /**
  * A real HTTP server standing in for the site the form posts to (the
- * server's side is app/leads/receive-lead.server.test.ts): it records each
+ * server's side is app/leads/intake/receive-lead.server.test.ts): it records each
  * post and answers with what the test's `answer` returns.
  */
 let page: { server: Server; url: string };

@@ -1,10 +1,10 @@
-import { UNEXPECTED_ERROR_MESSAGE } from '../../leads/form-rules.ts';
+import { UNEXPECTED_ERROR_MESSAGE } from '../../leads/intake/form-rules.ts';
 import {
   FORM_FIELD,
   LEAD_ACCEPTED_EVENT,
   LEAD_API_PATH,
   type LeadFormResult,
-} from '../../leads/form-submission.ts';
+} from '../../leads/intake/form-submission.ts';
 import { trackLeadSubmitted, type FormSource } from '../../browser/analytics.ts';
 import { loadLeadValidation } from './lead-form-validation.ts';
 

@@ -4,7 +4,7 @@ import {
   THANK_YOU_PATH,
   type LeadFormResult,
   type LeadFormValues,
-} from '../../leads/form-submission.ts';
+} from '../../leads/intake/form-submission.ts';
 import type { FormSource } from '../../browser/analytics.ts';
 import { useHydrated } from '../use-hydrated.ts';
 import { QUOTE_FORM_ATTRIBUTE } from '../layout/header-menus.ts';

@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { makeLead, runLeadStoreContract } from './store.contract.ts';
+import { makeLead, runLeadStoreContract } from '../testing/store.contract.ts';
 import type { LeadRecord } from './store.server.ts';
 import { openSqliteLeadStore, SQLITE_FILE_NAME } from './store-sqlite.server.ts';
 import { openLeadStore } from './store.server.ts';
-import { sqliteHarness } from './test-support.server.ts';
+import { sqliteHarness } from '../testing/test-support.server.ts';
 
 function tempDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'leads-sqlite-'));

@@ -1,4 +1,4 @@
-import type { LeadRecord } from './store.server.ts';
+import type { LeadRecord } from '../store/store.server.ts';
 
 /**
  * A delivery target (docs/operations.md#delivery): somewhere every lead goes, such as

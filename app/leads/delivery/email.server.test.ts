@@ -17,10 +17,15 @@ import {
   startSmtpServer,
   type TestCertificate,
   type TestSmtpServer,
-} from './smtp-test-support.server.ts';
-import { openSqliteLeadStore } from './store-sqlite.server.ts';
-import type { LeadRecord, LeadStore } from './store.server.ts';
-import { captureLogger, eventually, startReceiver, tempDataDir } from './test-support.server.ts';
+} from '../testing/smtp-test-support.server.ts';
+import { openSqliteLeadStore } from '../store/store-sqlite.server.ts';
+import type { LeadRecord, LeadStore } from '../store/store.server.ts';
+import {
+  captureLogger,
+  eventually,
+  startReceiver,
+  tempDataDir,
+} from '../testing/test-support.server.ts';
 import { webhookTargets } from './webhooks.server.ts';
 
 const lead: LeadRecord = {

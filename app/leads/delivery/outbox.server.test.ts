@@ -10,8 +10,8 @@ import {
   type OutboxOptions,
   type RemovedTargetReport,
 } from './outbox.server.ts';
-import { openSqliteLeadStore } from './store-sqlite.server.ts';
-import type { LeadRecord, LeadStore } from './store.server.ts';
+import { openSqliteLeadStore } from '../store/store-sqlite.server.ts';
+import type { LeadRecord, LeadStore } from '../store/store.server.ts';
 import type { DeliveryTarget } from './targets.server.ts';
 import { webhookTargets } from './webhooks.server.ts';
 import {
@@ -21,7 +21,7 @@ import {
   startReceiver,
   tempDataDir,
   type Receiver,
-} from './test-support.server.ts';
+} from '../testing/test-support.server.ts';
 
 /** The top of each jittered wait: the schedule itself. */
 const noJitter = { random: () => 1 };

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { LeadSource } from './schema.ts';
+import type { LeadSource } from '../intake/schema.ts';
 
 /**
  * The lead store (docs/operations.md#lead-record, #delivery): the embedded SQLite

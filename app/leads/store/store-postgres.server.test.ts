@@ -1,13 +1,13 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { runLeadStoreContract } from './store.contract.ts';
+import { runLeadStoreContract } from '../testing/store.contract.ts';
 import { MIGRATIONS, openPostgresLeadStore } from './store-postgres.server.ts';
 import { openLeadStore } from './store.server.ts';
 import {
   POSTGRES_SKIP_MESSAGE,
   postgresHarness,
   TEST_DATABASE_URL,
-} from './test-support.server.ts';
+} from '../testing/test-support.server.ts';
 
 /**
  * Runs only with TEST_DATABASE_URL (see README.md in this folder). Every

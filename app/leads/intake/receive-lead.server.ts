@@ -5,7 +5,7 @@ import {
   type LeadFormResult,
   type LeadFormValues,
 } from './form-submission.ts';
-import type { LeadService } from './lead-service.server.ts';
+import type { LeadService } from '../lead-service.server.ts';
 import {
   callbackToLead,
   enquiryToLead,

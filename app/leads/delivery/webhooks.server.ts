@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import type { LeadRecord } from './store.server.ts';
+import type { LeadRecord } from '../store/store.server.ts';
 import type { DeliveryOutcome, DeliveryTarget } from './targets.server.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import type { LeadRecord } from './store.server.ts';
+import type { LeadRecord } from '../store/store.server.ts';
 import { AllTargetsFailedError, deliverToTargets } from './targets.server.ts';
-import { startReceiver, type Receiver } from './test-support.server.ts';
+import { startReceiver, type Receiver } from '../testing/test-support.server.ts';
 import {
   isLoopbackHost,
   parseRetryAfter,

@@ -3,7 +3,7 @@ import escapeHtml from 'escape-html';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { GivenUpHandler, RemovedTargetHandler, RemovedTargetReport } from './outbox.server.ts';
-import type { LeadRecord } from './store.server.ts';
+import type { LeadRecord } from '../store/store.server.ts';
 import type { DeliverOptions, DeliveryOutcome, DeliveryTarget } from './targets.server.ts';
 import { isLoopbackHost } from './webhooks.server.ts';
 

@@ -8,7 +8,7 @@ import type {
   NewPasskey,
   OwnerLinkKind,
   OwnerLinkRecord,
-} from './store.server.ts';
+} from '../store/store.server.ts';
 import { eventually, type StoreHarness } from './test-support.server.ts';
 
 export type { StoreHarness };

@@ -37,7 +37,7 @@ import {
   type NewDelivery,
   type RateLimitCount,
 } from './store.server.ts';
-import { webhookLabel } from './webhooks.server.ts';
+import { webhookLabel } from '../delivery/webhooks.server.ts';
 
 /**
  * The embedded lead store (docs/operations.md#commands: `npm start` needs no database server):

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { webhookTargets } from './webhooks.server.ts';
+import { webhookTargets } from '../delivery/webhooks.server.ts';
 import {
   API_ERROR_MESSAGES,
   formPostAnswer,
@@ -7,7 +7,7 @@ import {
   type LeadsRequestContext,
 } from './receive-lead.server.ts';
 import type { LeadFormResult } from './form-submission.ts';
-import { createLeadService } from './lead-service.server.ts';
+import { createLeadService } from '../lead-service.server.ts';
 import {
   HONEYPOT_FIELD,
   INVALID_EMAIL_MESSAGE,
@@ -16,9 +16,14 @@ import {
   UNEXPECTED_ERROR_MESSAGE,
   type LeadSource,
 } from './schema.ts';
-import { openSqliteLeadStore } from './store-sqlite.server.ts';
-import type { LeadStore } from './store.server.ts';
-import { silentLogger, startReceiver, tempDataDir, type Receiver } from './test-support.server.ts';
+import { openSqliteLeadStore } from '../store/store-sqlite.server.ts';
+import type { LeadStore } from '../store/store.server.ts';
+import {
+  silentLogger,
+  startReceiver,
+  tempDataDir,
+  type Receiver,
+} from '../testing/test-support.server.ts';
 
 const ORIGIN = 'https://glass.example.com';
 
