@@ -82,4 +82,30 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Test support (app/leads/testing: the store contract suite, webhook
+    // receivers, an SMTP server) is never imported by production code.
+    files: ['app/**/*.{ts,tsx,astro}', 'server/**/*.ts', 'scripts/**/*.ts'],
+    ignores: [
+      '**/*.test.ts',
+      '**/*.test.tsx',
+      'app/leads/testing/**',
+      'server/site-test-support.server.ts',
+    ],
+    // typescript-eslint's copy of the rule, so this list does not replace
+    // the browser files' list above (a later config's options would).
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/leads/testing/**', './testing/**', '../testing/**'],
+              message: 'test support is for tests only',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -48,3 +48,18 @@ describe('browser files never import *.server.ts', () => {
     expect(await restrictedImports('app/components/pages/Planted.tsx', code)).toEqual([]);
   });
 });
+
+describe('production code never imports test support', () => {
+  it('fails a server module that imports from app/leads/testing', async () => {
+    const code =
+      "import { tempDataDir } from '../leads/testing/test-support.server.ts';\n" +
+      'export const planted = tempDataDir;\n';
+    const [result] = await eslint.lintText(code, {
+      filePath: path.join(root, 'app/owner/planted.server.ts'),
+    });
+    const messages = (result?.messages ?? []).map((message) => message.message);
+    expect(messages.some((message) => message.endsWith('test support is for tests only'))).toBe(
+      true,
+    );
+  });
+});
