@@ -122,6 +122,11 @@ class FailingStore implements LeadStore {
     this.#inner.createOwnerLink(...args);
   consumeOwnerLink: LeadStore['consumeOwnerLink'] = async (...args) =>
     this.#inner.consumeOwnerLink(...args);
+  findOwnerLink: LeadStore['findOwnerLink'] = async (...args) => this.#inner.findOwnerLink(...args);
+  createOwnerChallenge: LeadStore['createOwnerChallenge'] = async (...args) =>
+    this.#inner.createOwnerChallenge(...args);
+  consumeOwnerChallenge: LeadStore['consumeOwnerChallenge'] = async (...args) =>
+    this.#inner.consumeOwnerChallenge(...args);
   purgeExpiredSignIns: LeadStore['purgeExpiredSignIns'] = async (...args) =>
     this.#inner.purgeExpiredSignIns(...args);
   recordActivity: LeadStore['recordActivity'] = async (...args) =>

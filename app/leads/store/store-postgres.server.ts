@@ -17,6 +17,8 @@ import {
   type NewActivity,
   type NewPasskey,
   type OwnerLinkKind,
+  type OwnerChallengeKind,
+  type OwnerChallengeRecord,
   type OwnerLinkRecord,
   type OwnerRecord,
   type OwnerWithPasskeys,
@@ -242,6 +244,23 @@ export const MIGRATIONS: readonly Migration[] = [
         action text NOT NULL,
         detail text NOT NULL DEFAULT ''
       );
+    `,
+  },
+  {
+    // Passkey ceremonies' challenges (CONTRACT "Owner's pages"): kept in the
+    // store so any server process can finish a ceremony another began; only
+    // their hash, single use, 5 minutes.
+    version: 9,
+    name: 'passkey challenges',
+    sql: `
+      CREATE TABLE owner_challenges (
+        challenge_hash text PRIMARY KEY,
+        kind text NOT NULL CHECK (kind IN ('registration', 'authentication')),
+        owner_id uuid REFERENCES owners (id) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX owner_challenges_expires ON owner_challenges (expires_at);
     `,
   },
 ];
@@ -1062,14 +1081,62 @@ export class PostgresLeadStore implements LeadStore {
     return row ? toOwner(row, 'o_') : null;
   }
 
+  async findOwnerLink(
+    tokenHash: string,
+    kind: OwnerLinkKind,
+    now: string,
+  ): Promise<OwnerRecord | null> {
+    const result = await this.#pool.query(
+      `SELECT ${OWNER_COLUMNS_AS_O} FROM owner_links l JOIN owners o ON o.id = l.owner_id
+       WHERE l.token_hash = $1 AND l.kind = $2 AND l.expires_at > $3::timestamptz
+         AND o.removed_at IS NULL`,
+      [tokenHash, kind, now],
+    );
+    const row = result.rows[0] as Row | undefined;
+    return row ? toOwner(row, 'o_') : null;
+  }
+
+  async createOwnerChallenge(challenge: OwnerChallengeRecord): Promise<void> {
+    await this.#pool.query(
+      `INSERT INTO owner_challenges (challenge_hash, kind, owner_id, created_at, expires_at)
+       VALUES ($1, $2, $3, $4::timestamptz, $5::timestamptz)`,
+      [
+        challenge.challenge_hash,
+        challenge.kind,
+        challenge.owner_id,
+        challenge.created_at,
+        challenge.expires_at,
+      ],
+    );
+  }
+
+  async consumeOwnerChallenge(
+    challengeHash: string,
+    kind: OwnerChallengeKind,
+    now: string,
+  ): Promise<{ owner_id: string | null } | null> {
+    // DELETE … RETURNING: of two uses at once, one finds the row.
+    const result = await this.#pool.query(
+      `DELETE FROM owner_challenges
+       WHERE challenge_hash = $1 AND kind = $2 AND expires_at > $3::timestamptz
+       RETURNING owner_id`,
+      [challengeHash, kind, now],
+    );
+    const row = result.rows[0] as Row | undefined;
+    return row ? { owner_id: textOrNull(row.owner_id) } : null;
+  }
+
   async purgeExpiredSignIns(now: string): Promise<number> {
     const result = await this.#pool.query<{ n: number }>(
       `WITH sessions AS (
          DELETE FROM owner_sessions WHERE expires_at <= $1::timestamptz RETURNING 1
        ), links AS (
          DELETE FROM owner_links WHERE expires_at <= $1::timestamptz RETURNING 1
+       ), challenges AS (
+         DELETE FROM owner_challenges WHERE expires_at <= $1::timestamptz RETURNING 1
        )
-       SELECT ((SELECT count(*) FROM sessions) + (SELECT count(*) FROM links))::int AS n`,
+       SELECT ((SELECT count(*) FROM sessions) + (SELECT count(*) FROM links)
+         + (SELECT count(*) FROM challenges))::int AS n`,
       [now],
     );
     return result.rows[0]?.n ?? 0;

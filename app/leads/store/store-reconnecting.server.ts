@@ -130,6 +130,12 @@ export class ReconnectingLeadStore implements LeadStore {
     this.#call((s) => s.createOwnerLink(...args));
   consumeOwnerLink: LeadStore['consumeOwnerLink'] = (...args) =>
     this.#call((s) => s.consumeOwnerLink(...args));
+  findOwnerLink: LeadStore['findOwnerLink'] = (...args) =>
+    this.#call((s) => s.findOwnerLink(...args));
+  createOwnerChallenge: LeadStore['createOwnerChallenge'] = (...args) =>
+    this.#call((s) => s.createOwnerChallenge(...args));
+  consumeOwnerChallenge: LeadStore['consumeOwnerChallenge'] = (...args) =>
+    this.#call((s) => s.consumeOwnerChallenge(...args));
   purgeExpiredSignIns: LeadStore['purgeExpiredSignIns'] = (...args) =>
     this.#call((s) => s.purgeExpiredSignIns(...args));
   recordActivity: LeadStore['recordActivity'] = (...args) =>

@@ -18,6 +18,8 @@ import {
   type LeadTracking,
   type NewActivity,
   type NewPasskey,
+  type OwnerChallengeKind,
+  type OwnerChallengeRecord,
   type OwnerLinkKind,
   type OwnerLinkRecord,
   type OwnerRecord,
@@ -318,6 +320,23 @@ export const MIGRATIONS: readonly Migration[] = [
         action TEXT NOT NULL,
         detail TEXT NOT NULL DEFAULT ''
       ) STRICT;
+    `,
+  },
+  {
+    // Passkey ceremonies' challenges (CONTRACT "Owner's pages"): kept in the
+    // store so any server process can finish a ceremony another began; only
+    // their hash, single use, 5 minutes.
+    version: 9,
+    name: 'passkey challenges',
+    sql: `
+      CREATE TABLE owner_challenges (
+        challenge_hash TEXT PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('registration', 'authentication')),
+        owner_id TEXT REFERENCES owners (id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX owner_challenges_expires ON owner_challenges (expires_at);
     `,
   },
 ];
@@ -1289,14 +1308,60 @@ export class SqliteLeadStore implements LeadStore {
     );
   }
 
+  async findOwnerLink(
+    tokenHash: string,
+    kind: OwnerLinkKind,
+    now: string,
+  ): Promise<OwnerRecord | null> {
+    return this.#attempt('read', () => {
+      const row = this.#statement(
+        `SELECT ${OWNER_COLUMNS.split(', ')
+          .map((column) => `o.${column}`)
+          .join(', ')}
+         FROM owner_links l JOIN owners o ON o.id = l.owner_id
+         WHERE l.token_hash = ? AND l.kind = ? AND l.expires_at > ? AND o.removed_at IS NULL`,
+      ).get(tokenHash, kind, now);
+      return row ? toOwner(row) : null;
+    });
+  }
+
+  async createOwnerChallenge(challenge: OwnerChallengeRecord): Promise<void> {
+    await this.#attempt('write', () =>
+      this.#statement(
+        `INSERT INTO owner_challenges (challenge_hash, kind, owner_id, created_at, expires_at)
+         VALUES (?, ?, ?, ?, ?)`,
+      ).run(
+        challenge.challenge_hash,
+        challenge.kind,
+        challenge.owner_id,
+        challenge.created_at,
+        challenge.expires_at,
+      ),
+    );
+  }
+
+  async consumeOwnerChallenge(
+    challengeHash: string,
+    kind: OwnerChallengeKind,
+    now: string,
+  ): Promise<{ owner_id: string | null } | null> {
+    return this.#attempt('write', () => {
+      const row = this.#statement(
+        `DELETE FROM owner_challenges WHERE challenge_hash = ? AND kind = ? AND expires_at > ?
+         RETURNING owner_id`,
+      ).get(challengeHash, kind, now);
+      return row ? { owner_id: textOrNull(row.owner_id) } : null;
+    });
+  }
+
   async purgeExpiredSignIns(now: string): Promise<number> {
     return this.#attempt('write', () =>
-      this.#transaction(
-        () =>
-          Number(
-            this.#statement('DELETE FROM owner_sessions WHERE expires_at <= ?').run(now).changes,
-          ) +
-          Number(this.#statement('DELETE FROM owner_links WHERE expires_at <= ?').run(now).changes),
+      this.#transaction(() =>
+        ['owner_sessions', 'owner_links', 'owner_challenges']
+          .map((table) =>
+            Number(this.#statement(`DELETE FROM ${table} WHERE expires_at <= ?`).run(now).changes),
+          )
+          .reduce((sum, n) => sum + n, 0),
       ),
     );
   }

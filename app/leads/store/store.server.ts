@@ -238,6 +238,24 @@ export interface OwnerLinkRecord {
 }
 
 /**
+ * A passkey ceremony's challenge (SimpleWebAuthn's options.challenge), kept
+ * in the store between the options and the answer so any server process on
+ * one PostgreSQL can finish a ceremony another began. Only its SHA-256 hash
+ * is stored; it works once, for 5 minutes. A registration's names the owner
+ * whose set-up link began it; an authentication's names nobody (the passkey
+ * chosen says who signs in).
+ */
+export type OwnerChallengeKind = 'registration' | 'authentication';
+
+export interface OwnerChallengeRecord {
+  challenge_hash: string;
+  kind: OwnerChallengeKind;
+  owner_id: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+/**
  * One line of the activity list: who (an owner's e-mail, or 'cli'), what
  * (an action name and a detail), when. The detail is never personal data of
  * a lead: a lead id, a count, a stage, an owner id (ACTIVITY_DETAIL).
@@ -499,7 +517,23 @@ export interface LeadStore {
     now: string,
   ): Promise<OwnerRecord | null>;
 
-  /** Deletes sessions and links expired at `now`; returns how many rows. */
+  /** The owner of an unexpired, unused link, without using it (the set-up page, before its passkey exists). */
+  findOwnerLink(tokenHash: string, kind: OwnerLinkKind, now: string): Promise<OwnerRecord | null>;
+
+  /** Stores a passkey ceremony's challenge (its hash). */
+  createOwnerChallenge(challenge: OwnerChallengeRecord): Promise<void>;
+
+  /**
+   * Uses a challenge: deletes it and returns whom it names when it is of
+   * `kind` and unexpired at `now`; null otherwise. Atomic, like a link.
+   */
+  consumeOwnerChallenge(
+    challengeHash: string,
+    kind: OwnerChallengeKind,
+    now: string,
+  ): Promise<{ owner_id: string | null } | null>;
+
+  /** Deletes sessions, links and challenges expired at `now`; returns how many rows. */
   purgeExpiredSignIns(now: string): Promise<number>;
 
   /** Appends to the activity list; refuses a detail that could hold personal data. */

@@ -979,6 +979,69 @@ export function runLeadStoreContract(
       expect(uses.filter((use) => use !== null)).toEqual([owner]);
     });
 
+    it('looks at a link without using it', async () => {
+      const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
+      const now = Date.parse(nextTime());
+      await store.createOwnerLink(link(owner.id, 'setup', 'a', now));
+      expect(await store.findOwnerLink('a'.repeat(64), 'setup', iso(now))).toEqual(owner);
+      expect(await store.findOwnerLink('a'.repeat(64), 'setup', iso(now))).toEqual(owner);
+      expect(await store.findOwnerLink('a'.repeat(64), 'sign-in', iso(now))).toBeNull();
+      expect(await store.findOwnerLink('a'.repeat(64), 'setup', iso(now + 60_000))).toBeNull();
+      expect(await store.findOwnerLink('b'.repeat(64), 'setup', iso(now))).toBeNull();
+      expect(await store.consumeOwnerLink('a'.repeat(64), 'setup', iso(now))).toEqual(owner);
+      expect(await store.findOwnerLink('a'.repeat(64), 'setup', iso(now))).toBeNull();
+      // A removed owner's link leads nowhere.
+      await store.createOwnerLink(link(owner.id, 'setup', 'c', now));
+      await store.removeOwner(owner.email, iso(now));
+      expect(await store.findOwnerLink('c'.repeat(64), 'setup', iso(now))).toBeNull();
+    });
+
+    it('keeps a passkey challenge for one use, before it expires, for its own kind, on any instance', async () => {
+      const b = await open();
+      const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
+      const now = Date.parse(nextTime());
+      const challenge = (
+        char: string,
+        kind: 'registration' | 'authentication',
+        id: string | null,
+      ) => ({
+        challenge_hash: char.repeat(64),
+        kind,
+        owner_id: id,
+        created_at: iso(now),
+        expires_at: iso(now + 60_000),
+      });
+      await store.createOwnerChallenge(challenge('d', 'registration', owner.id));
+      await store.createOwnerChallenge(challenge('e', 'authentication', null));
+      expect(await b.consumeOwnerChallenge('d'.repeat(64), 'authentication', iso(now))).toBeNull();
+      expect(
+        await b.consumeOwnerChallenge('d'.repeat(64), 'registration', iso(now + 60_000)),
+      ).toBeNull();
+      expect(await b.consumeOwnerChallenge('d'.repeat(64), 'registration', iso(now))).toEqual({
+        owner_id: owner.id,
+      });
+      expect(
+        await store.consumeOwnerChallenge('d'.repeat(64), 'registration', iso(now)),
+      ).toBeNull();
+      // Of many answers to one challenge at once, one gets it.
+      const uses = await Promise.all(
+        Array.from({ length: 8 }, (_, index) =>
+          (index % 2 === 0 ? store : b).consumeOwnerChallenge(
+            'e'.repeat(64),
+            'authentication',
+            iso(now),
+          ),
+        ),
+      );
+      expect(uses.filter((use) => use !== null)).toEqual([{ owner_id: null }]);
+      // Expired ones are purged with sessions and links.
+      await store.createOwnerChallenge(challenge('f', 'authentication', null));
+      expect(await store.purgeExpiredSignIns(iso(now + 60_000))).toBe(1);
+      expect(
+        await store.consumeOwnerChallenge('f'.repeat(64), 'authentication', iso(now)),
+      ).toBeNull();
+    });
+
     it('purges expired sessions and links', async () => {
       const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
       const now = Date.parse(nextTime());
