@@ -18,6 +18,8 @@ declare namespace App {
     ownerPages?: import('./owner/context.server.ts').OwnerPagesContext;
     /** The owner the request's session names, under /admin; null without a session. */
     owner?: import('./owner/context.server.ts').SignedInOwner | null;
+    /** Under /admin: the client's address as the server sees it (behind TRUST_PROXY, the visitor's), for the sign-in limits. */
+    client?: string;
   }
 }
 

@@ -10,14 +10,17 @@ import { startTestSite, type TestSite } from './site-test-support.server.ts';
 describe('the owner gate', () => {
   let site: TestSite;
   let rendered: Array<{ path: string; owner: string | null }>;
+  let clients: Array<string | undefined>;
 
   beforeAll(async () => {
     rendered = [];
+    clients = [];
     site = await startTestSite(
       { SITE_URL: 'https://glass.example.nz' },
       undefined,
       (req: Request, res: Response, _next, locals) => {
         rendered.push({ path: req.url, owner: locals?.owner?.email ?? null });
+        clients.push(locals?.client);
         res.status(200).type('text/plain').send(`page ${req.url}`);
       },
     );
@@ -65,6 +68,19 @@ describe('the owner gate', () => {
       expect(response.headers.get('x-robots-tag')).toBe('noindex');
     }
     expect(rendered.at(-1)).toEqual({ path: '/admin/sign-in/abc', owner: null });
+    // The sign-in limits count per client: the pages get its address.
+    expect(clients.at(-1)).toBe('127.0.0.1');
+  });
+
+  it("ends a removed owner's sessions at once", async () => {
+    const session = await signIn('hemi@glass.example.nz');
+    const open = () =>
+      fetch(`${site.url}/admin`, { headers: { cookie: cookieFor(session) }, redirect: 'manual' });
+    expect((await open()).status).toBe(200);
+    await context().store.removeOwner('hemi@glass.example.nz', new Date().toISOString());
+    const after = await open();
+    expect(after.status).toBe(303);
+    expect(after.headers.get('location')).toBe('/admin/sign-in');
   });
 
   it('refuses a state change from another origin, or without one, before anything else', async () => {

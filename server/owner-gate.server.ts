@@ -36,6 +36,8 @@ export interface OwnerGateLocals {
   leads: null;
   ownerPages: OwnerPagesContext;
   owner: SignedInOwner | null;
+  /** The client's address as the server sees it (req.ip, so behind TRUST_PROXY the visitor's), for the sign-in limits. */
+  client: string;
 }
 
 export interface OwnerGateOptions {
@@ -77,7 +79,12 @@ export function ownerGate(options: OwnerGateOptions): Router {
         res.redirect(303, SIGN_IN_PATH);
         return;
       }
-      await options.render(req, res, next, { leads: null, ownerPages: context, owner });
+      await options.render(req, res, next, {
+        leads: null,
+        ownerPages: context,
+        owner,
+        client: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      });
     } catch (error) {
       next(error);
     }
