@@ -1,0 +1,304 @@
+import type { AstroCookies } from 'astro';
+import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import type { OwnerLinkKind, OwnerRecord } from '../leads/store/store.server.ts';
+import type { OwnerPagesContext } from './context.server.ts';
+import {
+  authenticationOptions,
+  deviceName,
+  registrationOptions,
+  verifyAuthentication,
+  verifyRegistration,
+} from './passkeys.server.ts';
+import { isSecret, ownerLinkUrl, secretHash } from './sessions.server.ts';
+
+/**
+ * What the sign-in pages under /admin do (docs/operations.md, "Owner's
+ * pages"), apart from Astro: the pages and endpoints in app/pages/admin read
+ * the request, call one of these and answer. Every way in ends in
+ * startSession(): a session, the owner's sign-in noted, a line in the
+ * activity list.
+ */
+
+/** The most a sign-in request's body may hold; a passkey's answer is a few kilobytes. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** A request's body as text, or null when it is larger than `limit` bytes. */
+export async function readBody(request: Request, limit = BODY_LIMIT_BYTES): Promise<string | null> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > limit) return null;
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A JSON body, or undefined when it is too large or not JSON. */
+export async function readJson(request: Request): Promise<unknown> {
+  const text = await readBody(request);
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A posted form's fields (application/x-www-form-urlencoded), or null when too large. */
+export async function readForm(request: Request): Promise<URLSearchParams | null> {
+  const text = await readBody(request, 8 * 1024);
+  return text === null ? null : new URLSearchParams(text);
+}
+
+/** A JSON answer of the sign-in endpoints (never cached: the gate says so for all of /admin). */
+export function jsonAnswer(status: number, body: Record<string, unknown>): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+  });
+}
+
+/** An answer for an endpoint from an Answer that failed. */
+export function failedAnswer(answer: { status: number; message: string }): Response {
+  return jsonAnswer(answer.status, { ok: false, message: answer.message });
+}
+
+export type SignInWay = 'setup' | 'passkey' | 'link';
+
+/** Starts a session for an owner: the cookie's value, or null when the owner is gone. */
+export async function startSession(
+  context: OwnerPagesContext,
+  owner: OwnerRecord,
+  way: SignInWay,
+): Promise<string | null> {
+  const session = await context.sessions.create(owner.id);
+  if (session === null) return null;
+  await context.store.recordActivity({
+    at: new Date().toISOString(),
+    actor: owner.email,
+    action: 'owner.signed-in',
+    detail: way,
+  });
+  return session;
+}
+
+/** Sets the session cookie on an answer (Astro.cookies). */
+export function setSessionCookie(
+  cookies: AstroCookies,
+  context: OwnerPagesContext,
+  session: string,
+): void {
+  cookies.set(context.cookie.name, session, {
+    ...context.cookie.options,
+    maxAge: context.cookie.maxAgeSeconds,
+  });
+}
+
+/** Clears the session cookie, with the attributes it was set with. */
+export function clearSessionCookie(cookies: AstroCookies, context: OwnerPagesContext): void {
+  cookies.delete(context.cookie.name, context.cookie.options);
+}
+
+export type Answer<T> = { ok: true; value: T } | { ok: false; status: number; message: string };
+
+const NO_LINK =
+  'This set-up link has expired, has been used already, or is not a link we made. Ask whoever runs the website’s server for a new one.';
+
+// ---------------------------------------------------------------------------
+// The set-up link: creating a passkey
+
+/** The owner a link is for while it works, without using it (mail scanners open links too). */
+export async function linkOwner(
+  context: OwnerPagesContext,
+  token: string | undefined,
+  kind: OwnerLinkKind,
+): Promise<OwnerRecord | null> {
+  if (!isSecret(token)) return null;
+  return context.store.findOwnerLink(secretHash(token), kind, new Date().toISOString());
+}
+
+export async function setupOptions(
+  context: OwnerPagesContext,
+  token: string | undefined,
+): Promise<Answer<PublicKeyCredentialCreationOptionsJSON>> {
+  const owner = await linkOwner(context, token, 'setup');
+  if (!owner) return { ok: false, status: 410, message: NO_LINK };
+  return { ok: true, value: await registrationOptions(context, owner) };
+}
+
+/**
+ * Stores the new passkey once it verifies, using the set-up link then (not
+ * before: a passkey that failed leaves the link working), and starts a
+ * session. Resolves with the session cookie's value.
+ */
+export async function finishSetup(
+  context: OwnerPagesContext,
+  token: string | undefined,
+  answer: unknown,
+  userAgent: string | null,
+): Promise<Answer<string>> {
+  const owner = await linkOwner(context, token, 'setup');
+  if (!owner) return { ok: false, status: 410, message: NO_LINK };
+  const verified = await verifyRegistration(context, owner, answer);
+  if (!verified.ok) {
+    return {
+      ok: false,
+      status: 400,
+      message: 'That passkey could not be checked. Try again, or try another device.',
+    };
+  }
+  // Used now: of two answers at once, one goes on.
+  if (!(await context.sessions.consumeLink(token, 'setup'))) {
+    return { ok: false, status: 410, message: NO_LINK };
+  }
+  const now = new Date().toISOString();
+  const added = await context.store.addPasskey({
+    id: verified.passkey.id,
+    owner_id: owner.id,
+    public_key: verified.passkey.publicKey,
+    counter: verified.passkey.counter,
+    transports: verified.passkey.transports,
+    name: deviceName(userAgent),
+    created_at: now,
+  });
+  if (!added) {
+    return { ok: false, status: 409, message: 'That passkey is registered already.' };
+  }
+  await context.store.recordActivity({
+    at: now,
+    actor: owner.email,
+    action: 'passkey.added',
+    detail: owner.id,
+  });
+  const session = await startSession(context, owner, 'setup');
+  if (session === null) return { ok: false, status: 410, message: NO_LINK };
+  return { ok: true, value: session };
+}
+
+// ---------------------------------------------------------------------------
+// Signing in with a passkey
+
+const TOO_MANY =
+  'Too many sign-in attempts from here. Wait a quarter of an hour, or ask for a sign-in link by e-mail.';
+
+export async function signInOptions(
+  context: OwnerPagesContext,
+  client: string,
+): Promise<Answer<PublicKeyCredentialRequestOptionsJSON>> {
+  if (await context.limits.passkeyBlocked(client)) {
+    return { ok: false, status: 429, message: TOO_MANY };
+  }
+  return { ok: true, value: await authenticationOptions(context) };
+}
+
+/**
+ * Checks a passkey's answer; a failure counts against this client and, when
+ * the passkey names an owner, that owner's address. A success counts
+ * nothing. Resolves with the session cookie's value.
+ */
+export async function finishPasskeySignIn(
+  context: OwnerPagesContext,
+  answer: unknown,
+  client: string,
+): Promise<Answer<string>> {
+  if (await context.limits.passkeyBlocked(client)) {
+    return { ok: false, status: 429, message: TOO_MANY };
+  }
+  const result = await verifyAuthentication(context, answer);
+  if (result.owner && (await context.limits.passkeyBlocked(client, result.owner.email))) {
+    return { ok: false, status: 429, message: TOO_MANY };
+  }
+  const session = result.ok ? await startSession(context, result.owner, 'passkey') : null;
+  if (session === null) {
+    await context.limits.countFailedPasskey(client, result.owner?.email);
+    return {
+      ok: false,
+      status: 401,
+      message:
+        'That passkey did not sign you in. Try again, or ask for a sign-in link by e-mail below.',
+    };
+  }
+  return { ok: true, value: session };
+}
+
+// ---------------------------------------------------------------------------
+// Signing in with an e-mailed link
+
+/** The most an address may be: RFC 5321's limit on a path. */
+const ADDRESS_MAX = 254;
+
+/**
+ * Asks for a sign-in link. The visitor is told the same thing whatever
+ * happens here (an owner's address or not, over a limit or not, the e-mail
+ * sent or not), so the answer gives nothing away; the e-mail goes out after
+ * the answer, so its time gives nothing away either. Resolves once the
+ * request is counted; `sent` resolves once the e-mail was handed on (tests).
+ */
+export async function requestSignInLink(
+  context: OwnerPagesContext,
+  address: string,
+  client: string,
+): Promise<{ sent: Promise<boolean> }> {
+  const email = address.trim();
+  if (!email || email.length > ADDRESS_MAX || !email.includes('@')) {
+    return { sent: Promise.resolve(false) };
+  }
+  if (!(await context.limits.allowLinkRequest(email, client))) {
+    context.logger.warn('Sign-in link request over its limit');
+    return { sent: Promise.resolve(false) };
+  }
+  const { sendLink } = context;
+  if (!sendLink) return { sent: Promise.resolve(false) };
+  const owner = await context.store.findOwnerByEmail(email);
+  if (!owner) return { sent: Promise.resolve(false) };
+  const sent = (async () => {
+    const link = await context.sessions.createLink(owner.id, 'sign-in');
+    return sendLink({
+      to: owner.email,
+      url: ownerLinkUrl(context.siteOrigin, 'sign-in', link.token),
+      kind: 'sign-in',
+      expiresAt: link.expiresAt,
+    });
+  })().catch((error: unknown) => {
+    context.logger.error({ err: error }, 'Sign-in link not sent');
+    return false;
+  });
+  return { sent };
+}
+
+/** Uses a sign-in link (once, within 15 minutes) and starts a session. */
+export async function signInWithLink(
+  context: OwnerPagesContext,
+  token: string | undefined,
+): Promise<string | null> {
+  const owner = await context.sessions.consumeLink(token, 'sign-in');
+  return owner ? startSession(context, owner, 'link') : null;
+}
+
+/** Sign-out: the session ends, and the activity list says so. */
+export async function signOut(
+  context: OwnerPagesContext,
+  owner: { email: string } | null | undefined,
+  session: string | undefined,
+): Promise<void> {
+  await context.sessions.end(session);
+  if (owner) {
+    await context.store.recordActivity({
+      at: new Date().toISOString(),
+      actor: owner.email,
+      action: 'owner.signed-out',
+      detail: '',
+    });
+  }
+}

@@ -1,0 +1,17 @@
+import type { APIRoute } from 'astro';
+import { failedAnswer, jsonAnswer, signInOptions } from '../../../owner/sign-in.server.ts';
+
+/**
+ * POST /admin/sign-in/options: the options for signing in with a passkey
+ * (any passkey this site's owners hold); refused while this client is over
+ * its limit of failed attempts.
+ */
+export const prerender = false;
+
+export const POST: APIRoute = async ({ locals }) => {
+  const context = locals.ownerPages;
+  if (!context) return new Response(null, { status: 404 });
+  const answer = await signInOptions(context, locals.client ?? 'unknown');
+  if (!answer.ok) return failedAnswer(answer);
+  return jsonAnswer(200, { ok: true, options: answer.value });
+};
