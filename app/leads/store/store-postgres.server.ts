@@ -247,7 +247,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // Passkey ceremonies' challenges (CONTRACT "Owner's pages"): kept in the
+    // Passkey ceremonies' challenges (docs/operations.md#owners-pages): kept in the
     // store so any server process can finish a ceremony another began; only
     // their hash, single use, 5 minutes.
     version: 9,
