@@ -94,6 +94,7 @@ class FailingStore implements LeadStore {
   countFailedDeliveries: LeadStore['countFailedDeliveries'] = async () =>
     this.#inner.countFailedDeliveries();
   peekRateLimit: LeadStore['peekRateLimit'] = async (...args) => this.#inner.peekRateLimit(...args);
+  retryDelivery: LeadStore['retryDelivery'] = async (...args) => this.#inner.retryDelivery(...args);
   saveLeadTracking: LeadStore['saveLeadTracking'] = async (...args) =>
     this.#inner.saveLeadTracking(...args);
   searchLeads: LeadStore['searchLeads'] = async (...args) => this.#inner.searchLeads(...args);

@@ -654,6 +654,19 @@ export class PostgresLeadStore implements LeadStore {
     return result.rowCount === 1;
   }
 
+  async retryDelivery(leadId: string, target: string, at: string): Promise<boolean> {
+    if (!UUID.test(leadId)) return false;
+    const result = await this.#pool.query(
+      `UPDATE lead_deliveries
+       SET state = 'pending', next_attempt_at = $3::timestamptz, lease_owner = NULL,
+           lease_expires_at = NULL
+       WHERE lead_id = $1 AND target = $2 AND state = 'failed'
+         AND lead_id IN (SELECT id FROM leads WHERE status = 'accepted')`,
+      [leadId, target, at],
+    );
+    return result.rowCount === 1;
+  }
+
   async cancelDeliveriesExcept(targets: readonly string[]): Promise<CancelledDelivery[]> {
     const result = await this.#pool.query<{ lead_id: string; target: string; label: string }>(
       `UPDATE lead_deliveries

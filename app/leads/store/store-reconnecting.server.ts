@@ -79,6 +79,8 @@ export class ReconnectingLeadStore implements LeadStore {
     this.#call((s) => s.cancelDeliveriesExcept(...args));
   recordDelivery: LeadStore['recordDelivery'] = (...args) =>
     this.#call((s) => s.recordDelivery(...args));
+  retryDelivery: LeadStore['retryDelivery'] = (...args) =>
+    this.#call((s) => s.retryDelivery(...args));
   expireReceived: LeadStore['expireReceived'] = (...args) =>
     this.#call((s) => s.expireReceived(...args));
   listLeads: LeadStore['listLeads'] = (...args) => this.#call((s) => s.listLeads(...args));

@@ -829,6 +829,20 @@ export class SqliteLeadStore implements LeadStore {
     return result.changes > 0;
   }
 
+  async retryDelivery(leadId: string, target: string, at: string): Promise<boolean> {
+    const result = await this.#attempt('write', () =>
+      this.#transaction(() =>
+        this.#statement(
+          `UPDATE lead_deliveries
+           SET state = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_expires_at = NULL
+           WHERE lead_id = ? AND target = ? AND state = 'failed'
+             AND lead_id IN (SELECT id FROM leads WHERE status = 'accepted')`,
+        ).run(at, leadId, target),
+      ),
+    );
+    return result.changes > 0;
+  }
+
   async cancelDeliveriesExcept(targets: readonly string[]): Promise<CancelledDelivery[]> {
     return this.#attempt('write', () => this.#cancelDeliveriesExcept(targets));
   }

@@ -380,6 +380,15 @@ export interface LeadStore {
   recordDelivery(leadId: string, owner: string, update: DeliveryUpdate): Promise<boolean>;
 
   /**
+   * "Deliver again" (CONTRACT "Owner's pages"): a delivery given up for good
+   * (`failed`) of an accepted lead is `pending` again, due at `at`, so the
+   * outbox's next round tries it once more the normal way (its attempts
+   * count on; past the lead's 24-hour window one more failure marks it
+   * failed again). False, and nothing changed, for any other delivery.
+   */
+  retryDelivery(leadId: string, target: string, at: string): Promise<boolean>;
+
+  /**
    * Leads left `received` since before `olderThan` (the process died during
    * the first attempt) become not_accepted, their pending deliveries not_sent.
    * Returns how many leads changed.

@@ -388,6 +388,58 @@ export function runLeadStoreContract(
       expect(again).toEqual(expect.objectContaining({ attempts: 1, last_error: 'HTTP 500' }));
     });
 
+    it('delivers a failed delivery again: pending, due now, claimed by the next round', async () => {
+      const now = Date.parse(nextTime());
+      const refused = {
+        state: 'failed' as const,
+        attempts: 1,
+        next_attempt_at: null,
+        last_error: 'refused: HTTP 410 Gone',
+        delivered_at: null,
+      };
+      const lead = makeLead();
+      await store.insertLead(lead, [pending(HOOK_A, null), pending(HOOK_B, null)]);
+      await store.settleLead(lead.id, 'accepted', [
+        { target: HOOK_A, ...refused },
+        {
+          ...refused,
+          target: HOOK_B,
+          state: 'delivered',
+          last_error: null,
+          delivered_at: iso(now),
+        },
+      ]);
+      const spurned = makeLead({ status: 'received' });
+      await store.insertLead(spurned, [pending(HOOK_A, null)]);
+      await store.settleLead(spurned.id, 'not_accepted', [
+        { target: HOOK_A, ...refused, state: 'not_sent' },
+      ]);
+
+      // Only a failed delivery of an accepted lead goes back to the outbox.
+      expect(await store.retryDelivery(lead.id, HOOK_B, iso(now))).toBe(false);
+      expect(await store.retryDelivery(spurned.id, HOOK_A, iso(now))).toBe(false);
+      expect(await store.retryDelivery(randomUUID(), HOOK_A, iso(now))).toBe(false);
+      expect(await store.retryDelivery('not-a-uuid', HOOK_A, iso(now))).toBe(false);
+      expect(await store.countFailedDeliveries()).toBe(1);
+
+      expect(await store.retryDelivery(lead.id, HOOK_A, iso(now))).toBe(true);
+      expect(await store.countFailedDeliveries()).toBe(0);
+      const again = await store.getLead(lead.id);
+      expect(again?.deliveries.find((d) => d.target === HOOK_A)).toEqual(
+        expect.objectContaining({ state: 'pending', attempts: 1, next_attempt_at: iso(now) }),
+      );
+      // Pending now: a second click changes nothing.
+      expect(await store.retryDelivery(lead.id, HOOK_A, iso(now))).toBe(false);
+      const claims = await store.claimDueDeliveries({
+        owner: 'w',
+        now: iso(now),
+        leaseUntil: iso(now + 60_000),
+        limit: 10,
+        targets: TARGETS,
+      });
+      expect(claims.map((c) => [c.lead_id, c.target, c.attempts])).toEqual([[lead.id, HOOK_A, 1]]);
+    });
+
     it('marks leads stuck in "received" as not accepted', async () => {
       const old = makeLead({ status: 'received' });
       const fresh = makeLead({ status: 'received' });
