@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openPostgresLeadStore } from '../app/leads/store/store-postgres.server.ts';
 import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
-import type { LeadRecord } from '../app/leads/store/store.server.ts';
+import type { LeadRecord, LeadStore } from '../app/leads/store/store.server.ts';
 import { startSmtpServer } from '../app/leads/testing/smtp-test-support.server.ts';
 import { startReceiver, tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { csvCell, deliverySummary, main } from './leads-cli.ts';
@@ -454,7 +454,12 @@ interface Backend {
   label: string;
   skip: boolean;
   /** A store with the given leads, and the environment the CLI reads it with. */
-  seed(rows: LeadRecord[]): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }>;
+  seed(rows: LeadRecord[]): Promise<{
+    env: Record<string, string>;
+    /** The same store, opened again, to look at what the CLI left. */
+    open(): Promise<LeadStore>;
+    cleanup(): Promise<void>;
+  }>;
 }
 
 const BACKENDS: Backend[] = [
@@ -466,7 +471,11 @@ const BACKENDS: Backend[] = [
       const store = await openSqliteLeadStore({ dataDir: dir.dir });
       for (const row of rows) await store.insertLead(row, [pendingTo(HOOK_A)]);
       await store.close();
-      return { env: { DATA_DIR: dir.dir }, cleanup: async () => dir.remove() };
+      return {
+        env: { DATA_DIR: dir.dir },
+        open: () => openSqliteLeadStore({ dataDir: dir.dir }),
+        cleanup: async () => dir.remove(),
+      };
     },
   },
   {
@@ -484,6 +493,7 @@ const BACKENDS: Backend[] = [
       url.searchParams.set('options', `-c search_path=${schema}`);
       return {
         env: { DATA_DIR: '/nonexistent/never-created', DATABASE_URL: url.toString() },
+        open: () => openPostgresLeadStore({ connectionString: testDatabaseUrl!, schema }),
         async cleanup() {
           await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
           await admin.end();
@@ -572,6 +582,23 @@ for (const backend of BACKENDS) {
       expect(left.map((row) => row.id)).toEqual([rows.other.id]);
       const again = await cli(['delete', '--email', 'mere@example.co.nz', '--yes'], seeded.env);
       expect(again.stdout).toBe('No leads of mere@example.co.nz. Deleted 0 leads.\n');
+    });
+
+    it('export --email and delete --yes are in the activity list as cli, with counts only', async () => {
+      await cli(['export', '--email', 'mere@example.co.nz'], seeded.env);
+      await cli(['delete', '--email', 'mere@example.co.nz'], seeded.env);
+      await cli(['delete', '--email', 'mere@example.co.nz', '--yes'], seeded.env);
+      const store = await seeded.open();
+      try {
+        const entries = await store.listActivity();
+        expect(entries.map(({ actor, action, detail }) => [actor, action, detail])).toEqual([
+          ['cli', 'person.deleted', 'count=3'],
+          ['cli', 'person.exported', 'count=3'],
+        ]);
+        expect(JSON.stringify(entries)).not.toMatch(/mere|Pōtae|027/i);
+      } finally {
+        await store.close();
+      }
     });
 
     it('delete --id removes one lead', async () => {

@@ -2,6 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { business } from '../app/content/business.ts';
+import {
+  activity,
+  ACTIVITY,
+  deletePerson,
+  exportPerson,
+  exportRecord,
+  TERMINAL_CONTROLS,
+  toJson,
+} from '../app/leads/person-data.server.ts';
 import { retentionCutoff } from '../app/leads/store/retention.ts';
 import { deliverToTargets, type DeliveryOutcome } from '../app/leads/delivery/targets.server.ts';
 import {
@@ -143,53 +152,8 @@ export function parseCommand(argv: readonly string[]): Command {
 // ---------------------------------------------------------------------------
 // Formatting
 
-/** The fields of docs/operations.md#lead-record of one lead, for the JSON export. */
-export function exportRecord(lead: LeadWithDeliveries) {
-  return {
-    id: lead.id,
-    name: lead.name,
-    email: lead.email,
-    phone: lead.phone,
-    service: lead.service,
-    message: lead.message,
-    created_at: lead.created_at,
-    source: lead.source,
-    status: lead.status,
-    stage: lead.stage,
-    note: lead.note,
-    deliveries: lead.deliveries.map((delivery) => ({
-      target: delivery.label,
-      state: delivery.state,
-      attempts: delivery.attempts,
-      next_attempt_at: delivery.next_attempt_at,
-      last_error: delivery.last_error,
-      delivered_at: delivery.delivered_at,
-    })),
-  };
-}
-
-/**
- * Characters a terminal may take as a command rather than text: the control
- * characters but tab and line breaks (ESC and the C1 controls CSI and OSC
- * start escape sequences), DEL, and the bidirectional overrides. The form
- * refuses them; leads stored before it did may still hold some.
- */
-const TERMINAL_CONTROLS =
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * JSON.stringify escapes the C0 controls but writes DEL, C1 and the
- * overrides as they are; escaped too, the export is safe to print to a
- * terminal and still reads back to the same values.
- */
-export function toJson(leads: readonly LeadWithDeliveries[]): string {
-  const json = JSON.stringify(leads.map(exportRecord), null, 2).replace(
-    TERMINAL_CONTROLS,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-  return `${json}\n`;
-}
+// The JSON export is the owner's lead page's download too.
+export { exportRecord, toJson };
 
 /**
  * "delivered 2/2", "pending 1/2", "failed 1/2", "not_sent 0/2": the count is
@@ -391,11 +355,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         io.stdout(toTable(await store.listLeads({ limit: command.limit })));
         return 0;
       case 'export': {
-        const leads =
-          command.email === undefined
-            ? await store.exportLeads()
-            : await store.findLeadsByEmail(command.email);
-        const text = command.format === 'json' ? toJson(leads) : toCsv(leads);
+        const toFormat = command.format === 'json' ? toJson : toCsv;
+        const person =
+          command.email === undefined ? undefined : await exportPerson(store, command.email);
+        const leads = person ? person.leads : await store.exportLeads();
+        const text = person && command.format === 'json' ? person.json : toFormat(leads);
+        if (person) await recordCliActivity(store, ACTIVITY.personExported, leads.length, io);
         if (command.output) {
           writePrivateFile(command.output, text);
           io.stderr(`Wrote ${leads.length} leads to ${command.output}\n`);
@@ -514,9 +479,31 @@ async function deleteLeads(
     io.stdout('Nothing deleted. Run the same command with --yes to delete them.\n');
     return 0;
   }
-  const count = await store.deleteLeads(leads.map((lead) => lead.id));
+  const count =
+    selection.by === 'email'
+      ? await deletePerson(store, selection.email)
+      : await store.deleteLeads(leads.map((lead) => lead.id));
   io.stdout(`Deleted ${noun(count)} ${whose}, with their deliveries.\n`);
+  await recordCliActivity(store, ACTIVITY.personDeleted, count, io);
   return 0;
+}
+
+/**
+ * The activity list (the owner's pages, /admin/activity) keeps what the CLI
+ * did to a person's leads too, as 'cli', with a count and nothing personal.
+ * A store without it is no reason to fail the command.
+ */
+async function recordCliActivity(
+  store: LeadStore,
+  action: typeof ACTIVITY.personExported | typeof ACTIVITY.personDeleted,
+  count: number,
+  io: CliIo,
+): Promise<void> {
+  try {
+    await store.recordActivity(activity('cli', action, { count }));
+  } catch (error) {
+    io.stderr(`Could not note this in the activity list: ${(error as Error).message}\n`);
+  }
 }
 
 function defaultOpenStore(env: ReturnType<typeof parseEnv>): Promise<LeadStore> {

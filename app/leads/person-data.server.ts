@@ -1,0 +1,111 @@
+import {
+  normaliseEmail,
+  type LeadStore,
+  type LeadWithDeliveries,
+  type NewActivity,
+} from './store/store.server.ts';
+
+/**
+ * A person's data on request (Privacy Act 2020: IPP 6 access, and deletion),
+ * one code path for both doors: `npm run leads -- export --email` and
+ * `delete --email … --yes` (server/leads-cli.ts), and the owner's lead page
+ * ("Download everything about this person", "Delete this person's
+ * enquiries", app/pages/admin/leads). The export is the JSON of the lead
+ * record's fields (docs/operations.md "Lead record").
+ */
+
+/** The lead record's fields of one lead, for the JSON export. */
+export function exportRecord(lead: LeadWithDeliveries) {
+  return {
+    id: lead.id,
+    name: lead.name,
+    email: lead.email,
+    phone: lead.phone,
+    service: lead.service,
+    message: lead.message,
+    created_at: lead.created_at,
+    source: lead.source,
+    status: lead.status,
+    stage: lead.stage,
+    note: lead.note,
+    deliveries: lead.deliveries.map((delivery) => ({
+      target: delivery.label,
+      state: delivery.state,
+      attempts: delivery.attempts,
+      next_attempt_at: delivery.next_attempt_at,
+      last_error: delivery.last_error,
+      delivered_at: delivery.delivered_at,
+    })),
+  };
+}
+
+/**
+ * Characters a terminal may take as a command rather than text: the control
+ * characters but tab and line breaks (ESC and the C1 controls CSI and OSC
+ * start escape sequences), DEL, and the bidirectional overrides. The form
+ * refuses them; leads stored before it did may still hold some.
+ */
+export const TERMINAL_CONTROLS =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON.stringify escapes the C0 controls but writes DEL, C1 and the
+ * overrides as they are; escaped too, the export is safe to print to a
+ * terminal and still reads back to the same values.
+ */
+export function toJson(leads: readonly LeadWithDeliveries[]): string {
+  const json = JSON.stringify(leads.map(exportRecord), null, 2).replace(
+    TERMINAL_CONTROLS,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return `${json}\n`;
+}
+
+/** Every lead held about the person with this address, oldest first, with the JSON export of them. */
+export async function exportPerson(
+  store: LeadStore,
+  email: string,
+): Promise<{ leads: LeadWithDeliveries[]; json: string }> {
+  const leads = await store.findLeadsByEmail(normaliseEmail(email));
+  return { leads, json: toJson(leads) };
+}
+
+/**
+ * Deletes every lead of the person with this address, with their
+ * deliveries, in one transaction of the store (which overwrites what it
+ * deletes: SQLite's secure_delete); returns how many leads.
+ */
+export async function deletePerson(store: LeadStore, email: string): Promise<number> {
+  const leads = await store.findLeadsByEmail(normaliseEmail(email));
+  if (leads.length === 0) return 0;
+  return store.deleteLeads(leads.map((lead) => lead.id));
+}
+
+/**
+ * The activity list's names for what an owner (or the CLI, as 'cli') did.
+ * Details name ids, counts, stages and targets, never a person: a deletion
+ * keeps only its count.
+ */
+export const ACTIVITY = {
+  leadSaved: 'lead.saved',
+  deliveryRetried: 'delivery.retried',
+  personExported: 'person.exported',
+  personDeleted: 'person.deleted',
+} as const;
+
+export function activity(
+  actor: string,
+  action: (typeof ACTIVITY)[keyof typeof ACTIVITY],
+  detail: Record<string, string | number>,
+  at = new Date(),
+): NewActivity {
+  return {
+    at: at.toISOString(),
+    actor,
+    action,
+    detail: Object.entries(detail)
+      .map(([key, value]) => `${key}=${value}`)
+      .join(','),
+  };
+}
