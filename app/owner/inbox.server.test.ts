@@ -1,0 +1,216 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeLead } from '../leads/store.contract.ts';
+import { openSqliteLeadStore } from '../leads/store-sqlite.server.ts';
+import type { LeadRecord, LeadStore } from '../leads/store.server.ts';
+import { tempDataDir } from '../leads/test-support.server.ts';
+import {
+  describeActivity,
+  handleLeadPost,
+  inboxHref,
+  inboxPage,
+  newSinceLastLook,
+  nzShortTime,
+  parseInboxQuery,
+} from './inbox.server.ts';
+
+const owner = { id: '', email: 'owner@glass.example.com' };
+let store: LeadStore;
+let dir: ReturnType<typeof tempDataDir>;
+
+beforeEach(async () => {
+  dir = tempDataDir('owner-inbox-');
+  store = await openSqliteLeadStore({ dataDir: dir.dir });
+  owner.id = (await store.addOwner(owner.email, new Date().toISOString())).owner.id;
+});
+afterEach(async () => {
+  await store.close();
+  dir.remove();
+});
+
+const form = (fields: Record<string, string>) => {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  return data;
+};
+
+async function stored(overrides: Partial<LeadRecord> = {}) {
+  const lead = makeLead(overrides);
+  await store.insertLead(lead, [
+    { target: 'webhook:1', label: 'webhook 1', state: 'pending', next_attempt_at: null },
+    { target: 'email', label: 'email', state: 'pending', next_attempt_at: null },
+  ]);
+  return lead;
+}
+
+describe('the inbox query', () => {
+  it('reads stage, search and page from the URL, ignoring what it does not know', () => {
+    expect(parseInboxQuery(new URL('https://x/admin?stage=won&q=%20021%20&page=3'))).toEqual({
+      stage: 'won',
+      query: '021',
+      page: 3,
+    });
+    expect(parseInboxQuery(new URL('https://x/admin?stage=archived&page=-2'))).toEqual({
+      stage: undefined,
+      query: '',
+      page: 1,
+    });
+    expect(parseInboxQuery(new URL('https://x/admin?page=1e400'))).toMatchObject({ page: 1 });
+  });
+
+  it('links to a page with the same filter and search', () => {
+    expect(inboxHref({ stage: undefined, query: '', page: 1 })).toBe('/admin');
+    expect(inboxHref({ stage: 'quoted', query: 'Aroha & co', page: 2 })).toBe(
+      '/admin?stage=quoted&q=Aroha+%26+co&page=2',
+    );
+  });
+
+  it('shows times in New Zealand time, daylight saving included', () => {
+    // 01:05 UTC on 5 March 2025 is 2:05 pm NZDT; on 5 July, 1:05 pm NZST.
+    expect(nzShortTime('2025-03-05T01:05:00.000Z')).toMatch(/5 Mar 2025.*2:05\s?pm/);
+    expect(nzShortTime('2025-07-05T01:05:00.000Z')).toMatch(/5 Jul 2025.*1:05\s?pm/);
+  });
+});
+
+describe('a page of the inbox', () => {
+  it('pages 55 leads 50 at a time, newest first, with links either side', async () => {
+    const ids: string[] = [];
+    for (let index = 0; index < 55; index++) ids.push((await stored()).id);
+    const first = await inboxPage(store, { stage: undefined, query: '', page: 1 });
+    expect(first.leads).toHaveLength(50);
+    expect(first.leads[0]?.id).toBe(ids[54]);
+    expect(first).toMatchObject({
+      total: 55,
+      newer: null,
+      older: '/admin?page=2',
+      range: 'Showing 1–50 of 55',
+    });
+    const second = await inboxPage(store, { stage: undefined, query: '', page: 2 });
+    expect(second.leads.map((lead) => lead.id)).toEqual(ids.slice(0, 5).reverse());
+    expect(second).toMatchObject({ newer: '/admin', older: null, range: 'Showing 51–55 of 55' });
+  });
+
+  it('filters by stage and searches by name, e-mail or phone', async () => {
+    const aroha = await stored({ name: 'Aroha Ngata', phone: '021 555 0101' });
+    const tama = await stored({
+      name: 'Tama Walker',
+      email: 'tama@example.com',
+      phone: '09 555 7777',
+    });
+    await store.saveLeadTracking(tama.id, 0, { stage: 'won' });
+    const page = (query: Parameters<typeof inboxPage>[1]) =>
+      inboxPage(store, query).then((result) => result.leads.map((lead) => lead.name));
+    expect(await page({ stage: 'won', query: '', page: 1 })).toEqual(['Tama Walker']);
+    expect(await page({ stage: undefined, query: '0215550101', page: 1 })).toEqual([aroha.name]);
+    expect(await page({ stage: undefined, query: 'TAMA@', page: 1 })).toEqual([tama.name]);
+    expect(await page({ stage: 'won', query: 'aroha', page: 1 })).toEqual([]);
+  });
+
+  it('counts the enquiries since the owner last looked, then from this look', async () => {
+    await stored();
+    await stored();
+    expect(await newSinceLastLook(store, owner)).toBe(2);
+    expect(await newSinceLastLook(store, owner)).toBe(0);
+    await stored({ created_at: new Date(Date.now() + 1000).toISOString() });
+    expect(await newSinceLastLook(store, owner, new Date(Date.now() + 500))).toBe(1);
+  });
+});
+
+describe("a post to a lead's page", () => {
+  it('saves stage and note on the revision seen, and shows a save made meanwhile', async () => {
+    const lead = await stored();
+    const read = async () => (await store.getLead(lead.id))!;
+    expect(
+      await handleLeadPost(
+        store,
+        owner,
+        await read(),
+        form({ action: 'save', revision: '0', stage: 'contacted', note: 'Rang back\r\nQuote Fri' }),
+      ),
+    ).toEqual({ kind: 'saved' });
+    expect(await read()).toMatchObject({
+      stage: 'contacted',
+      note: 'Rang back\nQuote Fri',
+      revision: 1,
+    });
+
+    const stale = await handleLeadPost(
+      store,
+      owner,
+      await read(),
+      form({ action: 'save', revision: '0', stage: 'lost', note: 'mine' }),
+    );
+    expect(stale).toEqual({
+      kind: 'conflict',
+      current: { stage: 'contacted', note: 'Rang back\nQuote Fri', revision: 1 },
+      mine: { stage: 'lost', note: 'mine' },
+    });
+    expect(await read()).toMatchObject({ stage: 'contacted', revision: 1 });
+    expect(
+      await handleLeadPost(
+        store,
+        owner,
+        await read(),
+        form({ action: 'save', revision: '1', stage: 'archived' }),
+      ),
+    ).toMatchObject({ kind: 'invalid' });
+  });
+
+  it('delivers a failed delivery again, once', async () => {
+    const lead = await stored();
+    await store.settleLead(lead.id, 'accepted', [
+      {
+        target: 'webhook:1',
+        state: 'failed',
+        attempts: 1,
+        next_attempt_at: null,
+        last_error: 'refused: HTTP 410',
+        delivered_at: null,
+      },
+    ]);
+    const post = async () =>
+      handleLeadPost(
+        store,
+        owner,
+        (await store.getLead(lead.id))!,
+        form({ action: 'retry', target: 'webhook:1' }),
+      );
+    expect(await post()).toEqual({ kind: 'retried', label: 'webhook 1' });
+    expect(await post()).toEqual({ kind: 'not-retried', label: 'webhook 1' });
+    expect((await store.getLead(lead.id))?.deliveries[0]).toMatchObject({ state: 'pending' });
+  });
+
+  it("asks before deleting a person's enquiries, then deletes them all and notes a count only", async () => {
+    const first = await stored({ name: 'Mere Pōtae', email: 'mere@example.co.nz' });
+    await stored({ name: 'Mere Pōtae', email: 'mere@example.co.nz' });
+    const other = await stored({ email: 'someone@example.co.nz' });
+    const lead = (await store.getLead(first.id))!;
+    expect(await handleLeadPost(store, owner, lead, form({ action: 'delete' }))).toEqual({
+      kind: 'confirm-delete',
+      count: 2,
+    });
+    expect(await store.findLeadsByEmail('mere@example.co.nz')).toHaveLength(2);
+    expect(await handleLeadPost(store, owner, lead, form({ action: 'delete-confirm' }))).toEqual({
+      kind: 'deleted',
+      count: 2,
+    });
+    expect(await store.findLeadsByEmail('mere@example.co.nz')).toEqual([]);
+    expect(await store.getLead(other.id)).not.toBeNull();
+    const entries = await store.listActivity();
+    expect(entries.map((entry) => [entry.actor, entry.action, entry.detail])).toEqual([
+      [owner.email, 'person.deleted', 'count=2'],
+    ]);
+    expect(JSON.stringify(entries)).not.toMatch(/mere|Pōtae|555/i);
+  });
+
+  it('says in words what each activity was', () => {
+    expect(describeActivity('lead.saved', 'lead=abc,stage=won')).toBe(
+      "Saved an enquiry's stage and note (stage: Won)",
+    );
+    expect(describeActivity('person.deleted', 'count=1')).toBe(
+      "Deleted a person's enquiries (1 enquiry)",
+    );
+    expect(describeActivity('delivery.retried', 'lead=abc,target=webhook:2')).toBe(
+      'Sent an enquiry again (webhook 2)',
+    );
+  });
+});
