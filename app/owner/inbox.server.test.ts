@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeLead } from '../leads/store.contract.ts';
-import { openSqliteLeadStore } from '../leads/store-sqlite.server.ts';
-import type { LeadRecord, LeadStore } from '../leads/store.server.ts';
-import { tempDataDir } from '../leads/test-support.server.ts';
+import { makeLead } from '../leads/testing/store.contract.ts';
+import { openSqliteLeadStore } from '../leads/store/store-sqlite.server.ts';
+import type { LeadRecord, LeadStore } from '../leads/store/store.server.ts';
+import { tempDataDir } from '../leads/testing/test-support.server.ts';
 import {
   describeActivity,
   handleLeadPost,

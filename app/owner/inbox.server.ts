@@ -9,7 +9,7 @@ import {
   type LeadStore,
   type LeadTracking,
   type LeadWithDeliveries,
-} from '../leads/store.server.ts';
+} from '../leads/store/store.server.ts';
 import type { SignedInOwner } from './context.server.ts';
 
 /**

@@ -1,0 +1,32 @@
+import type { APIRoute } from 'astro';
+import { ACTIVITY, activity, exportPerson } from '../../../../leads/person-data.server.ts';
+
+/**
+ * GET /admin/leads/ID/export.json: "Download everything about this person"
+ * on a lead's page: the same JSON as `npm run leads -- export --email` for
+ * the lead's address (app/leads/person-data.server.ts), as a file. Noted in
+ * the activity list with the lead's id and a count.
+ */
+export const prerender = false;
+
+export const GET: APIRoute = async ({ params, locals }) => {
+  const context = locals.ownerPages;
+  const owner = locals.owner;
+  const lead = context && owner ? await context.store.getLead(params.id ?? '') : null;
+  if (!context || !owner || !lead) {
+    return new Response('No such enquiry.', {
+      status: 404,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    });
+  }
+  const { leads, json } = await exportPerson(context.store, lead.email);
+  await context.store.recordActivity(
+    activity(owner.email, ACTIVITY.personExported, { lead: lead.id, count: leads.length }),
+  );
+  return new Response(json, {
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Disposition': `attachment; filename="enquiries-${lead.id}.json"`,
+    },
+  });
+};
