@@ -1,0 +1,343 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { startReceiver, type Receiver } from '../app/leads/test-support.server.ts';
+import { main } from '../server/leads-cli.ts';
+import { axe } from './support/axe.ts';
+import { freePort } from './support/free-port.ts';
+import {
+  attachServerLogsOnFailure,
+  startSiteServer,
+  tempDataDir,
+  type SiteServer,
+} from './support/lead-server.ts';
+import { signInAsOwner } from './support/owner-session.ts';
+
+/**
+ * The owner's inbox, a lead's page and the activity list (docs/operations.md
+ * "Owner's pages"), as an owner uses them, with JavaScript and without: a
+ * server of its own with a webhook stand-in, 55 enquiries sent through
+ * POST /api/leads, and owners signed in through the store the server uses
+ * (e2e/support/owner-session.ts). The tests run in order on one server.
+ */
+
+test.describe.configure({ mode: 'default', timeout: 240_000 });
+// eslint-disable-next-line no-empty-pattern
+test.afterEach(async ({}, testInfo) => attachServerLogsOnFailure(testInfo));
+
+const PHONE_WIDTH = { width: 390, height: 844 };
+const DESK_WIDTH = { width: 1280, height: 800 };
+const VARIANTS = [
+  { js: true, label: 'with JavaScript' },
+  { js: false, label: 'without JavaScript' },
+] as const;
+
+let server: SiteServer;
+/** The site as the owner's browser knows it: SITE_URL, http://localhost:PORT. */
+let site: string;
+let receiver: Receiver;
+let data: ReturnType<typeof tempDataDir>;
+
+async function postLead(fields: Record<string, string>): Promise<string> {
+  const response = await fetch(`${server.url}/api/leads`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: 'someone@example.nz',
+      phone: '021 555 0100',
+      service: 'Windows',
+      message: 'A cracked pane in the lounge',
+      source: 'contact_form',
+      ...fields,
+    }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** `npm run leads -- ARGS` against the server's store, its stdout. */
+async function leadsCli(args: string[]): Promise<string> {
+  let stdout = '';
+  const code = await main(args, {
+    env: { ...process.env, DATA_DIR: data.dir },
+    stdout: (text) => (stdout += text),
+    stderr: () => undefined,
+  });
+  expect(code).toBe(0);
+  return stdout;
+}
+
+async function ownerPage(browser: Browser, js: boolean, email: string): Promise<Page> {
+  const context = await browser.newContext({ javaScriptEnabled: js, viewport: PHONE_WIDTH });
+  await signInAsOwner(context, server, email);
+  context.on('page', (opened) => scripted.set(opened, js));
+  const page = await context.newPage();
+  scripted.set(page, js);
+  return page;
+}
+
+/**
+ * axe finds nothing on the page as it is, at a phone's width and a
+ * desktop's. axe runs in the page, so only with JavaScript; the pages are the
+ * same without it.
+ */
+async function expectAxeClean(page: Page): Promise<void> {
+  if (!(await javaScriptOn(page))) return;
+  for (const size of [PHONE_WIDTH, DESK_WIDTH]) {
+    await page.setViewportSize(size);
+    const result = await axe(page);
+    expect(result.violations, `${page.url()} at ${size.width} px`).toEqual([]);
+  }
+  await page.setViewportSize(PHONE_WIDTH);
+}
+
+const scripted = new WeakMap<Page, boolean>();
+const javaScriptOn = async (page: Page) => scripted.get(page) ?? true;
+
+async function search(page: Page, query: string, stage = ''): Promise<void> {
+  await page.getByLabel('Search by name, e-mail or phone').fill(query);
+  await page.getByLabel('Stage', { exact: true }).selectOption(stage);
+  await page.getByRole('button', { name: 'Show' }).click();
+  await page.waitForURL(/\/admin\?/);
+}
+
+test.beforeAll(async () => {
+  data = tempDataDir();
+  receiver = await startReceiver('ok');
+  const port = await freePort();
+  site = `http://localhost:${port}`;
+  server = await startSiteServer({
+    PORT: String(port),
+    SITE_URL: site,
+    DATA_DIR: data.dir,
+    LEAD_WEBHOOK_URLS: receiver.url,
+    LEAD_ACCEPT: 'stored',
+  });
+  // 55 enquiries, oldest first: 50 of one kind, then the ones the tests look for.
+  for (let index = 0; index < 50; index++) {
+    await postLead({ name: `Customer ${String(index + 1).padStart(2, '0')}` });
+  }
+  for (const person of ['Hinemoa Tait', 'Rangi Moana']) {
+    const email = `${person.split(' ')[0]?.toLowerCase()}@example.nz`;
+    await postLead({ name: person, email, phone: '027 555 0200', service: 'Doors' });
+    await postLead({ name: person, email, phone: '027 555 0200', source: 'quote_form' });
+  }
+  await postLead({
+    name: 'Tama Walker',
+    email: 'tama@example.nz',
+    phone: '027 555 0123',
+    source: 'hero_form',
+    service: 'Home Glass',
+    message: 'Service type: Home Glass. Postal code: 3118',
+  });
+  await receiver.waitForRequests(55);
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  await receiver?.close();
+  data?.remove();
+});
+
+for (const variant of VARIANTS) {
+  test(`the inbox ${variant.label}: newest first, new since last look, search, filter and pages`, async ({
+    browser,
+  }) => {
+    const page = await ownerPage(browser, variant.js, `inbox-${variant.js}@glass.example.com`);
+    await page.goto(`${site}/admin`);
+    await expect(page.getByRole('heading', { name: 'Enquiries', level: 1 })).toBeVisible();
+    await expect(page.getByTestId('new-since')).toHaveText(
+      '55 new enquiries since you last looked.',
+    );
+    const rows = page.getByTestId('lead-row');
+    await expect(rows).toHaveCount(50);
+    await expect(page.getByTestId('range')).toHaveText('Showing 1–50 of 55');
+    const newest = rows.first();
+    await expect(newest.getByRole('link', { name: 'Tama Walker' })).toBeVisible();
+    await expect(newest).toContainText('Home Glass · call-back form');
+    await expect(newest).toContainText('New');
+    await expect(newest).toContainText('webhook 1: delivered');
+    // The time received, in New Zealand time (NZDT or NZST: UTC+13 or +12).
+    const shown = await newest.locator('time').textContent();
+    const at = await newest.locator('time').getAttribute('datetime');
+    const nz = new Intl.DateTimeFormat('en-NZ', {
+      timeZone: 'Pacific/Auckland',
+      hour: 'numeric',
+      minute: '2-digit',
+    }).format(new Date(at ?? ''));
+    expect(shown).toContain(nz);
+    await expectAxeClean(page);
+
+    await page.getByRole('link', { name: 'Older enquiries' }).click();
+    await expect(page.getByTestId('range')).toHaveText('Showing 51–55 of 55');
+    await expect(rows).toHaveCount(5);
+    await expect(rows.last()).toContainText('Customer 01');
+    await page.getByRole('link', { name: 'Newer enquiries' }).click();
+    await expect(rows).toHaveCount(50);
+
+    await search(page, 'HINEMOA');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.first()).toContainText('quote form');
+    await search(page, '0275550123');
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText('Tama Walker');
+    await search(page, 'rangi@example', 'won');
+    await expect(page.getByText('No enquiry matches.')).toBeVisible();
+    await page.getByRole('link', { name: 'Show all' }).click();
+    await expect(rows).toHaveCount(50);
+
+    await page.reload();
+    await expect(page.getByTestId('new-since')).toHaveText(
+      'No new enquiries since you last looked.',
+    );
+    await page.context().close();
+  });
+}
+
+for (const variant of VARIANTS) {
+  test(`a lead's page ${variant.label}: every field, stage and note, a save made meanwhile`, async ({
+    browser,
+  }) => {
+    const page = await ownerPage(browser, variant.js, `lead-${variant.js}@glass.example.com`);
+    await page.goto(`${site}/admin`);
+    await search(page, 'Tama');
+    await page.getByRole('link', { name: 'Tama Walker' }).click();
+    await expect(page.getByRole('heading', { name: 'Tama Walker', level: 1 })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Call 027 555 0123' })).toHaveAttribute(
+      'href',
+      'tel:0275550123',
+    );
+    await expect(page.getByRole('link', { name: 'E-mail tama@example.nz' })).toHaveAttribute(
+      'href',
+      'mailto:tama@example.nz',
+    );
+    const details = page.locator('.admin-details').first();
+    for (const text of ['Home Glass', 'Postal code: 3118', 'call-back form', 'New Zealand time']) {
+      await expect(details).toContainText(text);
+    }
+    await expect(page.getByTestId('delivery')).toContainText('webhook 1: delivered, 1 attempt');
+    await expectAxeClean(page);
+
+    // Two pages on the same revision: the first save wins, the second is shown it.
+    const other = await page.context().newPage();
+    await other.goto(page.url());
+    const note = `Rang ${variant.label}, quote on Friday`;
+    await page.getByLabel('Stage', { exact: true }).selectOption('contacted');
+    await page.getByLabel('Private note').fill(note);
+    await page.getByRole('button', { name: 'Save stage and note' }).click();
+    await expect(page.getByRole('status')).toHaveText('Saved the stage and note.');
+    await expect(page.getByLabel('Stage', { exact: true })).toHaveValue('contacted');
+    await expect(page.getByLabel('Private note')).toHaveValue(note);
+
+    await other.getByLabel('Stage', { exact: true }).selectOption('quoted');
+    await other.getByLabel('Private note').fill('Quoted $480');
+    await other.getByRole('button', { name: 'Save stage and note' }).click();
+    const alert = other.getByRole('alert');
+    await expect(alert).toContainText('Someone else saved this enquiry meanwhile');
+    await expect(other.getByTestId('their-save')).toContainText('Contacted');
+    await expect(other.getByTestId('their-save')).toContainText(note);
+    await expect(other.getByLabel('Private note')).toHaveValue('Quoted $480');
+    await expectAxeClean(other);
+    await other.getByRole('button', { name: 'Save stage and note' }).click();
+    await expect(other.getByRole('status')).toHaveText('Saved the stage and note.');
+    await expect(other.getByLabel('Stage', { exact: true })).toHaveValue('quoted');
+
+    await page.goto(`${site}/admin`);
+    await search(page, '', 'quoted');
+    await expect(page.getByTestId('lead-row')).toHaveCount(1);
+    await expect(page.getByTestId('lead-row')).toContainText('Quoted');
+    expect(JSON.parse(await leadsCli(['export', '--email', 'tama@example.nz']))).toEqual([
+      expect.objectContaining({ stage: 'quoted', note: 'Quoted $480' }),
+    ]);
+    await page.context().close();
+  });
+}
+
+test('deliver again: a webhook that refused an enquiry gets it on the next round', async ({
+  browser,
+}) => {
+  receiver.failStatus = 410;
+  receiver.mode = 'fail';
+  const before = receiver.requests.length;
+  const id = await postLead({ name: 'Wiremu Retry', email: 'wiremu@example.nz' });
+  await receiver.waitForRequests(before + 1);
+  const page = await ownerPage(browser, true, 'retry@glass.example.com');
+  await expect(async () => {
+    await page.goto(`${site}/admin/leads/${id}`);
+    await expect(page.getByTestId('delivery')).toContainText('failed', { timeout: 1000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(page.getByTestId('delivery')).toContainText('Last error: refused: HTTP 410');
+  await expectAxeClean(page);
+
+  receiver.mode = 'ok';
+  await page.getByRole('button', { name: 'Deliver again to webhook 1' }).click();
+  await expect(page.getByRole('status')).toContainText('Sending it again to webhook 1');
+  await receiver.waitForRequests(before + 2);
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId('delivery')).toContainText('delivered, 2 attempts', {
+      timeout: 1000,
+    });
+  }).toPass({ timeout: 60_000 });
+  await expect(page.getByRole('button', { name: /Deliver again/ })).toHaveCount(0);
+  expect((receiver.requests.at(-1)?.json as { id: string }).id).toBe(id);
+
+  await page.getByRole('link', { name: 'Activity' }).click();
+  await expect(page.getByTestId('activity-row').first()).toContainText(
+    'Sent an enquiry again (webhook 1)',
+  );
+  await page.context().close();
+});
+
+const PEOPLE = [
+  { js: true, name: 'Hinemoa Tait', email: 'hinemoa@example.nz' },
+  { js: false, name: 'Rangi Moana', email: 'rangi@example.nz' },
+];
+
+for (const person of PEOPLE) {
+  test(`a person's data ${person.js ? 'with' : 'without'} JavaScript: the CLI's export, then deleted after a confirmation`, async ({
+    browser,
+  }) => {
+    const owner = `privacy-${person.js}@glass.example.com`;
+    const page = await ownerPage(browser, person.js, owner);
+    await page.goto(`${site}/admin`);
+    await search(page, person.email);
+    await expect(page.getByTestId('lead-row')).toHaveCount(2);
+    await page.getByRole('link', { name: person.name }).first().click();
+
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download everything about this person' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^enquiries-[0-9a-f-]{36}\.json$/);
+    const file = await readFile((await download.path()) ?? '', 'utf8');
+    expect(file).toBe(await leadsCli(['export', '--email', person.email]));
+    expect(JSON.parse(file)).toHaveLength(2);
+
+    await page.getByRole('button', { name: "Delete this person's enquiries" }).click();
+    await expect(
+      page.getByRole('heading', { name: "Delete this person's enquiries?" }),
+    ).toBeVisible();
+    await expect(page.getByText('This deletes 2 enquiries from')).toBeVisible();
+    expect(JSON.parse(await leadsCli(['export', '--email', person.email]))).toHaveLength(2);
+    await expectAxeClean(page);
+    await page.getByRole('button', { name: 'Delete 2 enquiries' }).click();
+
+    await page.waitForURL(/\/admin\?deleted=2$/);
+    await expect(page.getByRole('status')).toHaveText(
+      'Deleted 2 enquiries of that person, with their deliveries.',
+    );
+    await search(page, person.email);
+    await expect(page.getByText('No enquiry matches.')).toBeVisible();
+    expect(await leadsCli(['export', '--email', person.email])).toBe('[]\n');
+
+    await page.getByRole('link', { name: 'Activity' }).click();
+    const mine = page.getByTestId('activity-row').filter({ hasText: owner });
+    await expect(mine.first()).toContainText("Deleted a person's enquiries (2 enquiries)");
+    await expect(mine.nth(1)).toContainText('Downloaded everything about a person (2 enquiries)');
+    const text = (await page.locator('main').textContent()) ?? '';
+    for (const personal of [person.name, person.email, '027 555 0200', person.name.split(' ')[0]]) {
+      expect(text).not.toContain(personal);
+    }
+    await expectAxeClean(page);
+    await page.context().close();
+  });
+}
