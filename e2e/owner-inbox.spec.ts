@@ -21,6 +21,8 @@ import { signInAsOwner } from './support/owner-session.ts';
  */
 
 test.describe.configure({ mode: 'default', timeout: 240_000 });
+// Ceilings, so a page that is not there fails a step instead of the test's whole time.
+test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
 // eslint-disable-next-line no-empty-pattern
 test.afterEach(async ({}, testInfo) => attachServerLogsOnFailure(testInfo));
 
