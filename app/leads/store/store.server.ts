@@ -380,7 +380,7 @@ export interface LeadStore {
   recordDelivery(leadId: string, owner: string, update: DeliveryUpdate): Promise<boolean>;
 
   /**
-   * "Deliver again" (CONTRACT "Owner's pages"): a delivery given up for good
+   * "Deliver again" (docs/operations.md#owners-pages): a delivery given up for good
    * (`failed`) of an accepted lead is `pending` again, due at `at`, so the
    * outbox's next round tries it once more the normal way (its attempts
    * count on; past the lead's 24-hour window one more failure marks it
