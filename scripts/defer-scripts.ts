@@ -1,3 +1,4 @@
+import { transformSync } from 'esbuild';
 import { whenLoadedAndPainted } from '../app/directives/when-loaded-and-painted.ts';
 
 /**
@@ -13,13 +14,25 @@ const MODULE_SCRIPT = /<script type="module" src="(\/assets\/[^"]+\.js)"><\/scri
 
 /**
  * The rule's source as inline code: the function as it runs in the browser
- * (types erased), its whitespace folded, since its body has no comments.
+ * (types erased), called with a placeholder for the page's import, and
+ * minified by esbuild (the same minifier the build uses) so that each page
+ * carries it in as few bytes as before it was shared: on a long article
+ * the HTML's first bytes are close to what a phone's first round trip
+ * carries, and a few dozen bytes more cost Lighthouse's simulated phone a
+ * round trip (measured: LCP 1,054 against 1,204 ms on the longest article).
  */
-const WHEN_LOADED_AND_PAINTED = whenLoadedAndPainted.toString().replace(/\s+/g, ' ');
+const CALL = '__CALL__';
+const WHEN_LOADED_AND_PAINTED = transformSync(`(${whenLoadedAndPainted.toString()})(()=>${CALL})`, {
+  minify: true,
+  loader: 'js',
+  target: 'es2022',
+})
+  .code.trim()
+  .replace(/;$/, '');
 
 /** Inline code that runs `call` (a JavaScript expression) once the page has loaded and painted. */
 export function afterLoadAndPaint(call: string): string {
-  return `(${WHEN_LOADED_AND_PAINTED})(()=>${call})`;
+  return WHEN_LOADED_AND_PAINTED.replace(CALL, () => call);
 }
 
 /**
