@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import pg from 'pg';
-import { POSTGRES_SKIP_MESSAGE, TEST_DATABASE_URL } from '../app/leads/testing/test-support.server.ts';
+import {
+  POSTGRES_SKIP_MESSAGE,
+  TEST_DATABASE_URL,
+} from '../app/leads/testing/test-support.server.ts';
 import { freePort } from './support/free-port.ts';
 import {
   attachServerLogsOnFailure,

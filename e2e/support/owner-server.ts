@@ -1,6 +1,9 @@
 import type { CDPSession, Page } from '@playwright/test';
 import { main as ownerCli } from '../../server/owner-cli.ts';
-import { startSmtpServer, type TestSmtpServer } from '../../app/leads/testing/smtp-test-support.server.ts';
+import {
+  startSmtpServer,
+  type TestSmtpServer,
+} from '../../app/leads/testing/smtp-test-support.server.ts';
 import { freePort } from './free-port.ts';
 import { startSiteServer, tempDataDir, type SiteServer } from './lead-server.ts';
 
