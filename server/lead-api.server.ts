@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import {
   Router,
   type ErrorRequestHandler,
@@ -21,6 +20,7 @@ import {
   isAllowedOrigin,
   receiveLead,
   type LeadOutcome,
+  type LeadRequest,
   type LeadsRequestContext,
 } from '../app/leads/intake/receive-lead.server.ts';
 import { UNEXPECTED_ERROR_MESSAGE } from '../app/leads/intake/schema.ts';
@@ -83,19 +83,9 @@ export function apiAnswer(
     : { error: outcome.error };
 }
 
-/** An Express request as a Web Request, its body streamed (never destroyed by the reader). */
-export function webRequest(req: Request): globalThis.Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    for (const item of [value ?? []].flat()) headers.append(name, item);
-  }
-  const body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
-  return new globalThis.Request(new URL(req.originalUrl, 'http://localhost'), {
-    method: req.method,
-    headers,
-    body,
-    duplex: 'half',
-  } as RequestInit);
+/** An Express request as the body reader takes it: its headers, and itself as the stream. */
+export function leadRequestOf(req: Request): LeadRequest {
+  return { headers: { get: (name) => req.get(name) ?? null }, body: req };
 }
 
 // ---------------------------------------------------------------------------
@@ -268,7 +258,10 @@ export function createLeadApiRouter(options: LeadApiOptions): Router {
   const router = Router();
 
   router.post('/', ...leadGuards(options.siteUrl, limiter), async (req, res) => {
-    const outcome = await receiveLead(webRequest(req), leadsRequestContext(service, res, logger));
+    const outcome = await receiveLead(
+      leadRequestOf(req),
+      leadsRequestContext(service, res, logger),
+    );
     // A body left unread (too large, another type) would hold up the next
     // request on this connection: close it after the answer instead.
     if (!req.complete) res.set('Connection', 'close');

@@ -122,8 +122,20 @@ export type ReadLeadRequestResult =
  * first value. It stops reading at the limit without cancelling the stream,
  * so the connection stays open for the answer (Node discards the rest).
  */
+/**
+ * What the body reader needs of a request: its headers and its body. A Web
+ * Request (an Astro page's) is one as it is; a Node request (the API's) is
+ * one without copying its headers or wrapping its stream
+ * (server/lead-api.server.ts, `leadRequestOf`), which cost the API about a
+ * tenth of its throughput.
+ */
+export interface LeadRequest {
+  headers: { get(name: string): string | null };
+  body: AsyncIterable<Uint8Array> | null;
+}
+
 export async function readLeadRequest(
-  request: globalThis.Request,
+  request: LeadRequest,
   options: { limitBytes?: number } = {},
 ): Promise<ReadLeadRequestResult> {
   const limit = options.limitBytes ?? LEAD_BODY_LIMIT_BYTES;
@@ -140,14 +152,15 @@ export async function readLeadRequest(
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (request.body) {
-    const reader = request.body.getReader();
+    // Read by hand, not with for-await: leaving that loop early would
+    // destroy a Node request's socket before the 413 could be sent.
+    const chunksOf = request.body[Symbol.asyncIterator]();
     try {
       for (;;) {
-        const { done, value } = await reader.read();
+        const { done, value } = await chunksOf.next();
         if (done) break;
         size += value.byteLength;
         if (size > limit) {
-          reader.releaseLock();
           return { ok: false, status: 413, error: API_ERROR_MESSAGES.tooLarge };
         }
         chunks.push(value);
@@ -278,7 +291,7 @@ const refused = (
  * delivers it. Spam (the honeypot filled) looks accepted.
  */
 export async function receiveLead(
-  request: Request,
+  request: LeadRequest,
   context: LeadsRequestContext,
   page?: LeadSource,
 ): Promise<LeadOutcome> {
