@@ -15,6 +15,7 @@ import { parseEnv as parseDotEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createRelease, publishRelease } from '../server/build-releases.ts';
 import { parseEnv } from '../server/env.server.ts';
+import { watchServerOutput } from '../server/server-output.server.ts';
 
 /**
  * The files an owner copies to a server (README "Deploying"): checked with
@@ -314,19 +315,11 @@ describe('deploy/glass-site.service hardening', () => {
           LOG_LEVEL: 'info',
         });
         server = child;
-        let output = '';
-        const port = await new Promise<number>((resolve, reject) => {
-          child.stdout.on('data', (chunk: Buffer) => {
-            output += chunk.toString();
-            const match = /"port":(\d+)[^\n]*"msg":"Listening on/.exec(output);
-            if (match) resolve(Number(match[1]));
-          });
-          child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-          child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${output}`)));
-        });
+        const printed = watchServerOutput(child);
+        const port = await printed.port;
         const base = `http://127.0.0.1:${port}`;
-        expect((await fetch(`${base}/`)).status, output).toBe(200);
-        expect((await fetch(`${base}/healthz`)).status, output).toBe(200);
+        expect((await fetch(`${base}/`)).status, printed.text()).toBe(200);
+        expect((await fetch(`${base}/healthz`)).status, printed.text()).toBe(200);
         const posted = await fetch(`${base}/api/leads`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -339,10 +332,10 @@ describe('deploy/glass-site.service hardening', () => {
             source: 'contact_form',
           }),
         });
-        expect(posted.status, output).toBe(201);
+        expect(posted.status, printed.text()).toBe(201);
         await webhookArrived;
         // Nothing the server tried was refused in a way it logged.
-        expect(output).not.toMatch(/EPERM|EAFNOSUPPORT|operation not permitted/i);
+        expect(printed.text()).not.toMatch(/EPERM|EAFNOSUPPORT|operation not permitted/i);
       } finally {
         if (server && server.exitCode === null && server.signalCode === null) {
           const exited = new Promise<void>((resolve) => server!.once('exit', () => resolve()));

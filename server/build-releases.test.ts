@@ -24,6 +24,7 @@ import {
   pruneReleases,
   releasesDirOf,
 } from './build-releases.ts';
+import { watchServerOutput } from './server-output.server.ts';
 
 let scratch: string;
 let buildDir: string;
@@ -199,18 +200,10 @@ describe('build releases, built by root and served by another user', () => {
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      let output = '';
       const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+      const printed = watchServerOutput(server);
       try {
-        const port = await new Promise<number>((resolve, reject) => {
-          server.stdout.on('data', (chunk: Buffer) => {
-            output += chunk.toString();
-            const match = /"port":(\d+)[^\n]*"msg":"Listening on/.exec(output);
-            if (match) resolve(Number(match[1]));
-          });
-          server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-          server.once('exit', (code) => reject(new Error(`server exited (${code}):\n${output}`)));
-        });
+        const port = await printed.port;
         const get = async (page: string) => {
           const response = await fetch(`http://127.0.0.1:${port}${page}`);
           return `${response.status} ${await response.text()}`;
@@ -222,7 +215,7 @@ describe('build releases, built by root and served by another user', () => {
         publishRelease(buildDir, next);
         const removed = pruneReleases(buildDir);
 
-        expect(await get('/'), output).toBe('200 first');
+        expect(await get('/'), printed.text()).toBe('200 first');
         expect(await get('/contact')).toBe('200 first: contact');
         expect(removed).toEqual([]);
       } finally {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SQLITE_FILE_NAME } from '../app/leads/store/store-sqlite.server.ts';
+import { watchServerOutput } from './server-output.server.ts';
 
 /**
  * The embedded store's write lock held by another process (the leads CLI,
@@ -138,7 +139,7 @@ describe('a store write lock held by another process', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(server);
-    const [, port] = await waitForOutput(server, /"port":(\d+)[^\n]*"msg":"Listening on/);
+    const port = await watchServerOutput(server).port;
     const url = `http://127.0.0.1:${port}`;
     const healthz = async () => (await fetch(`${url}/healthz`)).status;
     const postLead = async () => {

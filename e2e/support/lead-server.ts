@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { TestInfo } from '@playwright/test';
 import { main } from '../../server/leads-cli.ts';
 import { E2E_BUILD_ENV } from './env.ts';
+import { watchServerOutput } from '../../server/server-output.server.ts';
 
 /**
  * The production server as a separate process, for tests that need their own
@@ -64,27 +65,10 @@ export async function startSiteServer(env: Record<string, string>): Promise<Site
     env: fullEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
-    // A ceiling for a server that hangs before listening; a loaded machine needs many seconds.
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 120_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      // start.ts logs { port, msg: 'Listening on …' } once it accepts connections.
-      const match = /"port":(\d+)[^\n]*"msg":"Listening on/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}) before listening:\n${output}`));
-    });
-  });
+  // A ceiling for a server that hangs before listening; a loaded machine needs many seconds.
+  const printed = watchServerOutput(child, { timeoutMs: 120_000 });
+  const port = await printed.port;
   const stopWith = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
@@ -93,7 +77,7 @@ export async function startSiteServer(env: Record<string, string>): Promise<Site
     url: `http://127.0.0.1:${port}`,
     env: fullEnv,
     process: child,
-    output: () => output,
+    output: printed.text,
     stop: () => stopWith('SIGTERM'),
     kill: () => stopWith('SIGKILL'),
   };
