@@ -36,6 +36,13 @@ export const SOURCE_MESSAGE = 'Unknown form source';
 export const IDEMPOTENCY_KEY_MESSAGE =
   'idempotency_key must be 8 to 100 characters of letters, digits, "_" or "-"';
 export const HONEYPOT_MESSAGE = 'Unexpected field value';
+export const PHOTO_COUNT_MESSAGE = 'Please choose at most 3 photos';
+export const PHOTO_TYPE_MESSAGE = 'Please choose photos in JPEG, PNG or WebP format';
+export const PHOTO_SIZE_MESSAGE = 'Please choose photos of at most 10 MB each';
+export const PHOTO_PIXELS_MESSAGE = 'Please choose photos of at most 40 megapixels';
+export const PHOTO_UNREADABLE_MESSAGE =
+  'One of the photos could not be read. Please choose another or send it without photos.';
+export const PHOTOS_TOO_LARGE_MESSAGE = 'Your photos are too large to send together';
 
 // ---------------------------------------------------------------------------
 // Limits (docs/forms.md#contact-and-quote-forms, #home-call-back-form). Forms
@@ -93,6 +100,31 @@ export type LeadSource = (typeof LEAD_SOURCES)[number];
  * phone, tel, address, post, code, company, url, web, site, user or pass.
  */
 export const HONEYPOT_FIELD = 'glaze_check';
+
+/**
+ * Photos with an enquiry (docs/operations.md#photos-with-an-enquiry): the
+ * repeated multipart field of the contact and quote forms and of
+ * `POST /api/leads`, and its limits. A kept photo is re-encoded as JPEG no
+ * larger than `maxEdge` on its long edge.
+ */
+export const PHOTOS_FIELD = 'photos';
+export const PHOTO_RULES = {
+  maxCount: 3,
+  maxBytes: 10 * 1024 * 1024,
+  maxPixels: 40_000_000,
+  maxEdge: 2048,
+  /** The body limit of a multipart post (every other body: 16 KiB). */
+  maxMultipartBody: 32 * 1024 * 1024,
+  types: ['image/jpeg', 'image/png', 'image/webp'],
+} as const;
+
+/**
+ * Urgent enquiries (docs/operations.md#urgent-enquiries): an optional
+ * checkbox on all three forms, sent as `urgent=yes`.
+ */
+export const URGENT_FIELD = 'urgent';
+export const URGENT_VALUE = 'yes';
+export const URGENT_LABEL = 'Glass broken now: I need it made safe';
 
 /**
  * Control characters (C0, DEL, C1: among them ESC, CSI and OSC, which start
