@@ -17,6 +17,7 @@ import { addressNetwork } from './log-address.server.ts';
 import { onDemandRoutes } from './on-demand-routes.server.ts';
 import { ownerGate } from './owner-gate.server.ts';
 import type { OwnerPagesContext } from '../app/owner/context.server.ts';
+import type { SitePublishSource } from './site-publisher.server.ts';
 import { StaticFiles } from './static.server.ts';
 import { trailingSlashRedirect } from './trailing-slash.server.ts';
 
@@ -32,16 +33,41 @@ export interface LeadsIntegration {
   health: () => Promise<{ ok: boolean }>;
   /** What the owner's pages (/admin) need; without it /admin is only the 404 page. */
   ownerPages?: OwnerPagesContext;
+  /**
+   * The content to serve and where build results go, from the store
+   * (site-publisher.server.ts); without it the server serves the release it
+   * started with.
+   */
+  sitePublishing?: SitePublishSource;
 }
 
 export interface AppOptions {
   env: Env;
   logger: Logger;
+  /**
+   * What the server serves: the release loaded now, replaceable while it
+   * runs (site-release.server.ts). Without it, `render` and `clientDir`
+   * make one that never changes.
+   */
+  site?: { readonly current: SiteRelease };
   /** The Astro server build's handler (build/server/entry.mjs, middleware mode). */
-  render: AstroHandler;
+  render?: AstroHandler;
   /** build/client: prerendered pages and assets. */
-  clientDir: string;
+  clientDir?: string;
   leads: LeadsIntegration;
+}
+
+/**
+ * One release as the server serves it: its files, its prerendered pages
+ * with their CSPs, and its Astro handler. Everything a request needs of the
+ * build comes from the one release it started on.
+ */
+export interface SiteRelease {
+  render: AstroHandler;
+  files: StaticFiles;
+  pages: ReadonlyMap<string, PrerenderedPage>;
+  /** The CSP of a page rendered on request: the hashes of every prerendered page. */
+  renderedPageCsp: string;
 }
 
 /**
@@ -55,7 +81,7 @@ export type AstroHandler = (
   locals?: App.Locals,
 ) => unknown;
 
-interface PrerenderedPage {
+export interface PrerenderedPage {
   /** Relative to the client build directory. */
   file: string;
   csp: string;
@@ -106,14 +132,22 @@ export async function loadPrerenderedPages(
   return pages;
 }
 
-export async function createApp(options: AppOptions) {
-  const { env, logger, render, clientDir, leads } = options;
-  const cspOptions: CspOptions = {
+/** The CSP settings of a release: the map it frames is its content's. */
+export function cspOptionsOf(env: Env, mapEmbedUrl: string | undefined): CspOptions {
+  return {
     gtagId: env.GTAG_ID,
     adsConversionSendTo: env.ADS_CONVERSION_SEND_TO,
-    mapEmbedUrl: business.mapEmbedUrl,
+    mapEmbedUrl,
     https: env.SITE_URL.startsWith('https:'),
   };
+}
+
+/** Scans a release's client folder and computes its pages' CSPs. */
+export async function loadSiteRelease(
+  clientDir: string,
+  render: AstroHandler,
+  cspOptions: CspOptions,
+): Promise<SiteRelease> {
   const files = await StaticFiles.scan(clientDir);
   const pages = await loadPrerenderedPages(files, cspOptions);
   // A page rendered on request has the same inline scripts and styles as the
@@ -127,6 +161,27 @@ export async function createApp(options: AppOptions) {
     },
     cspOptions,
   );
+  return { render, files, pages, renderedPageCsp };
+}
+
+/** The release a request started on: it finishes on it, whatever is served by then. */
+const requestReleases = new WeakMap<Response, SiteRelease>();
+const releaseOf = (res: Response): SiteRelease => requestReleases.get(res)!;
+
+export async function createApp(options: AppOptions) {
+  const { env, logger, leads } = options;
+  let site = options.site;
+  if (!site) {
+    if (!options.render || !options.clientDir) throw new Error('createApp needs a site');
+    const fixed = await loadSiteRelease(
+      options.clientDir,
+      options.render,
+      cspOptionsOf(env, business.mapEmbedUrl),
+    );
+    site = { current: fixed };
+  }
+  const served = site;
+  const https = env.SITE_URL.startsWith('https:');
 
   const app = express();
   app.disable('x-powered-by');
@@ -153,6 +208,10 @@ export async function createApp(options: AppOptions) {
     });
     next();
   });
+  app.use((_req, res, next) => {
+    requestReleases.set(res, served.current);
+    next();
+  });
 
   app.use(
     helmet({
@@ -161,9 +220,7 @@ export async function createApp(options: AppOptions) {
       // The embedded map is a cross-origin iframe.
       crossOriginEmbedderPolicy: false,
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-      strictTransportSecurity: cspOptions.https
-        ? { maxAge: ONE_YEAR_S, includeSubDomains: true }
-        : false,
+      strictTransportSecurity: https ? { maxAge: ONE_YEAR_S, includeSubDomains: true } : false,
       frameguard: { action: 'deny' },
     }),
   );
@@ -176,9 +233,10 @@ export async function createApp(options: AppOptions) {
 
   // Rendered on request: a page with no file, or not the one its URL names.
   const renderOnDemand = (req: Request, res: Response, _next: unknown, locals: App.Locals) => {
-    res.setHeader('Content-Security-Policy', renderedPageCsp);
+    const release = releaseOf(res);
+    res.setHeader('Content-Security-Policy', release.renderedPageCsp);
     res.setHeader('Cache-Control', 'no-store');
-    return render(req, res, undefined, locals);
+    return release.render(req, res, undefined, locals);
   };
 
   // The owner's pages: private answers, the origin check, and a session or
@@ -232,6 +290,7 @@ export async function createApp(options: AppOptions) {
   // hashed assets (cached for a year) and the other public files.
   app.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const { pages, files } = releaseOf(res);
     const page = pages.get(req.path);
     if (page) {
       res.setHeader('Content-Security-Policy', page.csp);

@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import pino from 'pino';
-import { createApp, type AstroHandler } from './app.server.ts';
-import { currentRelease, markInUse } from './build-releases.ts';
+import { createApp } from './app.server.ts';
+import { currentRelease } from './build-releases.ts';
 import { EnvError, parseEnv } from './env.server.ts';
 import { createHttpServer } from './http-server.server.ts';
 import { createLeadsIntegration } from './leads-integration.server.ts';
+import { createSitePublisher } from './site-publisher.server.ts';
+import { ServedSite } from './site-release.server.ts';
 
 /**
  * The production server: `npm start` runs this after making sure the build
@@ -26,31 +27,31 @@ try {
 
 const logger = pino({ level: env.LOG_LEVEL, base: { service: 'web' } });
 const root = path.resolve(import.meta.dirname, '..');
-// BUILD_DIR (default: build) links to the current release. It is resolved
-// once: this process serves that release until it restarts, whatever later
-// builds do, as its page list and CSP hashes come from it.
-const release = currentRelease(path.resolve(root, process.env.BUILD_DIR ?? 'build'));
-const serverEntry = release && path.join(release, 'server/entry.mjs');
-if (!release || !serverEntry || !existsSync(serverEntry)) {
+// BUILD_DIR (default: build) links to the current release. The server
+// serves that release until the publisher switches it to a newer one
+// (site-release.server.ts, docs/operations.md "Publishing the site").
+const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build');
+const release = currentRelease(buildDir);
+if (!release || !existsSync(path.join(release, 'server/entry.mjs'))) {
   logger.fatal('No build found. Run `npm run build` (npm start does this for you).');
   process.exit(1);
 }
-const clientDir = path.join(release, 'client');
-try {
-  // Keeps a later build from deleting this release while it is served.
-  process.on('exit', markInUse(release));
-} catch (error) {
-  logger.warn(
-    { err: (error as Error).message, release },
-    'cannot mark the build as in use; a later build may delete it before this server restarts',
-  );
-}
+const site = await ServedSite.open(release, { env, logger });
+process.on('exit', () => site.close());
 
-const { handler: render } = (await import(pathToFileURL(serverEntry).href)) as {
-  handler: AstroHandler;
-};
 const leads = await createLeadsIntegration(env, logger);
-const app = await createApp({ env, logger, render, clientDir, leads });
+const app = await createApp({ env, logger, site, leads });
+const publisher = leads.sitePublishing
+  ? createSitePublisher({
+      source: leads.sitePublishing,
+      site,
+      root,
+      buildDir,
+      logger,
+      intervalMs: env.SITE_PUBLISH_INTERVAL_S * 1000,
+    })
+  : undefined;
+publisher?.start();
 
 // Time limits on slow clients (http-server.server.ts).
 const server = createHttpServer(app);
@@ -79,6 +80,7 @@ async function shutdown(signal: string) {
   }, 10_000);
   forceExit.unref();
   server.close(async () => {
+    await publisher?.close();
     try {
       await leads.close();
     } catch (error) {

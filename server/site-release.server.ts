@@ -1,0 +1,165 @@
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Logger } from 'pino';
+import { business } from '../app/content/business.ts';
+import { STAMP_FILE_NAME, type BuildStamp } from '../scripts/build-config.ts';
+import {
+  cspOptionsOf,
+  loadSiteRelease,
+  type AstroHandler,
+  type SiteRelease,
+} from './app.server.ts';
+import { markInUse } from './build-releases.ts';
+import type { Env } from './env.server.ts';
+
+/**
+ * The release the server serves, replaceable while it runs
+ * (docs/operations.md, "Publishing the site"). A new release is loaded
+ * completely first (its files scanned, its pages' CSPs computed, its Astro
+ * handler imported from its own file), then it replaces the served one in
+ * one assignment: a request already started finishes on the release it
+ * started on. The served release is held (markInUse) so no build prunes it;
+ * the one it replaced is let go after a grace period, when the requests
+ * still on it have long finished, and the next build may delete it.
+ */
+
+/** What the build stamp says about the content a release was built from. */
+export interface ContentStamp {
+  version: number;
+  key: string;
+}
+
+export type ReleaseStamp = BuildStamp & { content?: ContentStamp };
+
+/** A release as loaded: what the app serves, and where it came from. */
+export interface LoadedRelease extends SiteRelease {
+  /** The release folder (its real path). */
+  dir: string;
+  stamp: ReleaseStamp | undefined;
+}
+
+/** The path, in a release, of the content it was built from. */
+export const RELEASE_CONTENT_FILE = 'content/site-content.json';
+
+/** How long a replaced release stays held for requests still on it. */
+export const DEFAULT_RELEASE_GRACE_MS = 60_000;
+
+/** The build stamp of a release, if it has a readable one. */
+export function readReleaseStamp(dir: string): ReleaseStamp | undefined {
+  try {
+    return JSON.parse(readFileSync(path.join(dir, STAMP_FILE_NAME), 'utf8')) as ReleaseStamp;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The map a release's pages frame: its content's identity, or the shipped
+ * business identity for a release built without content.
+ */
+export function releaseMapEmbedUrl(dir: string): string | undefined {
+  const file = path.join(dir, RELEASE_CONTENT_FILE);
+  if (!existsSync(file)) return business.mapEmbedUrl;
+  const content = JSON.parse(readFileSync(file, 'utf8')) as {
+    identity?: { mapEmbedUrl?: unknown };
+  };
+  const url = content.identity?.mapEmbedUrl;
+  return typeof url === 'string' && url !== '' ? url : undefined;
+}
+
+/** Loads a release completely; throws, changing nothing, if it cannot be served. */
+export async function loadRelease(dir: string, env: Env): Promise<LoadedRelease> {
+  const real = realpathSync(dir);
+  const entry = path.join(real, 'server/entry.mjs');
+  if (!existsSync(entry)) throw new Error(`${real} has no server/entry.mjs`);
+  // Its own file URL: a new module instance per release, never the cached old one.
+  const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
+  if (typeof handler !== 'function') throw new Error(`${entry} exports no handler`);
+  const site = await loadSiteRelease(
+    path.join(real, 'client'),
+    handler,
+    cspOptionsOf(env, releaseMapEmbedUrl(real)),
+  );
+  return { ...site, dir: real, stamp: readReleaseStamp(real) };
+}
+
+export interface ServedSiteOptions {
+  env: Env;
+  logger: Logger;
+  graceMs?: number;
+}
+
+export class ServedSite {
+  #current: LoadedRelease;
+  #letGo: () => void;
+  readonly #options: ServedSiteOptions;
+  /** Replaced releases still held, with their timers. */
+  readonly #pending = new Map<NodeJS.Timeout, () => void>();
+
+  private constructor(release: LoadedRelease, letGo: () => void, options: ServedSiteOptions) {
+    this.#current = release;
+    this.#letGo = letGo;
+    this.#options = options;
+  }
+
+  /** Loads and holds `dir`, the first release served. */
+  static async open(dir: string, options: ServedSiteOptions): Promise<ServedSite> {
+    const { release, letGo } = await ServedSite.#hold(dir, options);
+    return new ServedSite(release, letGo, options);
+  }
+
+  static async #hold(dir: string, options: ServedSiteOptions) {
+    const real = realpathSync(dir);
+    let letGo = () => {};
+    try {
+      // Held before it is read, so a build's pruning cannot delete it meanwhile.
+      letGo = markInUse(real);
+    } catch (error) {
+      options.logger.warn(
+        { err: (error as Error).message, release: real },
+        'cannot mark the build as in use; a later build may delete it while it is served',
+      );
+    }
+    try {
+      return { release: await loadRelease(real, options.env), letGo };
+    } catch (error) {
+      letGo();
+      throw error;
+    }
+  }
+
+  get current(): LoadedRelease {
+    return this.#current;
+  }
+
+  /**
+   * Serves `dir` from now on, once it is loaded completely; the release it
+   * replaces is let go after the grace period. Throws, serving the same
+   * release as before, if `dir` cannot be loaded.
+   */
+  async switchTo(dir: string): Promise<LoadedRelease> {
+    if (realpathSync(dir) === this.#current.dir) return this.#current;
+    const { release, letGo } = await ServedSite.#hold(dir, this.#options);
+    const letGoOld = this.#letGo;
+    this.#current = release;
+    this.#letGo = letGo;
+    const timer = setTimeout(() => {
+      this.#pending.delete(timer);
+      letGoOld();
+    }, this.#options.graceMs ?? DEFAULT_RELEASE_GRACE_MS);
+    timer.unref();
+    this.#pending.set(timer, letGoOld);
+    return release;
+  }
+
+  /** Lets every release go (at shutdown). */
+  close(): void {
+    for (const [timer, letGo] of this.#pending) {
+      clearTimeout(timer);
+      letGo();
+    }
+    this.#pending.clear();
+    this.#letGo();
+  }
+}
