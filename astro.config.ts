@@ -3,6 +3,7 @@ import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
 import type { AstroIntegration } from 'astro';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type * as DevFront from './server/dev-front.server.ts';
 import { parseEnv } from './server/env.server.ts';
 
@@ -10,6 +11,10 @@ import { parseEnv } from './server/env.server.ts';
 // build time (canonical links, JSON-LD, analytics id). scripts/ensure-build.ts
 // rebuilds when any of these values change. Secrets never reach this object.
 const env = parseEnv();
+// Astro's and Vite's caches: under node_modules by default, or in
+// BUILD_CACHE_DIR where the project folder is read-only (the systemd unit,
+// docs/operations.md "Publishing the site").
+const buildCacheDir = process.env.BUILD_CACHE_DIR?.trim() || undefined;
 export const publicConfig = {
   siteUrl: env.SITE_URL,
   gtagId: env.GTAG_ID ?? '',
@@ -65,6 +70,7 @@ export default defineConfig({
   // scripts/build.ts builds into a new release folder (BUILD_OUTPUT_DIR), then
   // points BUILD_DIR at it (server/build-releases.ts).
   outDir: process.env.BUILD_OUTPUT_DIR ?? process.env.BUILD_DIR ?? 'build',
+  ...(buildCacheDir ? { cacheDir: path.resolve(buildCacheDir, 'astro') } : {}),
   site: env.SITE_URL,
   output: 'static',
   adapter: node({ mode: 'middleware' }),
@@ -78,6 +84,7 @@ export default defineConfig({
   security: { checkOrigin: false },
   devToolbar: { enabled: false },
   vite: {
+    ...(buildCacheDir ? { cacheDir: path.resolve(buildCacheDir, 'vite') } : {}),
     define: {
       'import.meta.env.PUBLIC_SITE_URL': JSON.stringify(publicConfig.siteUrl),
       'import.meta.env.PUBLIC_GTAG_ID': JSON.stringify(publicConfig.gtagId),

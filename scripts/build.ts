@@ -1,10 +1,22 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import { business } from '../app/content/business.ts';
-import { createRelease, publishRelease, pruneReleases } from '../server/build-releases.ts';
+import {
+  createRelease,
+  linkDependencies,
+  publishRelease,
+  pruneReleases,
+} from '../server/build-releases.ts';
 import {
   buildDir,
   currentPublicConfig,
@@ -27,6 +39,14 @@ import { deferPageScripts } from './defer-scripts.ts';
 const startedAt = Date.now();
 const publicConfig = currentPublicConfig();
 const release = createRelease(buildDir);
+linkDependencies(buildDir, path.join(root, 'node_modules'));
+// Astro writes its generated types and content store to `.astro/` in the
+// project. Where the project is read-only (the systemd unit) that is a link
+// to a writable folder (deploy/README.md), made here if it is missing.
+const dotAstro = path.join(root, '.astro');
+if (lstatSync(dotAstro, { throwIfNoEntry: false })?.isSymbolicLink()) {
+  mkdirSync(path.resolve(root, readlinkSync(dotAstro)), { recursive: true });
+}
 
 const result = spawnSync('astro', ['build'], {
   cwd: root,
@@ -147,7 +167,21 @@ for (const file of readdirSync(clientDir, { recursive: true, encoding: 'utf8' })
 }
 console.log(`Precompressed ${precompressed} files (brotli, gzip)`);
 
-const stamp: BuildStamp = { builtAt: startedAt, publicConfig };
+// The content version the site is published with (server/site-publisher.server.ts
+// passes it), so a server can tell whether this release is the one to serve.
+const contentVersion = Number(process.env.SITE_CONTENT_VERSION);
+const stamp: BuildStamp & { content?: { version: number; key: string } } = {
+  builtAt: startedAt,
+  publicConfig,
+  ...(Number.isInteger(contentVersion) && process.env.SITE_CONTENT_VERSION
+    ? {
+        content: {
+          version: contentVersion,
+          key: process.env.SITE_CONTENT_KEY ?? String(contentVersion),
+        },
+      }
+    : {}),
+};
 writeFileSync(path.join(release, STAMP_FILE_NAME), `${JSON.stringify(stamp, null, 2)}\n`);
 
 publishRelease(buildDir, release);

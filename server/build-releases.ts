@@ -40,6 +40,8 @@ import { DatabaseSync } from 'node:sqlite';
 /** Marker files of releases served by servers older than the lock (`.in-use.<pid>`). */
 const LEGACY_MARKER_PREFIX = '.in-use.';
 const LOCK_SUFFIX = '.lock';
+/** The link to the project's packages (linkDependencies), not a release. */
+const DEPENDENCIES_LINK = 'node_modules';
 
 /** The locks this process holds, by release. */
 const held = new Map<string, DatabaseSync>();
@@ -92,6 +94,24 @@ export function markInUse(release: string): () => void {
 }
 
 /**
+ * The server bundle of a release imports its packages by name, which Node
+ * looks up in the `node_modules` folders above the bundle. A release outside
+ * the project (BUILD_DIR under /var/lib/glass-site, docs/operations.md
+ * "Publishing the site") finds them through a link beside the releases to
+ * the project's own `node_modules`; inside the project it needs none.
+ */
+export function linkDependencies(buildDir: string, nodeModules: string): void {
+  const releasesDir = releasesDirOf(buildDir);
+  const projectRoot = path.dirname(path.resolve(nodeModules));
+  if (!path.relative(projectRoot, releasesDir).startsWith('..')) return;
+  const link = path.join(releasesDir, DEPENDENCIES_LINK);
+  mkdirSync(releasesDir, { recursive: true });
+  if (currentRelease(link) === realpathSync(nodeModules)) return;
+  rmSync(link, { force: true });
+  symlinkSync(path.resolve(nodeModules), link, 'junction');
+}
+
+/**
  * Points BUILD_DIR at `release` in one rename. A BUILD_DIR that is still a
  * plain folder (made before releases existed) becomes a release first.
  */
@@ -131,6 +151,7 @@ export function pruneReleases(buildDir: string): string[] {
   const removed: string[] = [];
   for (const entry of readdirSync(releasesDir, { withFileTypes: true })) {
     const full = path.join(releasesDir, entry.name);
+    if (entry.name === DEPENDENCIES_LINK) continue;
     if (entry.name.endsWith(LOCK_SUFFIX) && !entry.isDirectory()) {
       const release = full.slice(0, -LOCK_SUFFIX.length);
       if (!existsSync(release) && !isLocked(full)) rmSync(full, { force: true });
@@ -185,4 +206,31 @@ function lstatOrNull(file: string) {
   } catch {
     return null;
   }
+}
+
+/**
+ * The lock that lets one process at a time build for BUILD_DIR when the
+ * site is published (server/site-publisher.server.ts): SQLite's exclusive
+ * lock on `<BUILD_DIR>.publish.lock`, beside BUILD_DIR where no pruning
+ * removes it. Returns the release of the lock, or undefined at once when
+ * another process (or another publisher in this one) holds it. The kernel
+ * drops it when the process ends, however it ends.
+ */
+export function tryLockPublishing(buildDir: string): (() => void) | undefined {
+  const lockFile = `${path.resolve(buildDir)}.publish.lock`;
+  mkdirSync(path.dirname(lockFile), { recursive: true });
+  const lock = new DatabaseSync(lockFile, { timeout: 0 });
+  try {
+    lock.exec('BEGIN EXCLUSIVE');
+  } catch {
+    lock.close();
+    return undefined;
+  }
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    lock.exec('ROLLBACK');
+    lock.close();
+  };
 }
