@@ -170,6 +170,8 @@ const envSchema = z
         .regex(/^AW-[A-Za-z0-9]+\/[A-Za-z0-9_-]+$/, 'must look like AW-123456789/AbCdEf')
         .optional(),
     ),
+    // How often the server checks for newly published site content (docs/operations.md, "Publishing the site").
+    SITE_PUBLISH_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(10),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),

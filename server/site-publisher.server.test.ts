@@ -1,0 +1,287 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  captureLogger,
+  eventually,
+  tempDataDir,
+} from '../app/leads/testing/test-support.server.ts';
+import { createApp } from './app.server.ts';
+import { createRelease, currentRelease, publishRelease, pruneReleases } from './build-releases.ts';
+import { parseEnv } from './env.server.ts';
+import { createLeadsIntegration, type LeadsRuntime } from './leads-integration.server.ts';
+import {
+  buildErrorSummary,
+  createSitePublisher,
+  type SitePublishSource,
+} from './site-publisher.server.ts';
+import { ServedSite, type ContentStamp } from './site-release.server.ts';
+
+/**
+ * Publishing with real builds (`node scripts/build.ts`) into a BUILD_DIR of
+ * the test's own, and a real server switching releases while it answers.
+ * The releases differ by SITE_URL, which every page's canonical link names.
+ */
+
+const root = path.resolve(import.meta.dirname, '..');
+const scratch = tempDataDir('publish-');
+const buildDir = path.join(scratch.dir, 'state/build');
+const SITE_A = 'https://a.example.nz';
+const SITE_B = 'https://b.example.nz';
+
+/** The environment of a build: nothing of Vitest's, caches in the test's folder. */
+function buildEnv(siteUrl: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    SITE_URL: siteUrl,
+    BUILD_CACHE_DIR: path.join(scratch.dir, 'cache'),
+    ASTRO_TELEMETRY_DISABLED: '1',
+  };
+}
+
+/** A stand-in for the content store: what should be served, and what was reported. */
+class Source implements SitePublishSource {
+  wanted: ContentStamp | null = null;
+  readonly built: [number, boolean, string | null][] = [];
+  desired() {
+    return Promise.resolve(this.wanted);
+  }
+  onBuilt(version: number, ok: boolean, error: string | null) {
+    this.built.push([version, ok, error]);
+  }
+}
+
+interface RunningSite {
+  url: string;
+  site: ServedSite;
+  log: ReturnType<typeof captureLogger>;
+  close(): Promise<void>;
+}
+
+/** The server as start.ts assembles it, serving BUILD_DIR's current release. */
+async function startSite(): Promise<RunningSite> {
+  const env = parseEnv({ DATA_DIR: path.join(scratch.dir, 'leads'), SITE_URL: SITE_A });
+  const log = captureLogger('info');
+  const site = await ServedSite.open(currentRelease(buildDir)!, {
+    env,
+    logger: log.logger,
+    graceMs: 0,
+  });
+  const leads: LeadsRuntime = await createLeadsIntegration(env, log.logger);
+  const server = http.createServer(await createApp({ env, logger: log.logger, site, leads }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    site,
+    log,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await leads.close();
+      site.close();
+    },
+  };
+}
+
+function publisherFor(running: RunningSite, source: Source, siteUrl: string) {
+  return createSitePublisher({
+    source,
+    site: running.site,
+    root,
+    buildDir,
+    logger: running.log.logger,
+    intervalMs: 3_600_000,
+    buildEnv: buildEnv(siteUrl),
+    lockPollMs: 20,
+  });
+}
+
+const home = async (url: string) => (await fetch(`${url}/`)).text();
+
+let first: RunningSite;
+let releaseA: string;
+
+beforeAll(async () => {
+  // Release A, built as `npm run build` would before the server starts.
+  const child = spawn(process.execPath, ['scripts/build.ts'], {
+    cwd: root,
+    env: {
+      ...buildEnv(SITE_A),
+      BUILD_DIR: buildDir,
+      SITE_CONTENT_VERSION: '1',
+      SITE_CONTENT_KEY: 'a',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise((resolve) => child.once('close', resolve));
+  expect(code, output).toBe(0);
+  releaseA = currentRelease(buildDir)!;
+  first = await startSite();
+}, 180_000);
+
+afterAll(async () => {
+  await first?.close();
+  scratch.remove();
+});
+
+describe('publishing the site', () => {
+  it('switches a running server to a release built while it runs, every request answered', async () => {
+    expect(await home(first.url)).toContain(`${SITE_A}/`);
+    const source = new Source();
+    source.wanted = { version: 2, key: 'b' };
+    const publisher = publisherFor(first, source, SITE_B);
+
+    // Visitors keep coming while the build runs and the server switches.
+    const expected: Record<string, number> = { '/': 200, '/contact': 200, '/no-such-page': 404 };
+    const pages = Object.keys(expected);
+    const answers: string[] = [];
+    let stop = false;
+    const visitors = (async () => {
+      for (let i = 0; !stop; i += 1) {
+        const page = pages[i % pages.length]!;
+        const response = await fetch(`${first.url}${page}`);
+        await response.arrayBuffer();
+        answers.push(`${page} ${response.status}`);
+      }
+    })();
+    const outcome = await publisher.publishNow();
+    // A few more requests on the new release.
+    const switchedAt = answers.length;
+    await eventually(() => expect(answers.length).toBeGreaterThan(switchedAt + 8));
+    stop = true;
+    await visitors;
+
+    expect(outcome).toMatchObject({ kind: 'switched', version: 2, built: true });
+    expect(answers.length).toBeGreaterThan(switchedAt);
+    // Every page answered as it should be, by either release: 200, and 404 for the unknown one.
+    const wrong = answers.filter((answer) => {
+      const [page, status] = answer.split(' ');
+      return Number(status) !== expected[page!];
+    });
+    expect(wrong).toEqual([]);
+    const page = await home(first.url);
+    expect(page).toContain(`${SITE_B}/`);
+    expect(page).not.toContain(SITE_A);
+    expect(first.site.current.stamp?.content).toEqual({ version: 2, key: 'b' });
+    expect(source.built).toEqual([[2, true, null]]);
+    const switched = first.log.entries().find((line) => line.to === 2);
+    expect(switched).toMatchObject({ from: 1, built: true });
+    expect(switched?.ms).toEqual(expect.any(Number));
+
+    // A, no longer served, is let go after the grace period; the next
+    // build's pruning then removes it.
+    await eventually(() => {
+      pruneReleases(buildDir);
+      expect(existsSync(releaseA)).toBe(false);
+    });
+    await publisher.close();
+  }, 180_000);
+
+  it('a failed build leaves the served release, reports why and is not retried at once', async () => {
+    const served = first.site.current.dir;
+    const source = new Source();
+    source.wanted = { version: 3, key: 'c' };
+    // A SITE_URL the build refuses: its configuration fails to load.
+    const publisher = publisherFor(first, source, 'not a web address');
+    const outcome = await publisher.publishNow();
+    expect(outcome).toMatchObject({ kind: 'failed', version: 3 });
+    expect(source.built).toHaveLength(1);
+    const [version, ok, error] = source.built[0]!;
+    expect([version, ok]).toEqual([3, false]);
+    expect(error).toContain('SITE_URL');
+    expect(error).not.toMatch(/^\s+at /m);
+    expect(first.site.current.dir).toBe(served);
+    expect(currentRelease(buildDir)).toBe(served);
+    expect(await home(first.url)).toContain(`${SITE_B}/`);
+    expect(first.log.entries().some((line) => line.msg === 'site build failed')).toBe(true);
+
+    // The same content again: no new build until the back-off is over.
+    expect(await publisher.publishNow()).toEqual({ kind: 'waiting-to-retry', version: 3 });
+    expect(source.built).toHaveLength(1);
+    await publisher.close();
+  }, 180_000);
+
+  it('two publishers on one BUILD_DIR build once; both serve the build', async () => {
+    const second = await startSite();
+    try {
+      const sources = [new Source(), new Source()];
+      for (const source of sources) source.wanted = { version: 4, key: 'd' };
+      const publishers = [
+        publisherFor(first, sources[0]!, SITE_A),
+        publisherFor(second, sources[1]!, SITE_A),
+      ];
+      const outcomes = await Promise.all(publishers.map((publisher) => publisher.publishNow()));
+      expect(outcomes.map((outcome) => outcome.kind)).toEqual(['switched', 'switched']);
+      expect(outcomes.filter((outcome) => 'built' in outcome && outcome.built)).toHaveLength(1);
+      expect([...sources[0]!.built, ...sources[1]!.built]).toEqual([[4, true, null]]);
+      const builds = [first, second].flatMap((running) =>
+        running.log.entries().filter((line) => line.msg === 'building content version 4'),
+      );
+      expect(builds).toHaveLength(1);
+      expect(second.site.current.dir).toBe(first.site.current.dir);
+      for (const running of [first, second]) {
+        expect(await home(running.url)).toContain(`${SITE_A}/`);
+      }
+      await Promise.all(publishers.map((publisher) => publisher.close()));
+    } finally {
+      await second.close();
+    }
+  }, 180_000);
+});
+
+describe('a release as served', () => {
+  it("frames the map its content names, in every page's CSP", async () => {
+    const dir = path.join(scratch.dir, 'map');
+    const release = createRelease(dir);
+    mkdirSync(path.join(release, 'client'));
+    writeFileSync(path.join(release, 'client/index.html'), '<!doctype html><title>Home</title>');
+    mkdirSync(path.join(release, 'server'));
+    writeFileSync(
+      path.join(release, 'server/entry.mjs'),
+      "export function handler(_req, res) { res.statusCode = 404; res.end('not found'); }\n",
+    );
+    mkdirSync(path.join(release, 'content'));
+    writeFileSync(
+      path.join(release, 'content/site-content.json'),
+      JSON.stringify({ identity: { mapEmbedUrl: 'https://maps.example.nz/embed?q=Tauriko' } }),
+    );
+    publishRelease(dir, release);
+    const env = parseEnv({ SITE_URL: SITE_A });
+    const site = await ServedSite.open(dir, { env, logger: captureLogger().logger });
+    try {
+      const csp = site.current.pages.get('/')!.csp;
+      expect(csp).toContain('frame-src https://maps.example.nz');
+      expect(csp).not.toContain('google.com');
+      expect(site.current.renderedPageCsp).toContain('frame-src https://maps.example.nz');
+    } finally {
+      site.close();
+    }
+  });
+
+  it('summarises a failed build by its last lines, without colours or stack frames', () => {
+    const output = [
+      'building…',
+      '\u001b[31m[ERROR]\u001b[39m Invalid environment:',
+      '  SITE_URL: must be an absolute http: or https: URL',
+      '  Stack trace:',
+      '    at parseEnv (file:///srv/glass-site/server/env.server.ts:1:1)',
+      '',
+    ].join('\n');
+    expect(buildErrorSummary(output)).toBe(
+      'building…\n[ERROR] Invalid environment:\n  SITE_URL: must be an absolute http: or https: URL',
+    );
+  });
+});
+
+it("finds the project's packages from a BUILD_DIR outside the project", () => {
+  // The server bundle imports them by name (build-releases.ts, linkDependencies).
+  const linked = path.join(`${buildDir}-releases`, 'node_modules/astro/package.json');
+  expect(JSON.parse(readFileSync(linked, 'utf8'))).toMatchObject({ name: 'astro' });
+});
