@@ -60,6 +60,18 @@ describe('deploy/glass-site.service', () => {
     expect(exampleEnv.DATA_DIR).toBe('/var/lib/glass-site');
   });
 
+  it('builds where the service may write: everything a build writes is in its StateDirectory', () => {
+    // ProtectSystem=strict leaves only /var/lib/glass-site writable; the
+    // server builds when content is published (deploy/README.md).
+    const env = parseEnv(exampleEnv);
+    expect(env.SITE_PUBLISH_INTERVAL_S).toBe(10);
+    for (const key of ['BUILD_DIR', 'BUILD_CACHE_DIR']) {
+      expect(exampleEnv[key], key).toMatch(/^\/var\/lib\/glass-site\/[a-z]/);
+    }
+    expect(unitValues('ReadWritePaths')).toEqual([]);
+    expect(unitValues('ProtectSystem')).toEqual(['strict']);
+  });
+
   it.skipIf(!hasSystemdAnalyze)(
     `passes systemd-analyze verify${hasSystemdAnalyze ? '' : ' (SKIPPED: systemd-analyze is not installed)'}`,
     () => {
