@@ -7,7 +7,14 @@
  * ship as neutral placeholders (`placeholderBusiness`) for the owner to
  * replace before launch; `npm run check:launch` lists every one still there.
  * Nothing else in the code base hard-codes any of them.
+ *
+ * What is written here is the default (`defaultBusiness`): what the owner
+ * publishes from /admin/site replaces the identity, the hours and the
+ * emergency service in the build that publishes it (`business`, through
+ * ./published.ts; docs/operations.md#site-content). Code run by Node (the
+ * server, the CLIs) reads the defaults.
  */
+import { publishedHours, publishedIdentity } from './published.ts';
 
 /** A day as schema.org names it (the JSON-LD's opening hours). */
 export type Weekday =
@@ -109,7 +116,8 @@ export const placeholderBusiness = {
   privacyOfficer: { role: 'Privacy Officer', email: 'privacy@example.com' },
 } as const satisfies PlaceholderIdentity;
 
-export const business = {
+/** The shipped identity: the default until the owner publishes their own. */
+export const defaultBusiness = {
   name: 'Harbourside Glass',
   legalName: 'Harbourside Glass Limited',
   tagline: 'Glass repairs, replacement and installation across the western Bay of Plenty',
@@ -152,6 +160,30 @@ export const business = {
   mapLinkUrl: 'https://www.google.com/maps/search/?api=1&query=Tauriko%2C+Tauranga+3110',
   privacyOfficer: { role: 'Privacy Officer', email: 'privacy@example.com' },
 } as const satisfies BusinessIdentity;
+
+/** The identity the pages state: the published one where the build was given one. */
+export const business: BusinessIdentity = {
+  ...defaultBusiness,
+  ...(publishedIdentity
+    ? {
+        ...publishedIdentity,
+        address: { ...publishedIdentity.address, country: 'NZ' as const },
+        privacyOfficer: {
+          role: publishedIdentity.privacyOfficer.role,
+          email: publishedIdentity.privacyOfficer.email,
+          ...(publishedIdentity.privacyOfficer.name
+            ? { name: publishedIdentity.privacyOfficer.name }
+            : {}),
+        },
+      }
+    : {}),
+  ...(publishedHours
+    ? {
+        hours: publishedHours.openingHours,
+        emergency: { available: true as const, ...publishedHours.emergency },
+      }
+    : {}),
+};
 
 /** 'Unit 4, 25 Example Place, Tauriko, Tauranga 3110' */
 export const fullAddress = `${business.address.street}, ${business.address.suburb}, ${business.address.city} ${business.address.postcode}`;

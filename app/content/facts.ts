@@ -11,8 +11,14 @@
  * (docs/business-rules.md#claims-and-promises does not list it) carries
  * `confirmed: false`: the site states it, and `npm run check:launch` lists it
  * until the owner has checked it and set `confirmed: true`.
+ *
+ * What is written here is the default (`defaultFacts`): the owner confirms
+ * or corrects the facts waiting for their word from /admin/site, and the
+ * build that publishes them states them (`facts`, through ./published.ts;
+ * docs/operations.md#site-content). Code run by Node reads the defaults.
  */
 import { business } from './business.ts';
+import { publishedHours } from './published.ts';
 
 /** A fact waiting for the owner's word: the question says what to check. */
 export interface OwnerConfirmation {
@@ -23,7 +29,7 @@ export interface OwnerConfirmation {
 /** '15+ Years Experience' (docs/business-rules.md#claims-and-promises). */
 const experienceYears = 15;
 
-export const facts = {
+export const defaultFacts = {
   experience: {
     /** '15+', for the figure panels. */
     figure: `${experienceYears}+`,
@@ -101,6 +107,55 @@ export const facts = {
       'How long backups of the lead database are kept (a deleted enquiry stays in each backup made before it was deleted, until that backup is deleted); the privacy policy states it.',
   },
 } as const;
+
+/** The facts the owner confirms or corrects from /admin/site (the site content's `hours.facts`). */
+export const OWNER_FACTS = [
+  'leadTimes',
+  'installTimes',
+  'quoteValidity',
+  'paymentTerms',
+  'serverLogRetention',
+  'leadBackupRetention',
+] as const;
+
+export type OwnerFactKey = (typeof OWNER_FACTS)[number];
+
+/** A fact's values as the owner edits them: its figures and `confirmed`, without the question. */
+export type OwnerFactValues<K extends OwnerFactKey> = {
+  -readonly [
+    P in Exclude<keyof (typeof defaultFacts)[K], 'question'>
+  ]: (typeof defaultFacts)[K][P] extends number
+    ? number
+    : (typeof defaultFacts)[K][P] extends boolean
+      ? boolean
+      : string;
+};
+
+export type OwnerFacts = { [K in OwnerFactKey]: OwnerFactValues<K> };
+
+type Widen<T> = {
+  [K in keyof T]: T[K] extends string
+    ? string
+    : T[K] extends number
+      ? number
+      : T[K] extends boolean
+        ? boolean
+        : T[K] extends object
+          ? Widen<T[K]>
+          : T[K];
+};
+
+const published = publishedHours;
+
+/** The facts the pages state: the published values where the build was given them. */
+export const facts: Widen<typeof defaultFacts> = published
+  ? ({
+      ...defaultFacts,
+      ...Object.fromEntries(
+        OWNER_FACTS.map((key) => [key, { ...defaultFacts[key], ...published.facts[key] }]),
+      ),
+    } as Widen<typeof defaultFacts>)
+  : defaultFacts;
 
 type Facts = typeof facts;
 

@@ -4,9 +4,15 @@
  *
  * The shipped offers are samples (`sample: true`): the owner replaces them
  * with real ones, or removes them, before launch (`npm run check:launch`).
+ *
+ * These are the defaults (`defaultOffers`): the offers the owner publishes
+ * from /admin/site replace them in the build that publishes them (`offers`,
+ * through ./published.ts; docs/operations.md#site-content), without the
+ * ones past their date. Code run by Node reads the defaults.
  */
-import { business } from './business.ts';
-import { facts } from './facts.ts';
+import { defaultBusiness } from './business.ts';
+import { defaultFacts } from './facts.ts';
+import { publishedOffers } from './published.ts';
 
 /** A site path, or 'tel' for the business phone (the offer card builds the tel: link). */
 export type OfferLink = `/${string}` | 'tel';
@@ -34,7 +40,7 @@ export interface Offer {
   sample?: true;
 }
 
-export const offers = [
+export const defaultOffers = [
   {
     id: 1,
     title: 'Home Window Repair of $250 or More',
@@ -53,7 +59,7 @@ export const offers = [
     id: 2,
     title: 'Shower Glass Installation',
     discount: '15% off',
-    description: `Take 15% off a new frameless or semi-frameless shower screen in ${facts.showers.glassThickness} toughened glass, measured, made and installed by our team.`,
+    description: `Take 15% off a new frameless or semi-frameless shower screen in ${defaultFacts.showers.glassThickness} toughened glass, measured, made and installed by our team.`,
     validUntil: '12/31/2025',
     terms:
       'Minimum order $1,500 (GST inclusive). Applies to the supply and installation of new shower glass and hardware; tiling, plumbing and building work are not included. Cannot be combined with any other offer.',
@@ -78,7 +84,7 @@ export const offers = [
     id: 4,
     title: 'Emergency Glass Repair',
     discount: '20% off labour',
-    description: `Broken glass at the worst possible time? Save 20% on the labour for your emergency glass repair, ${business.emergency.anyTime}.`,
+    description: `Broken glass at the worst possible time? Save 20% on the labour for your emergency glass repair, ${defaultBusiness.emergency.anyTime}.`,
     validUntil: '10/31/2025',
     terms:
       'Applies to labour on emergency glass repair callouts only; glass, boarding and materials are charged at our normal rates. Mention this offer when you call. Cannot be combined with any other offer or with work billed to an insurer.',
@@ -100,3 +106,23 @@ export const offers = [
     sample: true,
   },
 ] as const satisfies readonly Offer[];
+
+/** 'YYYY-MM-DD' (how the site content stores a date) as the offers write it: '09/30/2025'. */
+export function offerDateFromIso(iso: string): string {
+  const [year, month, day] = iso.split('-');
+  return `${month}/${day}/${year}`;
+}
+
+/** '09/30/2025' as 'YYYY-MM-DD'. */
+export function isoFromOfferDate(text: string): string {
+  const [month, day, year] = text.split('/');
+  return `${year}-${month}-${day}`;
+}
+
+/** The offers the home page shows: the published ones where the build was given them. */
+export const offers: readonly Offer[] = publishedOffers
+  ? publishedOffers.map(({ validUntil, ...offer }) => ({
+      ...offer,
+      validUntil: offerDateFromIso(validUntil),
+    }))
+  : defaultOffers;

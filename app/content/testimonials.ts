@@ -8,7 +8,14 @@
  * The shipped testimonials are samples (`sample: true`), written for the
  * demonstration: the owner replaces them with real customers' words, given
  * with their permission, before launch (`npm run check:launch`).
+ *
+ * These are the defaults (`defaultTestimonials`): the reviews the owner
+ * publishes from /admin/site, each with the customer's permission, replace
+ * them in the build that publishes them (`testimonials`, through
+ * ./published.ts; docs/operations.md#site-content). Code run by Node reads
+ * the defaults.
  */
+import { publishedTestimonials } from './published.ts';
 
 export type TestimonialRole =
   'Homeowner' | 'Business Owner' | 'Property Manager' | 'Contractor' | 'Interior Designer';
@@ -34,7 +41,7 @@ export interface Testimonial {
   sample?: true;
 }
 
-export const testimonials = [
+export const defaultTestimonials = [
   {
     id: 1,
     name: 'Aroha T.',
@@ -113,3 +120,11 @@ export const testimonials = [
     sample: true,
   },
 ] as const satisfies readonly Testimonial[];
+
+/** The reviews the home page shows: the published ones where the build was given them. */
+export const testimonials: readonly Testimonial[] = publishedTestimonials
+  ? publishedTestimonials.map(({ permission: _permission, ...testimonial }) => ({
+      ...testimonial,
+      avatar: null,
+    }))
+  : defaultTestimonials;
