@@ -108,6 +108,21 @@ class FailingStore implements LeadStore {
   removeOwner: LeadStore['removeOwner'] = async (...args) => this.#inner.removeOwner(...args);
   markInboxSeen: LeadStore['markInboxSeen'] = async (...args) => this.#inner.markInboxSeen(...args);
   addPasskey: LeadStore['addPasskey'] = async (...args) => this.#inner.addPasskey(...args);
+  siteContentDraft: LeadStore['siteContentDraft'] = async () => this.#inner.siteContentDraft();
+  saveSiteContentSection: LeadStore['saveSiteContentSection'] = async (...args) =>
+    this.#inner.saveSiteContentSection(...args);
+  createSiteContentVersion: LeadStore['createSiteContentVersion'] = async (...args) =>
+    this.#inner.createSiteContentVersion(...args);
+  setSiteContentVersionState: LeadStore['setSiteContentVersionState'] = async (...args) =>
+    this.#inner.setSiteContentVersionState(...args);
+  newestLiveSiteContent: LeadStore['newestLiveSiteContent'] = async () =>
+    this.#inner.newestLiveSiteContent();
+  siteContentVersion: LeadStore['siteContentVersion'] = async (...args) =>
+    this.#inner.siteContentVersion(...args);
+  listSiteContentVersions: LeadStore['listSiteContentVersions'] = async (...args) =>
+    this.#inner.listSiteContentVersions(...args);
+  addSitePhoto: LeadStore['addSitePhoto'] = async (...args) => this.#inner.addSitePhoto(...args);
+  sitePhoto: LeadStore['sitePhoto'] = async (...args) => this.#inner.sitePhoto(...args);
   findPasskey: LeadStore['findPasskey'] = async (...args) => this.#inner.findPasskey(...args);
   listPasskeys: LeadStore['listPasskeys'] = async (...args) => this.#inner.listPasskeys(...args);
   recordPasskeyUse: LeadStore['recordPasskeyUse'] = async (...args) =>

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { runSiteContentStoreContract } from '../testing/site-content.contract.ts';
 import { runLeadStoreContract } from '../testing/store.contract.ts';
 import { MIGRATIONS, openPostgresLeadStore } from './store-postgres.server.ts';
 import { openLeadStore } from './store.server.ts';
@@ -17,6 +18,9 @@ const databaseUrl = TEST_DATABASE_URL;
 if (!databaseUrl) console.warn(POSTGRES_SKIP_MESSAGE);
 
 runLeadStoreContract('PostgreSQL', () => postgresHarness(databaseUrl), { skip: !databaseUrl });
+runSiteContentStoreContract('PostgreSQL', () => postgresHarness(databaseUrl), {
+  skip: !databaseUrl,
+});
 
 describe.skipIf(!databaseUrl)('PostgreSQL store specifics', () => {
   it('openLeadStore with DATABASE_URL picks PostgreSQL', async () => {

@@ -37,6 +37,26 @@ import {
   type NewDelivery,
   type RateLimitCount,
 } from './store.server.ts';
+import type { SiteContent, SiteContentSection } from '../../content/site-content.ts';
+import {
+  assembleDraft,
+  checkedContent,
+  checkedSection,
+  checkRevision,
+  checkSitePhoto,
+  checkVersionNumber,
+  draftSection,
+  SITE_CONTENT_VERSIONS_MAX,
+  type DraftRow,
+  type NewSitePhoto,
+  type SiteContentDraft,
+  type SiteContentDraftSection,
+  type SiteContentSaveResult,
+  type SiteContentVersionRecord,
+  type SiteContentVersionState,
+  type SitePhotoInfo,
+  type SitePhotoRecord,
+} from './site-content-store.server.ts';
 
 /**
  * The PostgreSQL lead store (DATABASE_URL, docs/operations.md#environment). Several server
@@ -263,6 +283,45 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX owner_challenges_expires ON owner_challenges (expires_at);
     `,
   },
+  {
+    // The site's editable content (docs/operations.md#site-content): every
+    // published version whole, as JSON, with its publishing state; the
+    // owner's draft, one row per section with a revision, so two owners'
+    // saves never silently overwrite each other; the photos of real jobs.
+    version: 12,
+    name: 'site content versions, draft and photos',
+    sql: `
+      CREATE TABLE site_content_versions (
+        version integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        content jsonb NOT NULL,
+        created_at timestamptz NOT NULL,
+        created_by uuid REFERENCES owners (id),
+        restored_from integer REFERENCES site_content_versions (version),
+        state text NOT NULL CHECK (state IN ('publishing', 'live', 'failed')),
+        error text,
+        live_at timestamptz
+      );
+      CREATE INDEX site_content_versions_live ON site_content_versions (version)
+        WHERE state = 'live';
+
+      CREATE TABLE site_content_draft (
+        section text PRIMARY KEY,
+        content jsonb NOT NULL,
+        revision integer NOT NULL CHECK (revision > 0),
+        updated_at timestamptz NOT NULL,
+        updated_by uuid REFERENCES owners (id)
+      );
+
+      CREATE TABLE site_photos (
+        id uuid PRIMARY KEY,
+        bytes bytea NOT NULL,
+        width integer NOT NULL CHECK (width > 0),
+        height integer NOT NULL CHECK (height > 0),
+        created_at timestamptz NOT NULL,
+        created_by uuid REFERENCES owners (id)
+      );
+    `,
+  },
 ];
 
 const LEAD_COLUMNS =
@@ -366,6 +425,44 @@ function toDelivery(row: Row): DeliveryRecord {
     delivered_at: iso(row.delivered_at),
     lease_owner: textOrNull(row.lease_owner),
     lease_expires_at: iso(row.lease_expires_at),
+  };
+}
+
+const VERSION_COLUMNS =
+  'version, content, created_at, created_by, restored_from, state, error, live_at';
+const DRAFT_COLUMNS = 'section, content, revision, updated_at, updated_by';
+
+function toVersion(row: Row): SiteContentVersionRecord {
+  return {
+    version: Number(row.version),
+    // jsonb comes back parsed.
+    content: row.content as SiteContent,
+    created_at: iso(row.created_at) ?? '',
+    created_by: textOrNull(row.created_by),
+    restored_from: row.restored_from === null ? null : Number(row.restored_from),
+    state: String(row.state) as SiteContentVersionState,
+    error: textOrNull(row.error),
+    live_at: iso(row.live_at),
+  };
+}
+
+function toDraftRow(row: Row): DraftRow {
+  return {
+    section: String(row.section),
+    content: row.content,
+    revision: Number(row.revision),
+    updated_at: iso(row.updated_at) ?? '',
+    updated_by: textOrNull(row.updated_by),
+  };
+}
+
+function toPhotoInfo(row: Row): SitePhotoInfo {
+  return {
+    id: String(row.id),
+    width: Number(row.width),
+    height: Number(row.height),
+    created_at: iso(row.created_at) ?? '',
+    created_by: textOrNull(row.created_by),
   };
 }
 
@@ -1178,6 +1275,163 @@ export class PostgresLeadStore implements LeadStore {
       action: String(row.action),
       detail: String(row.detail),
     }));
+  }
+
+  // -------------------------------------------------------------------------
+  // The site's content (site-content-store.server.ts)
+
+  async #newestLive(): Promise<SiteContentVersionRecord | null> {
+    const result = await this.#pool.query(
+      `SELECT ${VERSION_COLUMNS} FROM site_content_versions
+       WHERE state = 'live' ORDER BY version DESC LIMIT 1`,
+    );
+    const row = result.rows[0] as Row | undefined;
+    return row ? toVersion(row) : null;
+  }
+
+  async siteContentDraft(): Promise<SiteContentDraft> {
+    const [rows, live] = await Promise.all([
+      this.#pool.query(`SELECT ${DRAFT_COLUMNS} FROM site_content_draft`),
+      this.#newestLive(),
+    ]);
+    return assembleDraft((rows.rows as Row[]).map(toDraftRow), live?.content ?? null);
+  }
+
+  async saveSiteContentSection<S extends SiteContentSection>(
+    section: S,
+    content: SiteContent[S],
+    expectedRevision: number,
+    ownerId: string | null,
+  ): Promise<SiteContentSaveResult<S>> {
+    const checked = checkedSection(section, content);
+    checkRevision(expectedRevision);
+    const json = JSON.stringify(checked);
+    const at = new Date().toISOString();
+    // One statement each: a first save inserts unless another did meanwhile
+    // (ON CONFLICT waits for it); a later one updates the revision it read.
+    const saved =
+      expectedRevision === 0
+        ? await this.#pool.query(
+            `INSERT INTO site_content_draft (${DRAFT_COLUMNS})
+             VALUES ($1, $2::jsonb, 1, $3::timestamptz, $4) ON CONFLICT (section) DO NOTHING
+             RETURNING ${DRAFT_COLUMNS}`,
+            [section, json, at, ownerId],
+          )
+        : await this.#pool.query(
+            `UPDATE site_content_draft
+             SET content = $2::jsonb, revision = revision + 1, updated_at = $3::timestamptz,
+               updated_by = $4
+             WHERE section = $1 AND revision = $5
+             RETURNING ${DRAFT_COLUMNS}`,
+            [section, json, at, ownerId, expectedRevision],
+          );
+    const row = saved.rows[0] as Row | undefined;
+    if (row) {
+      return { saved: true, section: draftSection<S>(toDraftRow(row)) };
+    }
+    const [rows, live] = await Promise.all([
+      this.#pool.query(`SELECT ${DRAFT_COLUMNS} FROM site_content_draft WHERE section = $1`, [
+        section,
+      ]),
+      this.#newestLive(),
+    ]);
+    const draft = assembleDraft((rows.rows as Row[]).map(toDraftRow), live?.content ?? null);
+    return {
+      saved: false,
+      reason: 'conflict',
+      current: draft[section] as SiteContentDraftSection<S>,
+    };
+  }
+
+  async createSiteContentVersion(
+    content: SiteContent,
+    ownerId: string | null,
+    restoredFrom?: number,
+  ): Promise<SiteContentVersionRecord> {
+    const json = JSON.stringify(checkedContent(content));
+    const result = await this.#pool.query(
+      `INSERT INTO site_content_versions (content, created_at, created_by, restored_from, state)
+       VALUES ($1::jsonb, $2::timestamptz, $3, $4, 'publishing') RETURNING ${VERSION_COLUMNS}`,
+      [json, new Date().toISOString(), ownerId, restoredFrom ?? null],
+    );
+    const row = result.rows[0] as Row | undefined;
+    if (!row) throw new Error('The site content version was not stored');
+    return toVersion(row);
+  }
+
+  async setSiteContentVersionState(
+    version: number,
+    state: 'live' | 'failed',
+    error?: string,
+  ): Promise<boolean> {
+    if (!checkVersionNumber(version) || version > 2_147_483_647) return false;
+    const result = await this.#pool.query(
+      `UPDATE site_content_versions SET state = $2, error = $3, live_at = $4::timestamptz
+       WHERE version = $1 AND state = 'publishing'`,
+      [
+        version,
+        state,
+        state === 'failed' ? clipError(error ?? 'the build failed') : null,
+        state === 'live' ? new Date().toISOString() : null,
+      ],
+    );
+    return result.rowCount === 1;
+  }
+
+  async newestLiveSiteContent(): Promise<SiteContentVersionRecord | null> {
+    return this.#newestLive();
+  }
+
+  async siteContentVersion(version: number): Promise<SiteContentVersionRecord | null> {
+    if (!checkVersionNumber(version) || version > 2_147_483_647) return null;
+    const result = await this.#pool.query(
+      `SELECT ${VERSION_COLUMNS} FROM site_content_versions WHERE version = $1`,
+      [version],
+    );
+    const row = result.rows[0] as Row | undefined;
+    return row ? toVersion(row) : null;
+  }
+
+  async listSiteContentVersions(limit: number): Promise<SiteContentVersionRecord[]> {
+    const count = Math.max(1, Math.min(Math.floor(limit), SITE_CONTENT_VERSIONS_MAX));
+    const result = await this.#pool.query(
+      `SELECT ${VERSION_COLUMNS} FROM site_content_versions ORDER BY version DESC LIMIT $1`,
+      [count],
+    );
+    return (result.rows as Row[]).map(toVersion);
+  }
+
+  async addSitePhoto(photo: NewSitePhoto): Promise<SitePhotoInfo> {
+    checkSitePhoto(photo);
+    const result = await this.#pool.query(
+      `INSERT INTO site_photos (id, bytes, width, height, created_at, created_by)
+       VALUES ($1, $2, $3, $4, $5::timestamptz, $6)
+       RETURNING id, width, height, created_at, created_by`,
+      [
+        randomUUID(),
+        Buffer.from(photo.bytes.buffer, photo.bytes.byteOffset, photo.bytes.byteLength),
+        photo.width,
+        photo.height,
+        new Date().toISOString(),
+        photo.ownerId,
+      ],
+    );
+    const row = result.rows[0] as Row | undefined;
+    if (!row) throw new Error('The photo was not stored');
+    return toPhotoInfo(row);
+  }
+
+  async sitePhoto(id: string): Promise<SitePhotoRecord | null> {
+    if (!UUID.test(id)) return null;
+    const result = await this.#pool.query(
+      'SELECT id, bytes, width, height, created_at, created_by FROM site_photos WHERE id = $1',
+      [id],
+    );
+    const row = result.rows[0] as Row | undefined;
+    if (!row) return null;
+    const bytes = row.bytes;
+    // A plain Uint8Array, as the SQLite store has it (pg gives a Buffer).
+    return { ...toPhotoInfo(row), bytes: new Uint8Array(bytes instanceof Uint8Array ? bytes : []) };
   }
 
   async countFailedDeliveries(): Promise<number> {

@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import type { SiteContent, SiteContentSection } from '../../content/site-content.ts';
+import type { SiteContentSaveResult } from './site-content-store.server.ts';
 import { storeErrorForLog, type LeadStore } from './store.server.ts';
 
 /**
@@ -143,6 +145,27 @@ export class ReconnectingLeadStore implements LeadStore {
   recordActivity: LeadStore['recordActivity'] = (...args) =>
     this.#call((s) => s.recordActivity(...args));
   listActivity: LeadStore['listActivity'] = (...args) => this.#call((s) => s.listActivity(...args));
+  siteContentDraft: LeadStore['siteContentDraft'] = () => this.#call((s) => s.siteContentDraft());
+  saveSiteContentSection<S extends SiteContentSection>(
+    section: S,
+    content: SiteContent[S],
+    expectedRevision: number,
+    ownerId: string | null,
+  ): Promise<SiteContentSaveResult<S>> {
+    return this.#call((s) => s.saveSiteContentSection(section, content, expectedRevision, ownerId));
+  }
+  createSiteContentVersion: LeadStore['createSiteContentVersion'] = (...args) =>
+    this.#call((s) => s.createSiteContentVersion(...args));
+  setSiteContentVersionState: LeadStore['setSiteContentVersionState'] = (...args) =>
+    this.#call((s) => s.setSiteContentVersionState(...args));
+  newestLiveSiteContent: LeadStore['newestLiveSiteContent'] = () =>
+    this.#call((s) => s.newestLiveSiteContent());
+  siteContentVersion: LeadStore['siteContentVersion'] = (...args) =>
+    this.#call((s) => s.siteContentVersion(...args));
+  listSiteContentVersions: LeadStore['listSiteContentVersions'] = (...args) =>
+    this.#call((s) => s.listSiteContentVersions(...args));
+  addSitePhoto: LeadStore['addSitePhoto'] = (...args) => this.#call((s) => s.addSitePhoto(...args));
+  sitePhoto: LeadStore['sitePhoto'] = (...args) => this.#call((s) => s.sitePhoto(...args));
 
   /** Also what GET /healthz asks: it records whether the store answers now. */
   async ping(): Promise<void> {

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
+import { runSiteContentStoreContract } from '../testing/site-content.contract.ts';
 import { makeLead, runLeadStoreContract } from '../testing/store.contract.ts';
 import type { LeadRecord } from './store.server.ts';
 import { openSqliteLeadStore, SQLITE_FILE_NAME } from './store-sqlite.server.ts';
@@ -16,6 +17,7 @@ function tempDir(): string {
 }
 
 runLeadStoreContract('SQLite', sqliteHarness);
+runSiteContentStoreContract('SQLite', sqliteHarness);
 
 /**
  * Runs `steps` (module code with `store` open on `dir`) in a child process

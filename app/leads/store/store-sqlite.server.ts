@@ -40,6 +40,26 @@ import {
   type RateLimitCount,
 } from './store.server.ts';
 import { webhookLabel } from '../delivery/webhooks.server.ts';
+import type { SiteContent, SiteContentSection } from '../../content/site-content.ts';
+import {
+  assembleDraft,
+  checkedContent,
+  checkedSection,
+  checkRevision,
+  checkSitePhoto,
+  checkVersionNumber,
+  draftSection,
+  SITE_CONTENT_VERSIONS_MAX,
+  type DraftRow,
+  type NewSitePhoto,
+  type SiteContentDraft,
+  type SiteContentDraftSection,
+  type SiteContentSaveResult,
+  type SiteContentVersionRecord,
+  type SiteContentVersionState,
+  type SitePhotoInfo,
+  type SitePhotoRecord,
+} from './site-content-store.server.ts';
 
 /**
  * The embedded lead store (docs/operations.md#commands: `npm start` needs no database server):
@@ -339,6 +359,45 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX owner_challenges_expires ON owner_challenges (expires_at);
     `,
   },
+  {
+    // The site's editable content (docs/operations.md#site-content): every
+    // published version whole, as JSON, with its publishing state; the
+    // owner's draft, one row per section with a revision, so two owners'
+    // saves never silently overwrite each other; the photos of real jobs.
+    version: 12,
+    name: 'site content versions, draft and photos',
+    sql: `
+      CREATE TABLE site_content_versions (
+        version INTEGER PRIMARY KEY,
+        content TEXT NOT NULL CHECK (json_valid(content)),
+        created_at TEXT NOT NULL,
+        created_by TEXT REFERENCES owners (id),
+        restored_from INTEGER REFERENCES site_content_versions (version),
+        state TEXT NOT NULL CHECK (state IN ('publishing', 'live', 'failed')),
+        error TEXT,
+        live_at TEXT
+      ) STRICT;
+      CREATE INDEX site_content_versions_live ON site_content_versions (version)
+        WHERE state = 'live';
+
+      CREATE TABLE site_content_draft (
+        section TEXT PRIMARY KEY,
+        content TEXT NOT NULL CHECK (json_valid(content)),
+        revision INTEGER NOT NULL CHECK (revision > 0),
+        updated_at TEXT NOT NULL,
+        updated_by TEXT REFERENCES owners (id)
+      ) STRICT;
+
+      CREATE TABLE site_photos (
+        id TEXT PRIMARY KEY,
+        bytes BLOB NOT NULL,
+        width INTEGER NOT NULL CHECK (width > 0),
+        height INTEGER NOT NULL CHECK (height > 0),
+        created_at TEXT NOT NULL,
+        created_by TEXT REFERENCES owners (id)
+      ) STRICT;
+    `,
+  },
 ];
 
 type Row = Record<string, SQLOutputValue>;
@@ -458,6 +517,42 @@ function toDelivery(row: Row): DeliveryRecord {
     delivered_at: textOrNull(row.delivered_at),
     lease_owner: textOrNull(row.lease_owner),
     lease_expires_at: textOrNull(row.lease_expires_at),
+  };
+}
+
+const VERSION_COLUMNS =
+  'version, content, created_at, created_by, restored_from, state, error, live_at';
+
+function toVersion(row: Row): SiteContentVersionRecord {
+  return {
+    version: Number(row.version),
+    content: JSON.parse(String(row.content)) as SiteContent,
+    created_at: String(row.created_at),
+    created_by: textOrNull(row.created_by),
+    restored_from: row.restored_from === null ? null : Number(row.restored_from),
+    state: String(row.state) as SiteContentVersionState,
+    error: textOrNull(row.error),
+    live_at: textOrNull(row.live_at),
+  };
+}
+
+function toDraftRow(row: Row): DraftRow {
+  return {
+    section: String(row.section),
+    content: JSON.parse(String(row.content)) as unknown,
+    revision: Number(row.revision),
+    updated_at: String(row.updated_at),
+    updated_by: textOrNull(row.updated_by),
+  };
+}
+
+function toPhotoInfo(row: Row): SitePhotoInfo {
+  return {
+    id: String(row.id),
+    width: Number(row.width),
+    height: Number(row.height),
+    created_at: String(row.created_at),
+    created_by: textOrNull(row.created_by),
   };
 }
 
@@ -1405,6 +1500,162 @@ export class SqliteLeadStore implements LeadStore {
           detail: String(row.detail),
         })),
     );
+  }
+
+  // -------------------------------------------------------------------------
+  // The site's content (site-content-store.server.ts)
+
+  #newestLive(): SiteContentVersionRecord | null {
+    const row = this.#statement(
+      `SELECT ${VERSION_COLUMNS} FROM site_content_versions
+         WHERE state = 'live' ORDER BY version DESC LIMIT 1`,
+    ).get();
+    return row ? toVersion(row) : null;
+  }
+
+  async siteContentDraft(): Promise<SiteContentDraft> {
+    return this.#attempt('read', () => {
+      const rows = this.#statement(
+        'SELECT section, content, revision, updated_at, updated_by FROM site_content_draft',
+      )
+        .all()
+        .map(toDraftRow);
+      return assembleDraft(rows, this.#newestLive()?.content ?? null);
+    });
+  }
+
+  async saveSiteContentSection<S extends SiteContentSection>(
+    section: S,
+    content: SiteContent[S],
+    expectedRevision: number,
+    ownerId: string | null,
+  ): Promise<SiteContentSaveResult<S>> {
+    const checked = checkedSection(section, content);
+    checkRevision(expectedRevision);
+    const json = JSON.stringify(checked);
+    const at = new Date().toISOString();
+    return this.#attempt('write', () =>
+      this.#transaction((): SiteContentSaveResult<S> => {
+        const saved =
+          expectedRevision === 0
+            ? this.#statement(
+                `INSERT INTO site_content_draft (section, content, revision, updated_at, updated_by)
+                   VALUES (?, ?, 1, ?, ?) ON CONFLICT (section) DO NOTHING
+                   RETURNING section, content, revision, updated_at, updated_by`,
+              ).get(section, json, at, ownerId)
+            : this.#statement(
+                `UPDATE site_content_draft
+                   SET content = ?, revision = revision + 1, updated_at = ?, updated_by = ?
+                   WHERE section = ? AND revision = ?
+                   RETURNING section, content, revision, updated_at, updated_by`,
+              ).get(json, at, ownerId, section, expectedRevision);
+        if (saved) {
+          return { saved: true, section: draftSection<S>(toDraftRow(saved)) };
+        }
+        const rows = this.#statement(
+          'SELECT section, content, revision, updated_at, updated_by FROM site_content_draft WHERE section = ?',
+        )
+          .all(section)
+          .map(toDraftRow);
+        const draft = assembleDraft(rows, this.#newestLive()?.content ?? null);
+        return {
+          saved: false,
+          reason: 'conflict',
+          current: draft[section] as SiteContentDraftSection<S>,
+        };
+      }),
+    );
+  }
+
+  async createSiteContentVersion(
+    content: SiteContent,
+    ownerId: string | null,
+    restoredFrom?: number,
+  ): Promise<SiteContentVersionRecord> {
+    const json = JSON.stringify(checkedContent(content));
+    const at = new Date().toISOString();
+    const row = await this.#attempt('write', () =>
+      this.#statement(
+        `INSERT INTO site_content_versions (content, created_at, created_by, restored_from, state)
+           VALUES (?, ?, ?, ?, 'publishing') RETURNING ${VERSION_COLUMNS}`,
+      ).get(json, at, ownerId, restoredFrom ?? null),
+    );
+    if (!row) throw new Error('The site content version was not stored');
+    return toVersion(row);
+  }
+
+  async setSiteContentVersionState(
+    version: number,
+    state: 'live' | 'failed',
+    error?: string,
+  ): Promise<boolean> {
+    if (!checkVersionNumber(version)) return false;
+    const at = new Date().toISOString();
+    const result = await this.#attempt('write', () =>
+      this.#statement(
+        `UPDATE site_content_versions SET state = ?, error = ?, live_at = ?
+           WHERE version = ? AND state = 'publishing'`,
+      ).run(
+        state,
+        state === 'failed' ? clipError(error ?? 'the build failed') : null,
+        state === 'live' ? at : null,
+        version,
+      ),
+    );
+    return Number(result.changes) === 1;
+  }
+
+  async newestLiveSiteContent(): Promise<SiteContentVersionRecord | null> {
+    return this.#attempt('read', () => this.#newestLive());
+  }
+
+  async siteContentVersion(version: number): Promise<SiteContentVersionRecord | null> {
+    if (!checkVersionNumber(version)) return null;
+    return this.#attempt('read', () => {
+      const row = this.#statement(
+        `SELECT ${VERSION_COLUMNS} FROM site_content_versions WHERE version = ?`,
+      ).get(version);
+      return row ? toVersion(row) : null;
+    });
+  }
+
+  async listSiteContentVersions(limit: number): Promise<SiteContentVersionRecord[]> {
+    const count = Math.max(1, Math.min(Math.floor(limit), SITE_CONTENT_VERSIONS_MAX));
+    return this.#attempt('read', () =>
+      this.#statement(
+        `SELECT ${VERSION_COLUMNS} FROM site_content_versions ORDER BY version DESC LIMIT ?`,
+      )
+        .all(count)
+        .map(toVersion),
+    );
+  }
+
+  async addSitePhoto(photo: NewSitePhoto): Promise<SitePhotoInfo> {
+    checkSitePhoto(photo);
+    const id = randomUUID();
+    const at = new Date().toISOString();
+    const row = await this.#attempt('write', () =>
+      this.#statement(
+        `INSERT INTO site_photos (id, bytes, width, height, created_at, created_by)
+           VALUES (?, ?, ?, ?, ?, ?) RETURNING id, width, height, created_at, created_by`,
+      ).get(id, photo.bytes, photo.width, photo.height, at, photo.ownerId),
+    );
+    if (!row) throw new Error('The photo was not stored');
+    return toPhotoInfo(row);
+  }
+
+  async sitePhoto(id: string): Promise<SitePhotoRecord | null> {
+    return this.#attempt('read', () => {
+      const row = this.#statement(
+        'SELECT id, bytes, width, height, created_at, created_by FROM site_photos WHERE id = ?',
+      ).get(id);
+      if (!row) return null;
+      const bytes = row.bytes;
+      return {
+        ...toPhotoInfo(row),
+        bytes: new Uint8Array(bytes instanceof Uint8Array ? bytes : []),
+      };
+    });
   }
 
   async countFailedDeliveries(): Promise<number> {

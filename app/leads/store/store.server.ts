@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { LeadSource } from '../intake/schema.ts';
+import type { SiteContentStore } from './site-content-store.server.ts';
 
 /**
  * The lead store (docs/operations.md#lead-record, #delivery): the embedded SQLite
@@ -326,7 +327,8 @@ export type InsertResult =
   /** Another lead already holds the idempotency key; nothing was written. */
   | { inserted: false; existing: LeadRecord };
 
-export interface LeadStore {
+/** The lead store; the site's content lives in it too (site-content-store.server.ts). */
+export interface LeadStore extends SiteContentStore {
   readonly kind: 'sqlite' | 'postgres';
 
   /**

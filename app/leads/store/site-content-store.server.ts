@@ -1,0 +1,236 @@
+import {
+  checkSiteContent,
+  checkSiteContentSection,
+  defaultSiteContent,
+  describeProblems,
+  SITE_CONTENT_SECTIONS,
+  type ContentProblem,
+  type SiteContent,
+  type SiteContentSection,
+} from '../../content/site-content.ts';
+
+/**
+ * The site's editable content in the lead store (docs/operations.md#site-content):
+ * the owner's draft, one row per section; every published version, whole,
+ * numbered, with its publishing state; and the photos of real jobs the
+ * content names. Both stores implement it (migration 12) and pass the same
+ * contract suite (app/leads/testing/store.contract.ts).
+ */
+
+/**
+ * - `publishing`: stored, its build not yet done.
+ * - `live`: its build was published (the newest live version is the site's).
+ * - `failed`: its build failed; visitors still see the version before.
+ */
+export type SiteContentVersionState = 'publishing' | 'live' | 'failed';
+
+export interface SiteContentVersionRecord {
+  /** 1, 2, 3…: the order versions were made in. */
+  version: number;
+  content: SiteContent;
+  created_at: string;
+  /** The owner who published it; null when it was made from the server (a CLI, a test). */
+  created_by: string | null;
+  /** The earlier version it restores, when it is a restore. */
+  restored_from: number | null;
+  state: SiteContentVersionState;
+  /** Why its build failed. */
+  error: string | null;
+  live_at: string | null;
+}
+
+export interface SiteContentDraftSection<S extends SiteContentSection = SiteContentSection> {
+  content: SiteContent[S];
+  /** 0 while never saved (the section reads as the newest live content's, or the default). */
+  revision: number;
+  updated_at: string | null;
+  updated_by: string | null;
+}
+
+export type SiteContentDraft = { [S in SiteContentSection]: SiteContentDraftSection<S> };
+
+export type SiteContentSaveResult<S extends SiteContentSection = SiteContentSection> =
+  | { saved: true; section: SiteContentDraftSection<S> }
+  /** Someone saved since `expectedRevision`: nothing was written; what they saved is returned. */
+  | { saved: false; reason: 'conflict'; current: SiteContentDraftSection<S> };
+
+export interface SitePhotoInfo {
+  id: string;
+  width: number;
+  height: number;
+  created_at: string;
+  created_by: string | null;
+}
+
+export interface SitePhotoRecord extends SitePhotoInfo {
+  /** The JPEG file. */
+  bytes: Uint8Array;
+}
+
+export interface NewSitePhoto {
+  /** A JPEG, as the photo sanitiser writes it. */
+  bytes: Uint8Array;
+  width: number;
+  height: number;
+  ownerId: string | null;
+}
+
+/** The largest job photo stored, in bytes. */
+export const SITE_PHOTO_MAX_BYTES = 10 * 1024 * 1024;
+/** The longest edge of a job photo, in pixels. */
+export const SITE_PHOTO_MAX_EDGE = 8192;
+/** The most versions one listing returns. */
+export const SITE_CONTENT_VERSIONS_MAX = 200;
+
+/** Content the schemas refuse: nothing was stored. */
+export class SiteContentError extends Error {
+  readonly problems: ContentProblem[];
+  constructor(problems: ContentProblem[]) {
+    super(`The site content is not valid:\n${describeProblems(problems)}`);
+    this.name = 'SiteContentError';
+    this.problems = problems;
+  }
+}
+
+export interface SiteContentStore {
+  /** The draft, every section: saved ones as saved, the others as the newest live content's (or the default). */
+  siteContentDraft(): Promise<SiteContentDraft>;
+
+  /**
+   * Saves one section of the draft when its revision is still
+   * `expectedRevision` (0 for a section never saved), making it one more;
+   * otherwise nothing is written and the current section is returned.
+   * Throws SiteContentError when the section's schema refuses the content.
+   */
+  saveSiteContentSection<S extends SiteContentSection>(
+    section: S,
+    content: SiteContent[S],
+    expectedRevision: number,
+    ownerId: string | null,
+  ): Promise<SiteContentSaveResult<S>>;
+
+  /**
+   * Stores the whole content as the next version, in state `publishing`.
+   * Throws SiteContentError when the schema refuses it.
+   */
+  createSiteContentVersion(
+    content: SiteContent,
+    ownerId: string | null,
+    restoredFrom?: number,
+  ): Promise<SiteContentVersionRecord>;
+
+  /**
+   * A `publishing` version's build is done: `live` (with the time) or
+   * `failed` (with the reason). False, and nothing changed, for a version
+   * that is not publishing.
+   */
+  setSiteContentVersionState(
+    version: number,
+    state: 'live' | 'failed',
+    error?: string,
+  ): Promise<boolean>;
+
+  /** The live version with the highest number: what the site shows; null before any. */
+  newestLiveSiteContent(): Promise<SiteContentVersionRecord | null>;
+
+  siteContentVersion(version: number): Promise<SiteContentVersionRecord | null>;
+
+  /** The latest versions, newest first (at most SITE_CONTENT_VERSIONS_MAX). */
+  listSiteContentVersions(limit: number): Promise<SiteContentVersionRecord[]>;
+
+  /** Stores a job photo (a JPEG); throws on anything else. */
+  addSitePhoto(photo: NewSitePhoto): Promise<SitePhotoInfo>;
+
+  sitePhoto(id: string): Promise<SitePhotoRecord | null>;
+}
+
+/** The section as the schema has it (trimmed…), or SiteContentError. */
+export function checkedSection<S extends SiteContentSection>(
+  section: S,
+  content: unknown,
+): SiteContent[S] {
+  if (!(SITE_CONTENT_SECTIONS as readonly string[]).includes(section)) {
+    throw new SiteContentError([{ path: [String(section)], message: 'No such section' }]);
+  }
+  const result = checkSiteContentSection(section, content);
+  if (!result.ok) throw new SiteContentError(result.problems);
+  return result.content;
+}
+
+export function checkedContent(content: unknown): SiteContent {
+  const result = checkSiteContent(content);
+  if (!result.ok) throw new SiteContentError(result.problems);
+  return result.content;
+}
+
+export function checkRevision(revision: number): void {
+  if (!Number.isInteger(revision) || revision < 0) throw new Error('Invalid draft revision');
+}
+
+export function checkVersionNumber(version: number): boolean {
+  return Number.isSafeInteger(version) && version > 0;
+}
+
+/** JPEG files begin with the SOI marker and another marker. */
+export function checkSitePhoto(photo: NewSitePhoto): void {
+  const { bytes, width, height } = photo;
+  if (
+    !(bytes instanceof Uint8Array) ||
+    bytes.length < 4 ||
+    bytes[0] !== 0xff ||
+    bytes[1] !== 0xd8 ||
+    bytes[2] !== 0xff
+  ) {
+    throw new Error('A job photo is stored as a JPEG');
+  }
+  if (bytes.length > SITE_PHOTO_MAX_BYTES) throw new Error('A job photo is at most 10 MB');
+  for (const edge of [width, height]) {
+    if (!Number.isInteger(edge) || edge < 1 || edge > SITE_PHOTO_MAX_EDGE) {
+      throw new Error(`A job photo's width and height are 1 to ${SITE_PHOTO_MAX_EDGE} pixels`);
+    }
+  }
+}
+
+/** A stored draft row, with the content as parsed JSON. */
+export interface DraftRow {
+  section: string;
+  content: unknown;
+  revision: number;
+  updated_at: string;
+  updated_by: string | null;
+}
+
+/** A saved row as its section of the draft. */
+export function draftSection<S extends SiteContentSection>(
+  row: DraftRow,
+): SiteContentDraftSection<S> {
+  return {
+    content: row.content as SiteContent[S],
+    revision: row.revision,
+    updated_at: row.updated_at,
+    updated_by: row.updated_by,
+  };
+}
+
+/** The draft from its saved rows; the others read as `base` (the newest live content, or the default). */
+export function assembleDraft(
+  rows: readonly DraftRow[],
+  base: SiteContent | null,
+): SiteContentDraft {
+  const from = base ?? defaultSiteContent;
+  const saved = new Map(rows.map((row) => [row.section, row]));
+  const section = <S extends SiteContentSection>(name: S): SiteContentDraftSection<S> => {
+    const row = saved.get(name);
+    return row
+      ? draftSection<S>(row)
+      : { content: from[name], revision: 0, updated_at: null, updated_by: null };
+  };
+  return {
+    identity: section('identity'),
+    hours: section('hours'),
+    offers: section('offers'),
+    testimonials: section('testimonials'),
+    notice: section('notice'),
+    jobPhotos: section('jobPhotos'),
+  };
+}

@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultSiteContent, type SiteContent } from '../../content/site-content.ts';
+import { SiteContentError } from '../store/site-content-store.server.ts';
+import type { LeadStore } from '../store/store.server.ts';
+import type { StoreHarness } from './test-support.server.ts';
+
+/**
+ * The site content's part of the store (site-content-store.server.ts), run
+ * against SQLite (store-sqlite.server.test.ts) and PostgreSQL
+ * (store-postgres.server.test.ts).
+ */
+
+const notice = (text: string): SiteContent['notice'] => ({ text });
+
+const withName = (name: string): SiteContent => ({
+  ...defaultSiteContent,
+  identity: { ...defaultSiteContent.identity, name },
+});
+
+export function runSiteContentStoreContract(
+  label: string,
+  makeHarness: () => Promise<StoreHarness>,
+  options: { skip?: boolean } = {},
+): void {
+  describe.skipIf(options.skip === true)(`Site content in the store: ${label}`, () => {
+    let harness: StoreHarness;
+    let opened: LeadStore[];
+    let store: LeadStore;
+    let ownerId: string;
+
+    const open = async () => {
+      const instance = await harness.open();
+      opened.push(instance);
+      return instance;
+    };
+
+    beforeEach(async () => {
+      harness = await makeHarness();
+      opened = [];
+      store = await open();
+      ownerId = (await store.addOwner('ana@kowhaiglass.co.nz', new Date().toISOString())).owner.id;
+    });
+
+    afterEach(async () => {
+      for (const instance of opened) await instance.close();
+      await harness.cleanup();
+    });
+
+    it('reads the defaults as the draft and has no version before anything is published', async () => {
+      const draft = await store.siteContentDraft();
+      expect(draft.identity).toEqual({
+        content: defaultSiteContent.identity,
+        revision: 0,
+        updated_at: null,
+        updated_by: null,
+      });
+      expect(draft.notice.content).toBeNull();
+      expect(draft.offers.content).toEqual(defaultSiteContent.offers);
+      expect(await store.newestLiveSiteContent()).toBeNull();
+      expect(await store.listSiteContentVersions(10)).toEqual([]);
+      expect(await store.siteContentVersion(1)).toBeNull();
+    });
+
+    it('saves a section on its revision, and refuses a save on an older one', async () => {
+      const first = await store.saveSiteContentSection(
+        'notice',
+        notice('Closed for Anzac Day.'),
+        0,
+        ownerId,
+      );
+      expect(first).toEqual({
+        saved: true,
+        section: {
+          content: { text: 'Closed for Anzac Day.' },
+          revision: 1,
+          updated_at: expect.any(String),
+          updated_by: ownerId,
+        },
+      });
+      const second = await store.saveSiteContentSection(
+        'notice',
+        notice('Closed 25 April.'),
+        1,
+        ownerId,
+      );
+      expect(second.saved && second.section.revision).toBe(2);
+
+      // Saved on revision 1 (or as a first save) after the save above: nothing changes.
+      for (const stale of [0, 1]) {
+        const refused = await store.saveSiteContentSection(
+          'notice',
+          notice('Open as usual.'),
+          stale,
+          null,
+        );
+        expect(refused).toEqual({
+          saved: false,
+          reason: 'conflict',
+          current: expect.objectContaining({ content: { text: 'Closed 25 April.' }, revision: 2 }),
+        });
+      }
+      const draft = await store.siteContentDraft();
+      expect(draft.notice).toMatchObject({ content: { text: 'Closed 25 April.' }, revision: 2 });
+      // The other sections are still the defaults, never saved.
+      expect(draft.identity.revision).toBe(0);
+      // Saving null (no notice) is a save like any other.
+      const cleared = await store.saveSiteContentSection('notice', null, 2, ownerId);
+      expect(cleared.saved && cleared.section).toMatchObject({ content: null, revision: 3 });
+    });
+
+    it('of two first saves of one section at once, from two instances, one is saved', async () => {
+      const other = await open();
+      const results = await Promise.all([
+        store.saveSiteContentSection('notice', notice('From the office.'), 0, ownerId),
+        other.saveSiteContentSection('notice', notice('From the van.'), 0, ownerId),
+      ]);
+      expect(results.filter((result) => result.saved)).toHaveLength(1);
+      const loser = results.find((result) => !result.saved);
+      const winner = results.find((result) => result.saved);
+      expect(loser?.saved === false && loser.current).toEqual(
+        winner?.saved === true ? winner.section : undefined,
+      );
+    });
+
+    it('checks a section with its schema and stores nothing it refuses', async () => {
+      const error = await store
+        .saveSiteContentSection('notice', notice('<script>alert(1)</script>'), 0, ownerId)
+        .catch((problem: unknown) => problem);
+      expect(error).toBeInstanceOf(SiteContentError);
+      expect((error as SiteContentError).problems).toEqual([
+        { path: ['notice', 'text'], message: expect.stringMatching(/^Notice: plain words only/) },
+      ]);
+      await expect(
+        store.saveSiteContentSection(
+          'offers',
+          [{ ...defaultSiteContent.offers[0]!, validUntil: '31/12/2026' }],
+          0,
+          ownerId,
+        ),
+      ).rejects.toThrow(/offers\.0\.validUntil: Valid until/);
+      expect((await store.siteContentDraft()).notice.revision).toBe(0);
+      await expect(
+        store.createSiteContentVersion({ ...defaultSiteContent, jobPhotos: [{}] } as never, null),
+      ).rejects.toBeInstanceOf(SiteContentError);
+      expect(await store.listSiteContentVersions(10)).toEqual([]);
+    });
+
+    it('numbers versions, publishes them, and reads the newest live one', async () => {
+      const one = await store.createSiteContentVersion(withName('Kōwhai Glass'), ownerId);
+      expect(one).toEqual({
+        version: 1,
+        content: withName('Kōwhai Glass'),
+        created_at: expect.any(String),
+        created_by: ownerId,
+        restored_from: null,
+        state: 'publishing',
+        error: null,
+        live_at: null,
+      });
+      expect(await store.newestLiveSiteContent()).toBeNull();
+      expect(await store.setSiteContentVersionState(1, 'live')).toBe(true);
+      // Only a version being published changes state.
+      expect(await store.setSiteContentVersionState(1, 'failed', 'late')).toBe(false);
+      expect(await store.setSiteContentVersionState(99, 'live')).toBe(false);
+
+      const two = await store.createSiteContentVersion(withName('Kōwhai Glass Ltd'), null);
+      expect(two.version).toBe(2);
+      expect(await store.setSiteContentVersionState(2, 'failed', 'Astro: the build stopped')).toBe(
+        true,
+      );
+      const live = await store.newestLiveSiteContent();
+      expect(live).toMatchObject({ version: 1, state: 'live', live_at: expect.any(String) });
+      expect(live?.content.identity.name).toBe('Kōwhai Glass');
+      expect(await store.siteContentVersion(2)).toMatchObject({
+        state: 'failed',
+        error: 'Astro: the build stopped',
+        live_at: null,
+      });
+
+      // A section never saved reads as the newest live content's.
+      expect((await store.siteContentDraft()).identity).toMatchObject({
+        content: { name: 'Kōwhai Glass' },
+        revision: 0,
+      });
+
+      // Restoring version 1 is a new version saying so.
+      const three = await store.createSiteContentVersion(one.content, ownerId, 1);
+      expect(three).toMatchObject({ version: 3, restored_from: 1, state: 'publishing' });
+      await store.setSiteContentVersionState(3, 'live');
+      expect((await store.newestLiveSiteContent())?.version).toBe(3);
+      expect(
+        (await store.listSiteContentVersions(2)).map((version) => [version.version, version.state]),
+      ).toEqual([
+        [3, 'live'],
+        [2, 'failed'],
+      ]);
+      expect(await store.siteContentVersion(-1)).toBeNull();
+    });
+
+    it('keeps every version across close and reopen, shared by every instance', async () => {
+      const other = await open();
+      await store.createSiteContentVersion(withName('Kōwhai Glass'), ownerId);
+      await other.setSiteContentVersionState(1, 'live');
+      await store.close();
+      const reopened = await open();
+      expect((await reopened.newestLiveSiteContent())?.content).toEqual(withName('Kōwhai Glass'));
+    });
+
+    it('stores job photos as JPEG bytes with their size, and nothing else', async () => {
+      const jpeg = await sharp({
+        create: { width: 64, height: 48, channels: 3, background: '#0b2e3f' },
+      })
+        .jpeg()
+        .toBuffer();
+      const info = await store.addSitePhoto({
+        bytes: new Uint8Array(jpeg),
+        width: 64,
+        height: 48,
+        ownerId,
+      });
+      expect(info).toEqual({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        width: 64,
+        height: 48,
+        created_at: expect.any(String),
+        created_by: ownerId,
+      });
+      const stored = await store.sitePhoto(info.id);
+      expect(stored).toEqual({ ...info, bytes: new Uint8Array(jpeg) });
+      expect(stored?.bytes).toBeInstanceOf(Uint8Array);
+      expect(await store.sitePhoto(randomUUID())).toBeNull();
+      expect(await store.sitePhoto('not-an-id')).toBeNull();
+
+      const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } })
+        .png()
+        .toBuffer();
+      await expect(
+        store.addSitePhoto({ bytes: new Uint8Array(png), width: 4, height: 4, ownerId }),
+      ).rejects.toThrow(/JPEG/);
+      await expect(
+        store.addSitePhoto({ bytes: new Uint8Array(jpeg), width: 0, height: 48, ownerId }),
+      ).rejects.toThrow(/width and height/);
+    });
+  });
+}
