@@ -2,8 +2,11 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
 import type { AstroIntegration } from 'astro';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { PUBLISHED_DEFINES } from './app/content/published.ts';
+import { checkSiteContent, describeProblems } from './app/content/site-content.ts';
 import type * as DevFront from './server/dev-front.server.ts';
 import { parseEnv } from './server/env.server.ts';
 
@@ -21,6 +24,39 @@ export const publicConfig = {
   adsConversionSendTo: env.ADS_CONVERSION_SEND_TO ?? '',
   leadRetentionDays: env.LEAD_RETENTION_DAYS,
 };
+
+/**
+ * The site content the build was given (docs/operations.md#site-content):
+ * scripts/build.ts writes it with the job photos it names and sets
+ * SITE_CONTENT_FILE. Each section becomes a constant the modules of
+ * app/content/ read (app/content/published.ts), in the server and browser
+ * bundles alike; the photos are the folder `@site-photos` (the service
+ * pages' "Recent work"). Without it (`astro dev`, a bare `astro build`) the
+ * shipped defaults apply and there are no job photos.
+ */
+function siteContentBuild(): { define: Record<string, string>; photosDir: string } {
+  const file = process.env.SITE_CONTENT_FILE;
+  if (!file) return { define: {}, photosDir: path.resolve('app/content/no-job-photos') };
+  const built = JSON.parse(readFileSync(file, 'utf8')) as { version: number; content: unknown };
+  const checked = checkSiteContent(built.content);
+  if (!checked.ok) {
+    throw new Error(`${file} is not valid site content:\n${describeProblems(checked.problems)}`);
+  }
+  const content = checked.content;
+  return {
+    define: {
+      [PUBLISHED_DEFINES.version]: JSON.stringify(built.version),
+      [PUBLISHED_DEFINES.identity]: JSON.stringify(content.identity),
+      [PUBLISHED_DEFINES.hours]: JSON.stringify(content.hours),
+      [PUBLISHED_DEFINES.offers]: JSON.stringify(content.offers),
+      [PUBLISHED_DEFINES.testimonials]: JSON.stringify(content.testimonials),
+      [PUBLISHED_DEFINES.notice]: JSON.stringify(content.notice),
+      [PUBLISHED_DEFINES.jobPhotos]: JSON.stringify(content.jobPhotos),
+    },
+    photosDir: path.join(path.dirname(path.resolve(file)), 'photos'),
+  };
+}
+const siteContent = siteContentBuild();
 
 /** `client:afterload` (app/directives/after-load.ts): how the islands hydrate. */
 const afterLoadDirective: AstroIntegration = {
@@ -85,7 +121,9 @@ export default defineConfig({
   devToolbar: { enabled: false },
   vite: {
     ...(buildCacheDir ? { cacheDir: path.resolve(buildCacheDir, 'vite') } : {}),
+    resolve: { alias: { '@site-photos': siteContent.photosDir } },
     define: {
+      ...siteContent.define,
       'import.meta.env.PUBLIC_SITE_URL': JSON.stringify(publicConfig.siteUrl),
       'import.meta.env.PUBLIC_GTAG_ID': JSON.stringify(publicConfig.gtagId),
       'import.meta.env.PUBLIC_ADS_CONVERSION_SEND_TO': JSON.stringify(

@@ -26,6 +26,11 @@ export const sourcePaths = [
 export interface BuildStamp {
   builtAt: number;
   publicConfig: Record<string, string>;
+  /**
+   * The site content version built and its key (server/site-content-build.server.ts);
+   * absent in builds made before the content came from the store.
+   */
+  content?: { version: number; key: string };
 }
 
 /** The public values baked into the pages (see astro.config.ts). */

@@ -1,22 +1,36 @@
 import { spawnSync } from 'node:child_process';
 import {
+  cpSync,
   lstatSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   readlinkSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import sharp from 'sharp';
-import { business } from '../app/content/business.ts';
+import { SiteContentError } from '../app/leads/store/site-content-store.server.ts';
 import {
   createRelease,
   linkDependencies,
   publishRelease,
   pruneReleases,
 } from '../server/build-releases.ts';
+import { parseEnv } from '../server/env.server.ts';
+import {
+  CONTENT_DIR_NAME,
+  contentForBuild,
+  openStoreForBuild,
+  requestedVersion,
+  SiteContentBuildError,
+  writeContentFiles,
+  type BuiltContentFile,
+} from '../server/site-content-build.server.ts';
 import {
   buildDir,
   currentPublicConfig,
@@ -34,10 +48,48 @@ import { deferPageScripts } from './defer-scripts.ts';
  * Everything is written to a new release folder; only when it is complete
  * does BUILD_DIR switch to it, in one rename (server/build-releases.ts), so a
  * running server never sees a build half made.
+ *
+ * The site content comes from the lead store (docs/operations.md#site-content):
+ * SITE_CONTENT_VERSION when set, else the newest live version, else the
+ * shipped defaults (version 0). It is checked, written with the job photos
+ * it names to a folder Astro reads (SITE_CONTENT_FILE, astro.config.ts), and
+ * kept in the release as `content/`.
  */
 
 const startedAt = Date.now();
 const publicConfig = currentPublicConfig();
+
+let built: BuiltContentFile;
+const contentStaging = mkdtempSync(path.join(tmpdir(), 'glass-site-content-'));
+let contentFile: string;
+{
+  const env = parseEnv();
+  let store: Awaited<ReturnType<typeof openStoreForBuild>> = null;
+  try {
+    store = await openStoreForBuild(env);
+    built = await contentForBuild(
+      store,
+      requestedVersion(process.env.SITE_CONTENT_VERSION),
+      new Date(startedAt),
+    );
+    contentFile = await writeContentFiles(contentStaging, built, store);
+  } catch (problem) {
+    rmSync(contentStaging, { recursive: true, force: true });
+    if (problem instanceof SiteContentBuildError || problem instanceof SiteContentError) {
+      console.error(problem.message);
+      process.exit(1);
+    }
+    throw problem;
+  } finally {
+    await store?.close();
+  }
+}
+console.log(
+  built.version === 0
+    ? 'Site content: the shipped defaults (nothing published yet)'
+    : `Site content: version ${built.version} (${built.key})`,
+);
+
 const release = createRelease(buildDir);
 linkDependencies(buildDir, path.join(root, 'node_modules'));
 // Astro writes its generated types and content store to `.astro/` in the
@@ -53,9 +105,20 @@ const result = spawnSync('astro', ['build'], {
   stdio: 'inherit',
   // astro.config.ts writes there; BUILD_DIR stays the served link. No
   // usage reports leave the machine (Astro's telemetry).
-  env: { ...process.env, BUILD_OUTPUT_DIR: release, ASTRO_TELEMETRY_DISABLED: '1' },
+  env: {
+    ...process.env,
+    BUILD_OUTPUT_DIR: release,
+    ASTRO_TELEMETRY_DISABLED: '1',
+    SITE_CONTENT_FILE: contentFile,
+  },
 });
-if (result.status !== 0) process.exit(result.status ?? 1);
+if (result.status !== 0) {
+  rmSync(contentStaging, { recursive: true, force: true });
+  process.exit(result.status ?? 1);
+}
+// What this release was built from, beside it (never served: outside client/).
+cpSync(contentStaging, path.join(release, CONTENT_DIR_NAME), { recursive: true });
+rmSync(contentStaging, { recursive: true, force: true });
 
 const clientDir = path.join(release, 'client');
 mkdirSync(clientDir, { recursive: true });
@@ -92,17 +155,18 @@ if (problems.length > 0) {
 }
 
 // Social networks do not show SVG: the share image is composed and rendered
-// to PNG here, from the business identity and the hero illustration.
+// to PNG here, from the business identity built and the hero illustration.
+const identity = built.content.identity;
 const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const shareCard = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630">
   <rect width="1200" height="630" fill="#0b2e3f"/>
   <rect x="0" y="560" width="1200" height="70" fill="#c2410c"/>
-  <text x="64" y="150" font-family="DejaVu Sans, Arial, sans-serif" font-size="54" font-weight="bold" fill="#ffffff">${escapeXml(business.name)}</text>
+  <text x="64" y="150" font-family="DejaVu Sans, Arial, sans-serif" font-size="54" font-weight="bold" fill="#ffffff">${escapeXml(identity.name)}</text>
   <text x="64" y="230" font-family="DejaVu Sans, Arial, sans-serif" font-size="32" fill="#e3f3f7">Glass repairs, replacement</text>
   <text x="64" y="276" font-family="DejaVu Sans, Arial, sans-serif" font-size="32" fill="#e3f3f7">and installation in Tauranga</text>
-  <text x="64" y="360" font-family="DejaVu Sans, Arial, sans-serif" font-size="28" fill="#7cc4d6">24/7 emergency service · Free quotes</text>
-  <text x="64" y="606" font-family="DejaVu Sans, Arial, sans-serif" font-size="30" font-weight="bold" fill="#ffffff">${escapeXml(business.phone.display)}</text>
+  <text x="64" y="360" font-family="DejaVu Sans, Arial, sans-serif" font-size="28" fill="#7cc4d6">${escapeXml(built.content.hours.emergency.hours)} emergency service · Free quotes</text>
+  <text x="64" y="606" font-family="DejaVu Sans, Arial, sans-serif" font-size="30" font-weight="bold" fill="#ffffff">${escapeXml(identity.phone.display)}</text>
 </svg>`;
 const hero = await sharp(path.join(root, 'public/images/hero.svg'))
   .resize(560, 420)
@@ -167,20 +231,10 @@ for (const file of readdirSync(clientDir, { recursive: true, encoding: 'utf8' })
 }
 console.log(`Precompressed ${precompressed} files (brotli, gzip)`);
 
-// The content version the site is published with (server/site-publisher.server.ts
-// passes it), so a server can tell whether this release is the one to serve.
-const contentVersion = Number(process.env.SITE_CONTENT_VERSION);
-const stamp: BuildStamp & { content?: { version: number; key: string } } = {
+const stamp: BuildStamp = {
   builtAt: startedAt,
   publicConfig,
-  ...(Number.isInteger(contentVersion) && process.env.SITE_CONTENT_VERSION
-    ? {
-        content: {
-          version: contentVersion,
-          key: process.env.SITE_CONTENT_KEY ?? String(contentVersion),
-        },
-      }
-    : {}),
+  content: { version: built.version, key: built.key },
 };
 writeFileSync(path.join(release, STAMP_FILE_NAME), `${JSON.stringify(stamp, null, 2)}\n`);
 

@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseEnv } from '../server/env.server.ts';
+import { desiredSiteBuild, openStoreForBuild } from '../server/site-content-build.server.ts';
 import {
   buildDir,
   currentPublicConfig,
@@ -15,10 +17,13 @@ import {
  * older than its sources, or made with other public settings (SITE_URL,
  * GTAG_ID, ADS_CONVERSION_SEND_TO are baked into the prerendered pages).
  * The build goes beside the served one, so a server already running keeps
- * answering from its own (scripts/build.ts).
+ * answering from its own (scripts/build.ts). It also builds when the site
+ * content differs: a newer live version in the lead store, or an offer
+ * ended or a notice started or ended since (the content key,
+ * server/site-content-build.server.ts).
  */
 
-export function staleReason(): string | null {
+export async function staleReason(now: Date = new Date()): Promise<string | null> {
   if (!existsSync(path.join(buildDir, 'server/entry.mjs')) || !existsSync(stampFile)) {
     return 'no build yet';
   }
@@ -30,11 +35,23 @@ export function staleReason(): string | null {
     return 'public settings changed';
   }
   if (newestSourceMtime() > stamp.builtAt) return 'sources changed since the last build';
+  const store = await openStoreForBuild(parseEnv());
+  try {
+    const wanted = await desiredSiteBuild(store, now);
+    const built = stamp.content ?? { version: 0, key: '' };
+    if (wanted.version !== built.version) {
+      return `site content version ${wanted.version} is live, the build has version ${built.version}`;
+    }
+    if (wanted.key !== built.key)
+      return 'what the site content shows changed (an offer or notice date)';
+  } finally {
+    await store?.close();
+  }
   return null;
 }
 
 if (import.meta.main) {
-  const reason = staleReason();
+  const reason = await staleReason();
   if (reason === null) {
     console.log('Build is up to date.');
   } else {

@@ -4,6 +4,7 @@ import { Breadcrumbs } from '../ui/Breadcrumbs.tsx';
 import { CallToAction } from '../ui/CallToAction.tsx';
 import { Icon, type IconName } from '../ui/Icon.tsx';
 import { ServiceDisclosure } from './ServiceDisclosure.tsx';
+import { RecentWork, type RecentWorkPhoto } from './RecentWork.tsx';
 import { ServiceGallery, type GalleryImage } from './ServiceGallery.tsx';
 
 /** Everything one service page shows: its entry of services.ts and the glass types it names (app/pages/services/[slug].astro). */
@@ -28,10 +29,18 @@ const benefitIcons: readonly IconName[] = ['award', 'shield', 'check'];
 /**
  * The one layout of the nine service pages (docs/screens.md#service-pages, in order): title, image
  * carousel, intro, the collapsible 'Details', 'Features' (collapsible on
- * mobile only), 'Why Choose Our Service?' with three benefits and 'Get a
- * Free Quote'.
+ * mobile only), 'Recent work' when the owner has published photos of jobs
+ * for this service, 'Why Choose Our Service?' with three benefits and 'Get
+ * a Free Quote'.
  */
-export function ServiceLayout({ service }: { service: ServicePageData }) {
+export function ServiceLayout({
+  service,
+  recentWork = [],
+}: {
+  service: ServicePageData;
+  /** The owner's photos of jobs for this service, when there are any. */
+  recentWork?: readonly RecentWorkPhoto[];
+}) {
   const benefitsId = `${service.slug}-benefits`;
   return (
     <>
@@ -122,6 +131,8 @@ export function ServiceLayout({ service }: { service: ServicePageData }) {
           </aside>
         </div>
       </section>
+
+      <RecentWork id={service.slug} photos={recentWork} />
 
       <section className="section section--tint" aria-labelledby={benefitsId}>
         <div className="container">

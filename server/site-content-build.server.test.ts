@@ -1,0 +1,146 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import sharp from 'sharp';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultSiteContent, type SiteContent } from '../app/content/site-content.ts';
+import { SQLITE_FILE_NAME } from '../app/leads/store/store-sqlite.server.ts';
+import type { LeadStore } from '../app/leads/store/store.server.ts';
+import { tempDataDir } from '../app/leads/testing/test-support.server.ts';
+import {
+  contentForBuild,
+  desiredSiteBuild,
+  openStoreForBuild,
+  requestedVersion,
+  writeContentFiles,
+} from './site-content-build.server.ts';
+
+const NOW = new Date('2026-04-01T00:00:00Z');
+
+const published: SiteContent = {
+  ...defaultSiteContent,
+  identity: { ...defaultSiteContent.identity, name: 'Kōwhai Glass' },
+  offers: [
+    {
+      id: 1,
+      title: 'Autumn Double Glazing',
+      discount: '$150 off',
+      validUntil: '2026-04-30',
+      terms: 'Orders over $2,000.',
+      ctaText: 'Get a Quote',
+      ctaLink: '/quote',
+    },
+  ],
+  notice: { text: 'Closed Easter Monday.', startsOn: '2026-04-06', endsOn: '2026-04-06' },
+};
+
+describe('the content a build is made from', () => {
+  let data: ReturnType<typeof tempDataDir>;
+  let store: LeadStore | null;
+
+  beforeEach(() => {
+    data = tempDataDir('site-build-');
+    store = null;
+  });
+
+  afterEach(async () => {
+    await store?.close();
+    data.remove();
+  });
+
+  it('is the defaults, version 0, while there is no store, and the build creates none', async () => {
+    expect(await openStoreForBuild({ DATA_DIR: data.dir })).toBeNull();
+    expect(existsSync(path.join(data.dir, SQLITE_FILE_NAME))).toBe(false);
+    expect(await desiredSiteBuild(null, NOW)).toEqual({ version: 0, key: 'v0' });
+    const built = await contentForBuild(null, undefined, NOW);
+    expect(built).toMatchObject({ version: 0, key: 'v0', content: defaultSiteContent });
+  });
+
+  it('is the newest live version, as visible at the time, with its key; or the version asked for', async () => {
+    const { openSqliteLeadStore } = await import('../app/leads/store/store-sqlite.server.ts');
+    await (await openSqliteLeadStore({ dataDir: data.dir })).close();
+    store = await openStoreForBuild({ DATA_DIR: data.dir });
+    const one = await store!.createSiteContentVersion(published, null);
+    await store!.setSiteContentVersionState(one.version, 'live');
+    // A version still being published (or failed) is not what the site shows.
+    await store!.createSiteContentVersion(defaultSiteContent, null);
+
+    expect(await desiredSiteBuild(store, NOW)).toEqual({ version: 1, key: 'v1' });
+    // Easter Monday in New Zealand: the notice shows, and the key says so.
+    const easter = new Date('2026-04-05T12:00:00Z');
+    expect(await desiredSiteBuild(store, easter)).toEqual({ version: 1, key: 'v1-notice' });
+    const built = await contentForBuild(store, undefined, easter);
+    expect(built.version).toBe(1);
+    expect(built.content.notice).toEqual(published.notice);
+    expect((await contentForBuild(store, undefined, NOW)).content.notice).toBeNull();
+    // After the offer's last day it is left out.
+    const may = new Date('2026-05-01T00:00:00Z');
+    expect(await contentForBuild(store, undefined, may)).toMatchObject({
+      key: 'v1-ended.1',
+      content: { offers: [] },
+    });
+
+    expect((await contentForBuild(store, 2, NOW)).version).toBe(2);
+    expect((await contentForBuild(store, 0, NOW)).content).toEqual(defaultSiteContent);
+    await expect(contentForBuild(store, 9, NOW)).rejects.toThrow(
+      'Site content version 9 does not exist',
+    );
+    expect(() => requestedVersion('latest')).toThrow(/SITE_CONTENT_VERSION must be a version/);
+    expect(requestedVersion(' ')).toBeUndefined();
+    expect(requestedVersion('3')).toBe(3);
+  });
+
+  it('refuses content the schema refuses, with the reason', async () => {
+    const { openSqliteLeadStore } = await import('../app/leads/store/store-sqlite.server.ts');
+    await (await openSqliteLeadStore({ dataDir: data.dir })).close();
+    // Stored by something other than the store's own checks (an older release, a hand edit).
+    const db = new DatabaseSync(path.join(data.dir, SQLITE_FILE_NAME));
+    db.prepare(
+      `INSERT INTO site_content_versions (content, created_at, state) VALUES (?, ?, 'live')`,
+    ).run(
+      JSON.stringify({ ...published, notice: { text: '<b>Sale</b>' } }),
+      new Date().toISOString(),
+    );
+    db.close();
+    store = await openStoreForBuild({ DATA_DIR: data.dir });
+    await expect(contentForBuild(store, undefined, NOW)).rejects.toThrow(
+      /^Site content version 1 is not valid:\nnotice\.text: Notice: plain words only/,
+    );
+  });
+
+  it('writes the content file and the job photos it names', async () => {
+    const { openSqliteLeadStore } = await import('../app/leads/store/store-sqlite.server.ts');
+    store = await openSqliteLeadStore({ dataDir: data.dir });
+    const jpeg = await sharp({
+      create: { width: 40, height: 30, channels: 3, background: '#136a83' },
+    })
+      .jpeg()
+      .toBuffer();
+    const photo = await store.addSitePhoto({
+      bytes: new Uint8Array(jpeg),
+      width: 40,
+      height: 30,
+      ownerId: null,
+    });
+    const content: SiteContent = {
+      ...published,
+      jobPhotos: [{ photoId: photo.id, service: 'windows', alt: 'A new lounge window' }],
+    };
+    const out = mkdtempSync(path.join(tmpdir(), 'site-build-out-'));
+    try {
+      const file = await writeContentFiles(out, { version: 4, key: 'v4', content }, store);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 4, key: 'v4', content });
+      expect(readFileSync(path.join(out, 'photos', `${photo.id}.jpg`))).toEqual(jpeg);
+      const missing = {
+        ...content,
+        jobPhotos: [{ ...content.jobPhotos[0]!, photoId: crypto.randomUUID() }],
+      };
+      await expect(
+        writeContentFiles(out, { version: 5, key: 'v5', content: missing }, store),
+      ).rejects.toThrow(/names a job photo that is not stored/);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,150 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  checkSiteContent,
+  contentKey,
+  defaultSiteContent,
+  describeProblems,
+  visibleContent,
+  type SiteContent,
+} from '../app/content/site-content.ts';
+import { SQLITE_FILE_NAME } from '../app/leads/store/store-sqlite.server.ts';
+import { openLeadStore, type LeadStore } from '../app/leads/store/store.server.ts';
+
+/**
+ * What a build is made from (docs/operations.md#site-content): a version of
+ * the site content from the lead store, or the shipped defaults (version 0).
+ * scripts/build.ts writes it into the release; scripts/ensure-build.ts and
+ * the server's publisher compare `desiredSiteBuild` with the build stamp.
+ */
+
+/** What the served build should show now: its content version and key. */
+export interface SiteBuildTarget {
+  version: number;
+  /** contentKey(): changes when an offer ends or a notice starts or ends. */
+  key: string;
+}
+
+/** The file the build writes and astro.config.ts reads (SITE_CONTENT_FILE). */
+export interface BuiltContentFile {
+  version: number;
+  key: string;
+  /** The content as visible when it was built (visibleContent). */
+  content: SiteContent;
+}
+
+export const CONTENT_DIR_NAME = 'content';
+export const CONTENT_FILE_NAME = 'site-content.json';
+export const PHOTOS_DIR_NAME = 'photos';
+
+/** A content version the build cannot use: the reason, for the build's output. */
+export class SiteContentBuildError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SiteContentBuildError';
+  }
+}
+
+/**
+ * The lead store as the CLIs open it (DATABASE_URL, else the embedded store
+ * in DATA_DIR), or null when there is no embedded store yet: nothing was
+ * ever published, and a build creates no store. An unreachable PostgreSQL
+ * is an error, never the defaults: the site would lose the owner's content.
+ */
+export async function openStoreForBuild(env: {
+  DATA_DIR: string;
+  DATABASE_URL?: string | undefined;
+}): Promise<LeadStore | null> {
+  if (!env.DATABASE_URL && !existsSync(path.join(env.DATA_DIR, SQLITE_FILE_NAME))) return null;
+  return openLeadStore({ dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL });
+}
+
+/** The newest live version, or the defaults as version 0. */
+async function newestLive(
+  store: LeadStore | null,
+): Promise<{ version: number; content: SiteContent }> {
+  const live = store ? await store.newestLiveSiteContent() : null;
+  return live
+    ? { version: live.version, content: live.content }
+    : { version: 0, content: defaultSiteContent };
+}
+
+/** What the site should be built from at `now`: the newest live version (or the defaults) and its key. */
+export async function desiredSiteBuild(
+  store: LeadStore | null,
+  now: Date,
+): Promise<SiteBuildTarget> {
+  const { version, content } = await newestLive(store);
+  return { version, key: contentKey(version, content, now) };
+}
+
+/**
+ * The content a build uses: `requested` (SITE_CONTENT_VERSION) when given,
+ * else the newest live version, else the defaults (version 0), checked
+ * with the site content schema.
+ */
+export async function contentForBuild(
+  store: LeadStore | null,
+  requested: number | undefined,
+  now: Date,
+): Promise<BuiltContentFile> {
+  let chosen: { version: number; content: unknown };
+  if (requested === undefined) {
+    chosen = await newestLive(store);
+  } else if (requested === 0) {
+    chosen = { version: 0, content: defaultSiteContent };
+  } else {
+    const stored = store ? await store.siteContentVersion(requested) : null;
+    if (!stored)
+      throw new SiteContentBuildError(`Site content version ${requested} does not exist`);
+    chosen = stored;
+  }
+  const checked = checkSiteContent(chosen.content);
+  if (!checked.ok) {
+    throw new SiteContentBuildError(
+      `Site content version ${chosen.version} is not valid:\n${describeProblems(checked.problems)}`,
+    );
+  }
+  return {
+    version: chosen.version,
+    key: contentKey(chosen.version, checked.content, now),
+    content: visibleContent(checked.content, now),
+  };
+}
+
+/** SITE_CONTENT_VERSION as a version number, or undefined when unset. */
+export function requestedVersion(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const version = Number(value);
+  if (!Number.isSafeInteger(version) || version < 0) {
+    throw new SiteContentBuildError(
+      `SITE_CONTENT_VERSION must be a version number (0 for the defaults), not “${value}”`,
+    );
+  }
+  return version;
+}
+
+/**
+ * Writes the content file and the job photos it names (`<dir>/photos/<id>.jpg`)
+ * into `dir`; returns the content file's path.
+ */
+export async function writeContentFiles(
+  dir: string,
+  built: BuiltContentFile,
+  store: LeadStore | null,
+): Promise<string> {
+  const photos = path.join(dir, PHOTOS_DIR_NAME);
+  mkdirSync(photos, { recursive: true });
+  for (const photo of built.content.jobPhotos) {
+    const stored = store ? await store.sitePhoto(photo.photoId) : null;
+    if (!stored) {
+      throw new SiteContentBuildError(
+        `Site content version ${built.version} names a job photo that is not stored: ${photo.photoId}`,
+      );
+    }
+    writeFileSync(path.join(photos, `${photo.photoId}.jpg`), stored.bytes);
+  }
+  const file = path.join(dir, CONTENT_FILE_NAME);
+  writeFileSync(file, `${JSON.stringify(built, null, 2)}\n`);
+  return file;
+}
