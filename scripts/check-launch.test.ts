@@ -3,10 +3,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
-import { business, placeholderBusiness } from '../app/content/business.ts';
-import type { Offer } from '../app/content/offers.ts';
-import type { Testimonial } from '../app/content/testimonials.ts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { placeholderBusiness } from '../app/content/business.ts';
+import {
+  defaultSiteContent,
+  type SiteContent,
+  type SiteOffer,
+  type SiteTestimonial,
+} from '../app/content/site-content.ts';
+import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
 import {
   checkLaunch,
   runLaunchCheck,
@@ -21,14 +26,16 @@ const run = promisify(execFile);
 /** 15 March 2026 in New Zealand. */
 const TODAY = new Date('2026-03-15T00:00:00Z');
 
+const shippedIdentity = defaultSiteContent.identity;
+
 /** A business that has replaced every placeholder. */
-const realBusiness = {
-  ...business,
+const realIdentity: SiteContent['identity'] = {
+  ...shippedIdentity,
   name: 'Kōwhai Glass',
   legalName: 'Kōwhai Glass Limited',
   phone: { display: '07 578 2468', e164: '+6475782468' },
   email: 'kiaora@kowhaiglass.co.nz',
-  address: { ...business.address, street: '18 Taurikura Drive' },
+  address: { ...shippedIdentity.address, street: '18 Taurikura Drive' },
   geo: { latitude: -37.7512, longitude: 176.1003 },
   social: {
     facebook: 'https://www.facebook.com/kowhaiglass',
@@ -43,35 +50,43 @@ const realBusiness = {
   },
 };
 
-const realOffer: Offer = {
+const realOffer: SiteOffer = {
   id: 1,
   title: 'Autumn Double Glazing',
   discount: '$150 off',
-  validUntil: '05/31/2026',
+  validUntil: '2026-05-31',
   terms: 'Orders over $2,000.',
   ctaText: 'Get a Quote',
   ctaLink: '/quote',
 };
 
-const realTestimonial: Testimonial = {
+const realTestimonial: SiteTestimonial = {
   id: 1,
   name: 'Tama R.',
   role: 'Homeowner',
   location: 'Bethlehem',
   rating: 5,
-  avatar: null,
   review: 'Quick, tidy and exactly the price they quoted.',
+  permission: true,
 };
 
+const confirmedFacts = Object.fromEntries(
+  Object.entries(defaultSiteContent.hours.facts).map(([key, fact]) => [
+    key,
+    { ...fact, confirmed: true },
+  ]),
+) as SiteContent['hours']['facts'];
+
 /** Content with nothing left to replace. */
-const ready: LaunchContent = {
-  business: realBusiness,
-  placeholders: placeholderBusiness,
+const readyContent: SiteContent = {
+  ...defaultSiteContent,
+  identity: realIdentity,
+  hours: { ...defaultSiteContent.hours, facts: confirmedFacts },
   offers: [realOffer],
   testimonials: [realTestimonial],
-  facts: { leadTimes: { madeToMeasure: 'two weeks', confirmed: true, question: 'How long?' } },
-  illustrations: [],
 };
+
+const ready: LaunchContent = { content: readyContent, version: 0, illustrations: [] };
 
 /** The settings of a site started for real. */
 const production = {
@@ -83,10 +98,10 @@ const production = {
 };
 
 function problems(
-  content: Partial<LaunchContent> = {},
+  content: Partial<SiteContent> = {},
   environment: Record<string, string | undefined> = production,
 ): LaunchFinding[] {
-  return checkLaunch({ ...ready, ...content }, environment, TODAY);
+  return checkLaunch({ ...ready, content: { ...readyContent, ...content } }, environment, TODAY);
 }
 
 describe('the launch check', () => {
@@ -100,7 +115,7 @@ describe('the launch check', () => {
 
   describe('the business identity in app/content/business.ts', () => {
     it('reports every part still at its shipped placeholder, one line each', () => {
-      const found = problems({ business: { ...business } });
+      const found = problems({ identity: shippedIdentity });
       expect(found.every((finding) => finding.file === 'app/content/business.ts')).toBe(true);
       expect(found.every((finding) => finding.level === 'error')).toBe(true);
       expect(found.map((finding) => /\((\w+)/.exec(finding.message)?.[1])).toEqual([
@@ -117,26 +132,26 @@ describe('the launch check', () => {
     });
 
     it('takes a value equal to the placeholder as a placeholder, one field at a time', () => {
-      const one = (change: Partial<typeof realBusiness>) =>
-        problems({ business: { ...realBusiness, ...change } }).map((finding) => finding.message);
-      expect(one({ phone: placeholderBusiness.phone })).toEqual([
+      const one = (change: Partial<SiteContent['identity']>) =>
+        problems({ identity: { ...realIdentity, ...change } }).map((finding) => finding.message);
+      expect(one({ phone: { ...placeholderBusiness.phone } })).toEqual([
         'the phone number (phone) is still the placeholder “07 555 0123”: put the business’s own here',
       ]);
-      expect(one({ geo: placeholderBusiness.geo })).toEqual([
+      expect(one({ geo: { ...placeholderBusiness.geo } })).toEqual([
         expect.stringMatching(/^the map \(mapEmbedUrl, mapLinkUrl, geo\) still shows/),
       ]);
       expect(
-        one({ privacyOfficer: { ...realBusiness.privacyOfficer, email: 'privacy@example.com' } }),
+        one({ privacyOfficer: { ...realIdentity.privacyOfficer, email: 'privacy@example.com' } }),
       ).toEqual([expect.stringMatching(/^the Privacy Officer’s e-mail/)]);
     });
 
     it('also catches an example domain, an example street or a social link to no page', () => {
       const found = problems({
-        business: {
-          ...realBusiness,
+        identity: {
+          ...realIdentity,
           email: 'office@glass.example',
-          address: { ...realBusiness.address, street: '1 Example Street' },
-          social: { ...realBusiness.social, instagram: 'https://www.instagram.com' },
+          address: { ...realIdentity.address, street: '1 Example Street' },
+          social: { ...realIdentity.social, instagram: 'https://www.instagram.com' },
         },
       });
       expect(found.map((finding) => /\(([\w.]+)\)/.exec(finding.message)?.[1])).toEqual([
@@ -149,17 +164,17 @@ describe('the launch check', () => {
 
   describe('offers and testimonials', () => {
     it('reports an offer whose end date has passed, by today’s date in New Zealand', () => {
-      const ended = { ...realOffer, validUntil: '03/14/2026' };
+      const ended = { ...realOffer, validUntil: '2026-03-14' };
       expect(problems({ offers: [ended] })).toEqual([
         {
           level: 'error',
           file: 'app/content/offers.ts',
           message:
-            'offer 1 “Autumn Double Glazing” ended on 14 March 2026 (validUntil 03/14/2026): give it a new end date or remove it',
+            'offer 1 “Autumn Double Glazing” ended on 14 March 2026 (validUntil 2026-03-14): give it a new end date or remove it',
         },
       ]);
       // Still running on its last day.
-      expect(problems({ offers: [{ ...realOffer, validUntil: '03/15/2026' }] })).toEqual([]);
+      expect(problems({ offers: [{ ...realOffer, validUntil: '2026-03-15' }] })).toEqual([]);
     });
 
     it('reports sample offers and testimonials and says why: the Fair Trading Act 1986', () => {
@@ -180,8 +195,9 @@ describe('the launch check', () => {
 
   it('reports a fact the owner has not confirmed in app/content/facts.ts', () => {
     const found = problems({
-      facts: {
-        quoteValidity: { days: 30, confirmed: false, question: 'How long a quote stays valid.' },
+      hours: {
+        ...readyContent.hours,
+        facts: { ...confirmedFacts, quoteValidity: { days: 30, confirmed: false } },
       },
     });
     expect(found).toEqual([
@@ -189,9 +205,21 @@ describe('the launch check', () => {
         level: 'error',
         file: 'app/content/facts.ts',
         message:
-          'quoteValidity is stated on the site but not yet confirmed by the business: How long a quote stays valid. Correct it, then set confirmed: true',
+          'quoteValidity is stated on the site but not yet confirmed by the business: How long a written quote stays valid. Correct it, then set confirmed: true',
       },
     ]);
+  });
+
+  it('names the published version, edited at /admin/site, instead of a file', () => {
+    const found = checkLaunch(
+      { ...ready, version: 3, content: { ...readyContent, identity: shippedIdentity } },
+      production,
+      TODAY,
+    );
+    expect(found.length).toBeGreaterThan(0);
+    expect(new Set(found.map((finding) => finding.file))).toEqual(
+      new Set(['the site content, version 3 (edit it at /admin/site)']),
+    );
   });
 
   describe('the production settings', () => {
@@ -294,7 +322,11 @@ describe('the launch check', () => {
 
   it('lists the errors before the warnings, and ends with the count', () => {
     const { report, exitCode } = runLaunchCheck(
-      { ...ready, offers: [{ ...realOffer, sample: true }], illustrations: ['/x.svg'] },
+      {
+        ...ready,
+        content: { ...readyContent, offers: [{ ...realOffer, sample: true }] },
+        illustrations: ['/x.svg'],
+      },
       { ...production, GTAG_ID: '' },
       TODAY,
     );
@@ -306,11 +338,19 @@ describe('the launch check', () => {
   });
 });
 
-describe('npm run check:launch on the shipped content', () => {
+describe('npm run check:launch on the content the site is built from', () => {
+  let data: string;
+  beforeEach(() => {
+    data = mkdtempSync(path.join(tmpdir(), 'check-launch-data-'));
+  });
+  afterEach(() => {
+    rmSync(data, { recursive: true, force: true });
+  });
+
   const cli = (args: string[] = [], env: Record<string, string> = {}) =>
     run(process.execPath, ['scripts/check-launch.ts', ...args], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? '', ...env },
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: data, ...env },
     }).then(
       ({ stdout }) => ({ code: 0, stdout }),
       (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
@@ -333,6 +373,32 @@ describe('npm run check:launch on the shipped content', () => {
     );
     expect(stdout).not.toContain('public/photos');
     expect(stdout).toMatch(/\nNot ready to launch: \d+ things to fix and \d+ warnings?\.\n$/);
+  });
+
+  it('passes once a complete content version is live in the lead store, no file edited', async () => {
+    const store = await openSqliteLeadStore({ dataDir: data });
+    try {
+      const complete = await store.createSiteContentVersion(
+        { ...readyContent, offers: [{ ...realOffer, validUntil: '2099-12-31' }] },
+        null,
+      );
+      await store.setSiteContentVersionState(complete.version, 'live');
+      // A later version still publishing (or failed) is not what the site shows.
+      await store.createSiteContentVersion(defaultSiteContent, null);
+    } finally {
+      await store.close();
+    }
+    const env = path.join(data, 'glazier.env');
+    writeFileSync(
+      env,
+      Object.entries({ ...production, DATA_DIR: data })
+        .map(([name, value]) => `${name}=${value}`)
+        .join('\n'),
+    );
+    const { code, stdout } = await cli(['--env-file', env]);
+    expect(stdout).not.toContain('ERROR');
+    expect(stdout).toMatch(/\nReady to launch, with 1 warning to consider\.\n$/);
+    expect(code).toBe(0);
   });
 
   it('reads the settings from --env-file', async () => {

@@ -1,7 +1,13 @@
 /**
  * `npm run check:launch`: what the owner must still replace before the site
- * goes live (docs/operations.md#commands). One line per problem, each naming the file to edit;
- * exits 1 while any error is left (warnings do not fail it).
+ * goes live (docs/operations.md#commands). One line per problem, each naming the file to edit
+ * (or the published content version, edited at /admin/site); exits 1 while
+ * any error is left (warnings do not fail it).
+ *
+ * The content checked is the one the site is built from
+ * (docs/operations.md#site-content): the lead store's newest live version,
+ * else the shipped files of app/content/; the content checks themselves are
+ * app/content/launch-problems.ts, which the owner's pages also run.
  *
  * Usage: npm run check:launch [-- --env-file PATH]
  * The settings are read from PATH (the server's environment file) when
@@ -9,130 +15,43 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseEnv as parseEnvFile } from 'node:util';
-import {
-  business,
-  placeholderBusiness,
-  type BusinessIdentity,
-  type PlaceholderIdentity,
-} from '../app/content/business.ts';
-import { facts, unconfirmedFacts } from '../app/content/facts.ts';
 import { glassTypes } from '../app/content/glass-types.ts';
-import { offers, type Offer } from '../app/content/offers.ts';
+import { launchProblems } from '../app/content/launch-problems.ts';
 import { services } from '../app/content/services.ts';
-import { testimonials, type Testimonial } from '../app/content/testimonials.ts';
-import { formatOfferDate, offerHasEnded } from '../app/components/home/home-cards.ts';
+import {
+  defaultSiteContent,
+  type SiteContent,
+  type SiteContentSection,
+} from '../app/content/site-content.ts';
 import { EnvError, parseEnv, type Env } from '../server/env.server.ts';
+import { openStoreForBuild } from '../server/site-content-build.server.ts';
 
 export interface LaunchContent {
-  business: BusinessIdentity;
-  /** What the identity shipped with (business.ts `placeholderBusiness`). */
-  placeholders: PlaceholderIdentity;
-  offers: readonly Offer[];
-  testimonials: readonly Testimonial[];
-  /** The facts module, for the ones still waiting for the owner's word. */
-  facts: Record<string, unknown>;
+  /** The site content the site is built from: the newest live version, or the defaults. */
+  content: SiteContent;
+  /** Its version: 0 for the shipped files of app/content/. */
+  version: number;
   /** The drawn illustrations the pages show where a photo of a real job could go. */
   illustrations: readonly string[];
 }
 
 export interface LaunchFinding {
   level: 'error' | 'warning';
-  /** The file to edit. */
+  /** The file to edit (or the published content's version, edited at /admin/site). */
   file: string;
   message: string;
 }
 
-const FILES = {
-  business: 'app/content/business.ts',
-  facts: 'app/content/facts.ts',
+/** Where each section of the shipped defaults is written. */
+const FILES: Record<SiteContentSection, string> = {
+  identity: 'app/content/business.ts',
+  hours: 'app/content/facts.ts',
   offers: 'app/content/offers.ts',
   testimonials: 'app/content/testimonials.ts',
-  illustrations: 'app/content/services.ts, app/content/glass-types.ts',
-} as const;
-
-/** Domains set aside for examples (RFC 2606, RFC 6761): never a real business's. */
-const RESERVED_HOST = /(?:^|\.)(?:example\.(?:com|net|org)|example|test|invalid|localhost)$/i;
-
-function isReservedEmail(email: string): boolean {
-  return RESERVED_HOST.test(email.split('@').pop() ?? '');
-}
-
-function isReservedUrl(address: string): boolean {
-  try {
-    return RESERVED_HOST.test(new URL(address).hostname);
-  } catch {
-    return true;
-  }
-}
-
-/** A social link that names no page (the bare site the placeholder points at). */
-function namesNoPage(address: string): boolean {
-  try {
-    return new URL(address).pathname.replace(/\/+$/, '') === '';
-  } catch {
-    return true;
-  }
-}
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-/**
- * The identity checks: each a part of business.ts that must be the
- * business's own. A value equal to the shipped placeholder is a placeholder,
- * and so is one on an example domain or street.
- */
-function identityFindings(identity: BusinessIdentity, shipped: PlaceholderIdentity): string[] {
-  const problems: string[] = [];
-  const still = (what: string, value: string) =>
-    problems.push(`${what} is still the placeholder “${value}”: put the business’s own here`);
-
-  if (identity.name === shipped.name) still('the business name (name)', identity.name);
-  if (identity.legalName === shipped.legalName) {
-    still('the legal name (legalName)', identity.legalName);
-  }
-  if (
-    identity.phone.display === shipped.phone.display ||
-    identity.phone.e164 === shipped.phone.e164
-  ) {
-    still('the phone number (phone)', identity.phone.display);
-  }
-  if (identity.email === shipped.email || isReservedEmail(identity.email)) {
-    still('the e-mail address (email)', identity.email);
-  }
-  if (
-    identity.address.street === shipped.address.street ||
-    same(identity.address, shipped.address) ||
-    /\bexample\b/i.test(identity.address.street)
-  ) {
-    still('the street address (address)', identity.address.street);
-  }
-  if (
-    identity.mapEmbedUrl === shipped.mapEmbedUrl ||
-    identity.mapLinkUrl === shipped.mapLinkUrl ||
-    same(identity.geo, shipped.geo)
-  ) {
-    problems.push(
-      'the map (mapEmbedUrl, mapLinkUrl, geo) still shows the placeholder location: point it at the business’s own address',
-    );
-  }
-  const networks = { facebook: 'Facebook', instagram: 'Instagram' } as const;
-  for (const [network, label] of Object.entries(networks) as Array<
-    [keyof typeof networks, string]
-  >) {
-    const address = identity.social[network];
-    if (address === shipped.social[network] || namesNoPage(address) || isReservedUrl(address)) {
-      still(`the ${label} page (social.${network})`, address);
-    }
-  }
-  const officer = identity.privacyOfficer;
-  if (officer.email === shipped.privacyOfficer.email || isReservedEmail(officer.email)) {
-    still('the Privacy Officer’s e-mail (privacyOfficer.email)', officer.email);
-  }
-  return problems;
-}
-
-/** The check says plainly why sample offers and reviews may not go live. */
-const FAIR_TRADING_ACT = 'misleading under the Fair Trading Act 1986';
+  notice: 'app/content/site-content.ts',
+  jobPhotos: 'app/content/site-content.ts',
+};
+const ILLUSTRATION_FILES = 'app/content/services.ts, app/content/glass-types.ts';
 
 /** Whether the site is being served from this machine only. */
 function isLocalAddress(siteUrl: string): boolean {
@@ -195,40 +114,12 @@ export function checkLaunch(
   const warning = (file: string, message: string) =>
     findings.push({ level: 'warning', file, message });
 
-  for (const problem of identityFindings(content.business, content.placeholders)) {
-    error(FILES.business, problem);
-  }
-
-  for (const fact of unconfirmedFacts(content.facts)) {
-    error(
-      FILES.facts,
-      `${fact.key} is stated on the site but not yet confirmed by the business: ${fact.question} Correct it, then set confirmed: true`,
-    );
-  }
-
-  for (const offer of content.offers) {
-    const name = `offer ${offer.id} “${offer.title}”`;
-    if (offer.sample) {
-      error(
-        FILES.offers,
-        `${name} is sample content, not an offer the business has made (advertising an invented offer is ${FAIR_TRADING_ACT}): replace it with a real offer or remove it`,
-      );
-    }
-    if (offerHasEnded(offer.validUntil, today)) {
-      error(
-        FILES.offers,
-        `${name} ended on ${formatOfferDate(offer.validUntil)} (validUntil ${offer.validUntil}): give it a new end date or remove it`,
-      );
-    }
-  }
-
-  for (const testimonial of content.testimonials) {
-    if (testimonial.sample) {
-      error(
-        FILES.testimonials,
-        `testimonial ${testimonial.id} (“${testimonial.name}”, ${testimonial.location}) is an invented sample review, not a real customer’s (publishing invented reviews as real ones is ${FAIR_TRADING_ACT}): replace it with a real review, given with the customer’s permission, or remove it`,
-      );
-    }
+  const where = (section: SiteContentSection) =>
+    content.version === 0
+      ? FILES[section]
+      : `the site content, version ${content.version} (edit it at /admin/site)`;
+  for (const problem of launchProblems(content.content, today)) {
+    error(where(problem.section), problem.message);
   }
 
   let env: Env | undefined;
@@ -249,7 +140,7 @@ export function checkLaunch(
 
   if (content.illustrations.length > 0) {
     warning(
-      FILES.illustrations,
+      ILLUSTRATION_FILES,
       `no photos of real jobs yet: ${content.illustrations.length} drawn illustrations stand in for them; for now a developer can add photos of real jobs (put them in public/images/ and point these images at them)`,
     );
   }
@@ -271,20 +162,47 @@ export function formatFindings(findings: readonly LaunchFinding[]): string {
   return [...lines, '', summary].join('\n').trimStart();
 }
 
-/** The site as shipped in this repository. */
-export function shippedContent(): LaunchContent {
-  const illustrations = [
-    ...services.flatMap((service) => service.images.map((image) => image.src)),
+/**
+ * The drawn illustrations still standing in for photos: a service with a
+ * published photo of a real job no longer counts.
+ */
+export function illustrationsOf(content: SiteContent): string[] {
+  const photographed = new Set(content.jobPhotos.map((photo) => photo.service));
+  return [
+    ...services
+      .filter((service) => !photographed.has(service.slug))
+      .flatMap((service) => service.images.map((image) => image.src)),
     ...glassTypes.map((glassType) => glassType.image.src),
   ].filter((src) => src.endsWith('.svg'));
+}
+
+/** The content as shipped in this repository (version 0). */
+export function shippedContent(): LaunchContent {
   return {
-    business,
-    placeholders: placeholderBusiness,
-    offers,
-    testimonials,
-    facts,
-    illustrations,
+    content: defaultSiteContent,
+    version: 0,
+    illustrations: illustrationsOf(defaultSiteContent),
   };
+}
+
+/**
+ * The content the site is built from: the lead store's newest live version
+ * (DATABASE_URL, else the embedded store in DATA_DIR), else the shipped
+ * defaults; the same the build reads (scripts/build.ts).
+ */
+export async function effectiveContent(env: Env): Promise<LaunchContent> {
+  const store = await openStoreForBuild(env);
+  try {
+    const live = store ? await store.newestLiveSiteContent() : null;
+    if (!live) return shippedContent();
+    return {
+      content: live.content,
+      version: live.version,
+      illustrations: illustrationsOf(live.content),
+    };
+  } finally {
+    await store?.close();
+  }
 }
 
 /** The report and the exit status: 1 while any error is left. */
@@ -301,7 +219,7 @@ export function runLaunchCheck(
   };
 }
 
-function main(argv: readonly string[]): number {
+async function main(argv: readonly string[]): Promise<number> {
   const at = argv.indexOf('--env-file');
   const envFile = at === -1 ? undefined : argv[at + 1];
   if (at !== -1 && !envFile) {
@@ -317,9 +235,28 @@ function main(argv: readonly string[]): number {
       return 2;
     }
   }
-  const { report, exitCode } = runLaunchCheck(shippedContent(), environment, new Date(), envFile);
+  // The store named by the settings checked (DATA_DIR, DATABASE_URL); the
+  // shipped content when they cannot be read (the check reports why).
+  let content = shippedContent();
+  let storeEnv: Env | undefined;
+  try {
+    storeEnv = parseEnv(environment);
+  } catch {
+    storeEnv = undefined;
+  }
+  if (storeEnv) {
+    try {
+      content = await effectiveContent(storeEnv);
+    } catch (problem) {
+      console.error(
+        `Cannot read the site content from the lead store: ${(problem as Error).message}`,
+      );
+      return 2;
+    }
+  }
+  const { report, exitCode } = runLaunchCheck(content, environment, new Date(), envFile);
   console.log(report);
   return exitCode;
 }
 
-if (import.meta.main) process.exitCode = main(process.argv.slice(2));
+if (import.meta.main) process.exitCode = await main(process.argv.slice(2));
