@@ -35,17 +35,34 @@ export async function staleReason(now: Date = new Date()): Promise<string | null
     return 'public settings changed';
   }
   if (newestSourceMtime() > stamp.builtAt) return 'sources changed since the last build';
-  const store = await openStoreForBuild(parseEnv());
+  // The site starts whether or not the lead store answers: without it, the
+  // build there is kept (a build now would stop on the same store).
+  let store: Awaited<ReturnType<typeof openStoreForBuild>>;
+  let wanted: Awaited<ReturnType<typeof desiredSiteBuild>>;
   try {
-    const wanted = await desiredSiteBuild(store, now);
-    const built = stamp.content ?? { version: 0, key: '' };
-    if (wanted.version !== built.version) {
-      return `site content version ${wanted.version} is live, the build has version ${built.version}`;
-    }
-    if (wanted.key !== built.key)
-      return 'what the site content shows changed (an offer or notice date)';
+    store = await openStoreForBuild(parseEnv());
+  } catch (problem) {
+    console.warn(
+      `Cannot read the site content (${(problem as Error).message}); keeping the build.`,
+    );
+    return null;
+  }
+  try {
+    wanted = await desiredSiteBuild(store, now);
+  } catch (problem) {
+    console.warn(
+      `Cannot read the site content (${(problem as Error).message}); keeping the build.`,
+    );
+    return null;
   } finally {
     await store?.close();
+  }
+  const built = stamp.content ?? { version: 0, key: '' };
+  if (wanted.version !== built.version) {
+    return `site content version ${wanted.version} is live, the build has version ${built.version}`;
+  }
+  if (wanted.key !== built.key) {
+    return 'what the site content shows changed (an offer or notice date)';
   }
   return null;
 }
