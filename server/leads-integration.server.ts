@@ -8,6 +8,7 @@ import { createOwnerPagesContext } from '../app/owner/context.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
 import type { LeadsIntegration } from './app.server.ts';
 import type { Env } from './env.server.ts';
+import { siteBuildToPublish } from './site-content-build.server.ts';
 import {
   createLeadApiRouter,
   createLeadRateLimiter,
@@ -146,6 +147,19 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
             }
           : undefined,
     }),
+    // What the publisher builds and serves (docs/operations.md#publishing-the-site),
+    // and where it records how each build went.
+    sitePublishing: {
+      desired: (now) => siteBuildToPublish(store, now),
+      async onBuilt(version, ok, errorSummary) {
+        if (version === 0) return;
+        await store.setSiteContentVersionState(
+          version,
+          ok ? 'live' : 'failed',
+          errorSummary ?? undefined,
+        );
+      },
+    },
     async health(): Promise<LeadsHealth> {
       // The ping records the store's state, so an outage is logged once when it starts and ends.
       const up = await store.ping().then(

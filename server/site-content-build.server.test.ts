@@ -13,6 +13,7 @@ import {
   desiredSiteBuild,
   openStoreForBuild,
   requestedVersion,
+  siteBuildToPublish,
   writeContentFiles,
 } from './site-content-build.server.ts';
 
@@ -141,6 +142,27 @@ describe('the content a build is made from', () => {
       ).rejects.toThrow(/names a job photo that is not stored/);
     } finally {
       rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('what the publisher serves', () => {
+  it('is a version just published, while it is the newest; a failed one is passed over', async () => {
+    const data = tempDataDir('site-publish-');
+    const { openSqliteLeadStore } = await import('../app/leads/store/store-sqlite.server.ts');
+    const store = await openSqliteLeadStore({ dataDir: data.dir });
+    try {
+      expect(await siteBuildToPublish(store, NOW)).toEqual({ version: 0, key: 'v0' });
+      const one = await store.createSiteContentVersion(published, null);
+      expect(await siteBuildToPublish(store, NOW)).toEqual({ version: one.version, key: 'v1' });
+      await store.setSiteContentVersionState(one.version, 'live');
+      const two = await store.createSiteContentVersion(published, null);
+      expect(await siteBuildToPublish(store, NOW)).toEqual({ version: two.version, key: 'v2' });
+      await store.setSiteContentVersionState(two.version, 'failed', 'the build failed');
+      expect(await siteBuildToPublish(store, NOW)).toEqual({ version: one.version, key: 'v1' });
+    } finally {
+      await store.close();
+      data.remove();
     }
   });
 });

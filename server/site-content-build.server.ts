@@ -148,3 +148,17 @@ export async function writeContentFiles(
   writeFileSync(file, `${JSON.stringify(built, null, 2)}\n`);
   return file;
 }
+
+/**
+ * What the server's publisher (server/site-publisher.server.ts) should serve:
+ * a version an owner has just published (still `publishing`: its build has
+ * not yet succeeded anywhere) when it is the newest, else the newest live
+ * version as `desiredSiteBuild` says. A failed version is passed over.
+ */
+export async function siteBuildToPublish(store: LeadStore, now: Date): Promise<SiteBuildTarget> {
+  const [newest] = await store.listSiteContentVersions(1);
+  if (newest?.state === 'publishing') {
+    return { version: newest.version, key: contentKey(newest.version, newest.content, now) };
+  }
+  return desiredSiteBuild(store, now);
+}

@@ -4,6 +4,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentKey, defaultSiteContent } from '../app/content/site-content.ts';
+import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
 import {
   captureLogger,
   eventually,
@@ -39,8 +41,26 @@ function buildEnv(siteUrl: string): NodeJS.ProcessEnv {
     HOME: process.env.HOME,
     SITE_URL: siteUrl,
     BUILD_CACHE_DIR: path.join(scratch.dir, 'cache'),
+    DATA_DIR: dataDir,
     ASTRO_TELEMETRY_DISABLED: '1',
   };
+}
+
+const dataDir = path.join(scratch.dir, 'leads');
+
+/**
+ * Stores a content version as the owner's pages would publish it (the
+ * build reads it from the embedded store), and says how it should be
+ * served. The versions differ only by number: the pages differ by SITE_URL.
+ */
+async function storedVersion(): Promise<ContentStamp> {
+  const store = await openSqliteLeadStore({ dataDir });
+  try {
+    const { version } = await store.createSiteContentVersion(defaultSiteContent, null);
+    return { version, key: contentKey(version, defaultSiteContent, new Date()) };
+  } finally {
+    await store.close();
+  }
 }
 
 /** A stand-in for the content store: what should be served, and what was reported. */
@@ -64,7 +84,7 @@ interface RunningSite {
 
 /** The server as start.ts assembles it, serving BUILD_DIR's current release. */
 async function startSite(): Promise<RunningSite> {
-  const env = parseEnv({ DATA_DIR: path.join(scratch.dir, 'leads'), SITE_URL: SITE_A });
+  const env = parseEnv({ DATA_DIR: dataDir, SITE_URL: SITE_A });
   const log = captureLogger('info');
   const site = await ServedSite.open(currentRelease(buildDir)!, {
     env,
@@ -107,13 +127,13 @@ let releaseA: string;
 
 beforeAll(async () => {
   // Release A, built as `npm run build` would before the server starts.
+  const a = await storedVersion();
   const child = spawn(process.execPath, ['scripts/build.ts'], {
     cwd: root,
     env: {
       ...buildEnv(SITE_A),
       BUILD_DIR: buildDir,
-      SITE_CONTENT_VERSION: '1',
-      SITE_CONTENT_KEY: 'a',
+      SITE_CONTENT_VERSION: String(a.version),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -135,7 +155,8 @@ describe('publishing the site', () => {
   it('switches a running server to a release built while it runs, every request answered', async () => {
     expect(await home(first.url)).toContain(`${SITE_A}/`);
     const source = new Source();
-    source.wanted = { version: 2, key: 'b' };
+    const wanted = await storedVersion();
+    source.wanted = wanted;
     const publisher = publisherFor(first, source, SITE_B);
 
     // Visitors keep coming while the build runs and the server switches.
@@ -158,7 +179,7 @@ describe('publishing the site', () => {
     stop = true;
     await visitors;
 
-    expect(outcome).toMatchObject({ kind: 'switched', version: 2, built: true });
+    expect(outcome).toMatchObject({ kind: 'switched', version: wanted.version, built: true });
     expect(answers.length).toBeGreaterThan(switchedAt);
     // Every page answered as it should be, by either release: 200, and 404 for the unknown one.
     const wrong = answers.filter((answer) => {
@@ -169,10 +190,10 @@ describe('publishing the site', () => {
     const page = await home(first.url);
     expect(page).toContain(`${SITE_B}/`);
     expect(page).not.toContain(SITE_A);
-    expect(first.site.current.stamp?.content).toEqual({ version: 2, key: 'b' });
-    expect(source.built).toEqual([[2, true, null]]);
-    const switched = first.log.entries().find((line) => line.to === 2);
-    expect(switched).toMatchObject({ from: 1, built: true });
+    expect(first.site.current.stamp?.content).toEqual(wanted);
+    expect(source.built).toEqual([[wanted.version, true, null]]);
+    const switched = first.log.entries().find((line) => line.to === wanted.version);
+    expect(switched).toMatchObject({ from: wanted.version - 1, built: true });
     expect(switched?.ms).toEqual(expect.any(Number));
 
     // A, no longer served, is let go after the grace period; the next
@@ -187,14 +208,15 @@ describe('publishing the site', () => {
   it('a failed build leaves the served release, reports why and is not retried at once', async () => {
     const served = first.site.current.dir;
     const source = new Source();
-    source.wanted = { version: 3, key: 'c' };
+    const wanted = await storedVersion();
+    source.wanted = wanted;
     // A SITE_URL the build refuses: its configuration fails to load.
     const publisher = publisherFor(first, source, 'not a web address');
     const outcome = await publisher.publishNow();
-    expect(outcome).toMatchObject({ kind: 'failed', version: 3 });
+    expect(outcome).toMatchObject({ kind: 'failed', version: wanted.version });
     expect(source.built).toHaveLength(1);
     const [version, ok, error] = source.built[0]!;
-    expect([version, ok]).toEqual([3, false]);
+    expect([version, ok]).toEqual([wanted.version, false]);
     expect(error).toContain('SITE_URL');
     expect(error).not.toMatch(/^\s+at /m);
     expect(first.site.current.dir).toBe(served);
@@ -203,7 +225,10 @@ describe('publishing the site', () => {
     expect(first.log.entries().some((line) => line.msg === 'site build failed')).toBe(true);
 
     // The same content again: no new build until the back-off is over.
-    expect(await publisher.publishNow()).toEqual({ kind: 'waiting-to-retry', version: 3 });
+    expect(await publisher.publishNow()).toEqual({
+      kind: 'waiting-to-retry',
+      version: wanted.version,
+    });
     expect(source.built).toHaveLength(1);
     await publisher.close();
   }, 180_000);
@@ -212,7 +237,8 @@ describe('publishing the site', () => {
     const second = await startSite();
     try {
       const sources = [new Source(), new Source()];
-      for (const source of sources) source.wanted = { version: 4, key: 'd' };
+      const wanted = await storedVersion();
+      for (const source of sources) source.wanted = wanted;
       const publishers = [
         publisherFor(first, sources[0]!, SITE_A),
         publisherFor(second, sources[1]!, SITE_A),
@@ -220,9 +246,11 @@ describe('publishing the site', () => {
       const outcomes = await Promise.all(publishers.map((publisher) => publisher.publishNow()));
       expect(outcomes.map((outcome) => outcome.kind)).toEqual(['switched', 'switched']);
       expect(outcomes.filter((outcome) => 'built' in outcome && outcome.built)).toHaveLength(1);
-      expect([...sources[0]!.built, ...sources[1]!.built]).toEqual([[4, true, null]]);
+      expect([...sources[0]!.built, ...sources[1]!.built]).toEqual([[wanted.version, true, null]]);
       const builds = [first, second].flatMap((running) =>
-        running.log.entries().filter((line) => line.msg === 'building content version 4'),
+        running.log
+          .entries()
+          .filter((line) => line.msg === `building content version ${wanted.version}`),
       );
       expect(builds).toHaveLength(1);
       expect(second.site.current.dir).toBe(first.site.current.dir);

@@ -117,7 +117,6 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
           PATH: [...bin, env.PATH ?? ''].join(path.delimiter),
           BUILD_DIR: buildDir,
           SITE_CONTENT_VERSION: String(desired.version),
-          SITE_CONTENT_KEY: desired.key,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
