@@ -733,7 +733,7 @@ describe('CLI formatting helpers', () => {
   });
 
   it('deliverySummary', () => {
-    const base = { ...lead({}), stage: 'new' as const, note: '', revision: 0 };
+    const base = { ...lead({}), stage: 'new' as const, note: '', revision: 0, photos: [] };
     const d = (state: 'pending' | 'delivered' | 'failed' | 'not_sent' | 'cancelled') => ({
       lead_id: base.id,
       target: HOOK_A,

@@ -64,6 +64,7 @@ class FailingStore implements LeadStore {
     return this.#inner.findByIdempotencyKey(...args);
   };
   getLead: LeadStore['getLead'] = async (...args) => this.#inner.getLead(...args);
+  getLeadPhoto: LeadStore['getLeadPhoto'] = async (...args) => this.#inner.getLeadPhoto(...args);
   settleLead: LeadStore['settleLead'] = async (...args) => {
     this.#guard('settleLead');
     return this.#inner.settleLead(...args);

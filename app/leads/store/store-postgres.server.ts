@@ -4,6 +4,10 @@ import type { Logger } from 'pino';
 import {
   attachDeliveries,
   checkActivity,
+  PHOTO_INFO_COLUMNS,
+  toPhotoInfo,
+  type LeadPhoto,
+  type NewLeadPhoto,
   checkTracking,
   clipError,
   LEAD_PAGE_SIZE,
@@ -284,6 +288,23 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    // Photos with an enquiry (docs/operations.md#photos-with-an-enquiry): the
+    // JPEG as made safe, stored with its lead and deleted with it.
+    version: 11,
+    name: 'lead photos',
+    sql: `
+      CREATE TABLE lead_photos (
+        lead_id uuid NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        position integer NOT NULL CHECK (position >= 0),
+        data bytea NOT NULL,
+        width integer NOT NULL CHECK (width > 0),
+        height integer NOT NULL CHECK (height > 0),
+        byte_size integer NOT NULL CHECK (byte_size = octet_length(data)),
+        PRIMARY KEY (lead_id, position)
+      );
+    `,
+  },
+  {
     // The site's editable content (docs/operations.md#site-content): every
     // published version whole, as JSON, with its publishing state; the
     // owner's draft, one row per section with a revision, so two owners'
@@ -456,7 +477,7 @@ function toDraftRow(row: Row): DraftRow {
   };
 }
 
-function toPhotoInfo(row: Row): SitePhotoInfo {
+function toSitePhotoInfo(row: Row): SitePhotoInfo {
   return {
     id: String(row.id),
     width: Number(row.width),
@@ -566,7 +587,41 @@ export class PostgresLeadStore implements LeadStore {
     return result.rows.map(toDelivery);
   }
 
-  async insertLead(lead: LeadRecord, deliveries: readonly NewDelivery[]): Promise<InsertResult> {
+  /** Leads with their deliveries and their photos' metadata. */
+  async #withDetails(
+    leads: ReadonlyArray<LeadRecord & LeadTracking>,
+  ): Promise<LeadWithDeliveries[]> {
+    const ids = leads.map((lead) => lead.id);
+    if (ids.length === 0) return [];
+    const [deliveries, photos] = await Promise.all([
+      this.#deliveriesOf(ids),
+      this.#pool.query(
+        `SELECT ${PHOTO_INFO_COLUMNS} FROM lead_photos
+         WHERE lead_id = ANY($1::uuid[]) ORDER BY lead_id, position`,
+        [ids],
+      ),
+    ]);
+    return attachDeliveries(leads, deliveries, (photos.rows as Row[]).map(toPhotoInfo));
+  }
+
+  async getLeadPhoto(leadId: string, position: number): Promise<LeadPhoto | null> {
+    if (!UUID.test(leadId) || !Number.isSafeInteger(position)) return null;
+    const result = await this.#pool.query(
+      `SELECT ${PHOTO_INFO_COLUMNS}, data FROM lead_photos WHERE lead_id = $1 AND position = $2`,
+      [leadId, position],
+    );
+    const row = result.rows[0] as Row | undefined;
+    if (!row) return null;
+    const data = row.data;
+    // A plain Uint8Array, as the SQLite store has it (pg gives a Buffer).
+    return { ...toPhotoInfo(row), data: new Uint8Array(data instanceof Uint8Array ? data : []) };
+  }
+
+  async insertLead(
+    lead: LeadRecord,
+    deliveries: readonly NewDelivery[],
+    photos: readonly NewLeadPhoto[] = [],
+  ): Promise<InsertResult> {
     // A conflicting key whose holder is released in between is retried.
     for (let round = 0; round < 3; round++) {
       // One statement, so one round trip and atomic without BEGIN/COMMIT: the
@@ -589,35 +644,59 @@ export class PostgresLeadStore implements LeadStore {
            VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8, $9, $10)
            ON CONFLICT (idempotency_key) DO NOTHING
            RETURNING id`;
-      // Named, so each connection parses and plans them once. Without targets
-      // (stored mode, nothing to deliver) the deliveries table is not touched.
-      const result = await this.#pool.query<{ inserted: string }>(
-        deliveries.length === 0
-          ? {
-              name: 'lead-insert',
-              text: `WITH lead AS (${insertLead}) SELECT count(*) AS inserted FROM lead`,
-              values: leadValues,
-            }
-          : {
-              name: 'lead-insert-with-deliveries',
-              text: `WITH lead AS (${insertLead}), deliveries AS (
-           INSERT INTO lead_deliveries
+      const deliveryValues = [
+        deliveries.map((d) => d.target),
+        deliveries.map((d) => d.label),
+        deliveries.map((d) => d.state),
+        deliveries.map((d) => d.next_attempt_at),
+        deliveries.map((_, position) => position),
+      ];
+      const insertDeliveries = `INSERT INTO lead_deliveries
              (lead_id, target, label, state, attempts, next_attempt_at, position)
            SELECT lead.id, u.target, u.label, u.state, 0, u.next_attempt_at, u.position
            FROM lead
            CROSS JOIN unnest($11::text[], $12::text[], $13::text[], $14::timestamptz[], $15::int[])
-             AS u (target, label, state, next_attempt_at, position)
+             AS u (target, label, state, next_attempt_at, position)`;
+      // Named, so each connection parses and plans them once. Without targets
+      // (stored mode, nothing to deliver) the deliveries table is not touched,
+      // nor the photos' without photos.
+      const result = await this.#pool.query<{ inserted: string }>(
+        photos.length > 0
+          ? {
+              name: 'lead-insert-with-photos',
+              text: `WITH lead AS (${insertLead}), deliveries AS (${insertDeliveries}),
+         photos AS (
+           INSERT INTO lead_photos (lead_id, position, data, width, height, byte_size)
+           SELECT lead.id, p.position, p.data, p.width, p.height, p.byte_size
+           FROM lead
+           CROSS JOIN unnest($16::int[], $17::bytea[], $18::int[], $19::int[], $20::int[])
+             AS p (position, data, width, height, byte_size)
          )
          SELECT count(*) AS inserted FROM lead`,
               values: [
                 ...leadValues,
-                deliveries.map((d) => d.target),
-                deliveries.map((d) => d.label),
-                deliveries.map((d) => d.state),
-                deliveries.map((d) => d.next_attempt_at),
-                deliveries.map((_, position) => position),
+                ...deliveryValues,
+                photos.map((_, position) => position),
+                photos.map((photo) =>
+                  Buffer.from(photo.data.buffer, photo.data.byteOffset, photo.data.byteLength),
+                ),
+                photos.map((photo) => photo.width),
+                photos.map((photo) => photo.height),
+                photos.map((photo) => photo.data.byteLength),
               ],
-            },
+            }
+          : deliveries.length === 0
+            ? {
+                name: 'lead-insert',
+                text: `WITH lead AS (${insertLead}) SELECT count(*) AS inserted FROM lead`,
+                values: leadValues,
+              }
+            : {
+                name: 'lead-insert-with-deliveries',
+                text: `WITH lead AS (${insertLead}), deliveries AS (${insertDeliveries})
+         SELECT count(*) AS inserted FROM lead`,
+                values: [...leadValues, ...deliveryValues],
+              },
       );
       const inserted = Number(result.rows[0]?.inserted) === 1;
       if (inserted) return { inserted: true };
@@ -647,7 +726,7 @@ export class PostgresLeadStore implements LeadStore {
     const row = result.rows[0] as Row | undefined;
     if (!row) return null;
     const lead = toStoredLead(row);
-    return attachDeliveries([lead], await this.#deliveriesOf([lead.id]))[0] ?? null;
+    return (await this.#withDetails([lead]))[0] ?? null;
   }
 
   async settleLead(
@@ -804,7 +883,7 @@ export class PostgresLeadStore implements LeadStore {
       [limit],
     );
     const leads = (result.rows as Row[]).map(toStoredLead);
-    return attachDeliveries(leads, await this.#deliveriesOf(leads.map((lead) => lead.id)));
+    return await this.#withDetails(leads);
   }
 
   async exportLeads(): Promise<LeadWithDeliveries[]> {
@@ -812,7 +891,7 @@ export class PostgresLeadStore implements LeadStore {
       `SELECT ${STORED_LEAD_COLUMNS} FROM leads ORDER BY created_at, id`,
     );
     const leads = (result.rows as Row[]).map(toStoredLead);
-    return attachDeliveries(leads, await this.#deliveriesOf(leads.map((lead) => lead.id)));
+    return await this.#withDetails(leads);
   }
 
   async findLeadsByEmail(email: string): Promise<LeadWithDeliveries[]> {
@@ -821,7 +900,7 @@ export class PostgresLeadStore implements LeadStore {
       [email.trim().toLowerCase()],
     );
     const leads = (result.rows as Row[]).map(toStoredLead);
-    return attachDeliveries(leads, await this.#deliveriesOf(leads.map((lead) => lead.id)));
+    return await this.#withDetails(leads);
   }
 
   async deleteLeads(ids: readonly string[]): Promise<number> {
@@ -933,7 +1012,7 @@ export class PostgresLeadStore implements LeadStore {
     ]);
     const leads = (page.rows as Row[]).map(toStoredLead);
     return {
-      leads: attachDeliveries(leads, await this.#deliveriesOf(leads.map((lead) => lead.id))),
+      leads: await this.#withDetails(leads),
       total: count.rows[0]?.n ?? 0,
     };
   }
@@ -1418,7 +1497,7 @@ export class PostgresLeadStore implements LeadStore {
     );
     const row = result.rows[0] as Row | undefined;
     if (!row) throw new Error('The photo was not stored');
-    return toPhotoInfo(row);
+    return toSitePhotoInfo(row);
   }
 
   async sitePhoto(id: string): Promise<SitePhotoRecord | null> {
@@ -1431,7 +1510,7 @@ export class PostgresLeadStore implements LeadStore {
     if (!row) return null;
     const bytes = row.bytes;
     // A plain Uint8Array, as the SQLite store has it (pg gives a Buffer).
-    return { ...toPhotoInfo(row), bytes: new Uint8Array(bytes instanceof Uint8Array ? bytes : []) };
+    return { ...toSitePhotoInfo(row), bytes: new Uint8Array(bytes instanceof Uint8Array ? bytes : []) };
   }
 
   async countFailedDeliveries(): Promise<number> {

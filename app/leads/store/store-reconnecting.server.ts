@@ -72,6 +72,7 @@ export class ReconnectingLeadStore implements LeadStore {
   findByIdempotencyKey: LeadStore['findByIdempotencyKey'] = (...args) =>
     this.#call((s) => s.findByIdempotencyKey(...args));
   getLead: LeadStore['getLead'] = (...args) => this.#call((s) => s.getLead(...args));
+  getLeadPhoto: LeadStore['getLeadPhoto'] = (...args) => this.#call((s) => s.getLeadPhoto(...args));
   settleLead: LeadStore['settleLead'] = (...args) => this.#call((s) => s.settleLead(...args));
   releaseIdempotencyKey: LeadStore['releaseIdempotencyKey'] = (...args) =>
     this.#call((s) => s.releaseIdempotencyKey(...args));

@@ -47,6 +47,7 @@ const TABLES = [
   'owner_sessions',
   'owner_links',
   'owner_activity',
+  'lead_photos',
 ];
 
 /** Unique keys in one order, whatever order each database lists them in. */
@@ -117,9 +118,9 @@ async function postgresShape(client: pg.Client, schema: string): Promise<SchemaS
     );
     const allowed: TableShape['allowed'] = {};
     for (const row of constraints.rows.filter((r) => r.contype === 'c')) {
-      allowed[row.columns[0] ?? ''] = [...row.def.matchAll(/'([^']*)'/g)]
-        .map((value) => value[1] ?? '')
-        .sort();
+      const values = [...row.def.matchAll(/'([^']*)'/g)].map((value) => value[1] ?? '').sort();
+      // Only CHECK (column IN (…)), as for SQLite; a bound such as width > 0 names no values.
+      if (values.length > 0) allowed[row.columns[0] ?? ''] = values;
     }
     shape[table] = {
       columns,

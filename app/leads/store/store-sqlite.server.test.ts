@@ -160,7 +160,7 @@ describe('SQLite store specifics', () => {
     }
   });
 
-  it('a deleted or purged lead leaves none of its values, nor its notes, in any file under DATA_DIR', async () => {
+  it('a deleted or purged lead leaves none of its values, notes or photos in any file under DATA_DIR', async () => {
     const dir = tempDir();
     /** A lead whose every value holds a word found nowhere else; its delivery error too. */
     const marked = (label: string, overrides: Partial<LeadRecord> = {}) => {
@@ -179,7 +179,12 @@ describe('SQLite store specifics', () => {
       // The owner's note, as first written and as changed later.
       const notes = [`Note ${word}`, `Later note ${word}`];
       const values = [lead.name, lead.email, lead.phone, `Message ${word}`, lead.idempotency_key!];
-      return { lead, error, notes, values: [...values, error, ...notes] };
+      // A photo's bytes: a recognisable run, large enough to fill several overflow pages.
+      const photoMark = `Photo bytes ${word}`;
+      const photos = [
+        { data: new Uint8Array(Buffer.from(photoMark.padEnd(20_000, '#'))), width: 8, height: 6 },
+      ];
+      return { lead, error, notes, photos, values: [...values, error, ...notes, photoMark] };
     };
     const found = (value: string) => {
       const needle = Buffer.from(value, 'utf8');
@@ -210,8 +215,8 @@ describe('SQLite store specifics', () => {
           delivery(null),
         ]);
       }
-      for (const { lead } of [deleted, purged, kept]) {
-        await server.insertLead(lead, [delivery(lead.created_at)]);
+      for (const { lead, photos } of [deleted, purged, kept]) {
+        await server.insertLead(lead, [delivery(lead.created_at)], photos);
       }
       // Written into the file itself, as older leads are by SQLite's automatic checkpoints…
       const raw = new DatabaseSync(path.join(dir, SQLITE_FILE_NAME));

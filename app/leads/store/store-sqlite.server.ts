@@ -6,6 +6,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   attachDeliveries,
   checkActivity,
+  PHOTO_INFO_COLUMNS,
+  toPhotoInfo,
+  type LeadPhoto,
+  type LeadPhotoInfo,
+  type NewLeadPhoto,
   checkTracking,
   clipError,
   LEAD_PAGE_SIZE,
@@ -360,6 +365,23 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    // Photos with an enquiry (docs/operations.md#photos-with-an-enquiry): the
+    // JPEG as made safe, stored with its lead and deleted with it.
+    version: 11,
+    name: 'lead photos',
+    sql: `
+      CREATE TABLE lead_photos (
+        lead_id TEXT NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        position INTEGER NOT NULL CHECK (position >= 0),
+        data BLOB NOT NULL,
+        width INTEGER NOT NULL CHECK (width > 0),
+        height INTEGER NOT NULL CHECK (height > 0),
+        byte_size INTEGER NOT NULL CHECK (byte_size = length(data)),
+        PRIMARY KEY (lead_id, position)
+      ) STRICT;
+    `,
+  },
+  {
     // The site's editable content (docs/operations.md#site-content): every
     // published version whole, as JSON, with its publishing state; the
     // owner's draft, one row per section with a revision, so two owners'
@@ -546,7 +568,7 @@ function toDraftRow(row: Row): DraftRow {
   };
 }
 
-function toPhotoInfo(row: Row): SitePhotoInfo {
+function toSitePhotoInfo(row: Row): SitePhotoInfo {
   return {
     id: String(row.id),
     width: Number(row.width),
@@ -741,11 +763,51 @@ export class SqliteLeadStore implements LeadStore {
     return rows;
   }
 
-  async insertLead(lead: LeadRecord, deliveries: readonly NewDelivery[]): Promise<InsertResult> {
-    return this.#attempt('write', () => this.#insertLead(lead, deliveries));
+  #photosOf(leadIds: readonly string[]): Array<LeadPhotoInfo & { lead_id: string }> {
+    if (leadIds.length === 0) return [];
+    const rows: Array<LeadPhotoInfo & { lead_id: string }> = [];
+    for (let start = 0; start < leadIds.length; start += 500) {
+      const chunk = leadIds.slice(start, start + 500);
+      const placeholders = chunk.map(() => '?').join(', ');
+      const found = this.#statement(
+        `SELECT ${PHOTO_INFO_COLUMNS} FROM lead_photos
+           WHERE lead_id IN (${placeholders}) ORDER BY lead_id, position`,
+      ).all(...chunk);
+      rows.push(...found.map(toPhotoInfo));
+    }
+    return rows;
   }
 
-  #insertLead(lead: LeadRecord, deliveries: readonly NewDelivery[]): InsertResult {
+  /** Leads with their deliveries and their photos' metadata. */
+  #withDetails(leads: ReadonlyArray<LeadRecord & LeadTracking>): LeadWithDeliveries[] {
+    const ids = leads.map((lead) => lead.id);
+    return attachDeliveries(leads, this.#deliveriesOf(ids), this.#photosOf(ids));
+  }
+
+  async insertLead(
+    lead: LeadRecord,
+    deliveries: readonly NewDelivery[],
+    photos: readonly NewLeadPhoto[] = [],
+  ): Promise<InsertResult> {
+    return this.#attempt('write', () => this.#insertLead(lead, deliveries, photos));
+  }
+
+  async getLeadPhoto(leadId: string, position: number): Promise<LeadPhoto | null> {
+    return this.#attempt('read', () => {
+      const row = this.#statement(
+        `SELECT ${PHOTO_INFO_COLUMNS}, data FROM lead_photos WHERE lead_id = ? AND position = ?`,
+      ).get(leadId, position);
+      if (!row) return null;
+      const data = row.data;
+      return { ...toPhotoInfo(row), data: new Uint8Array(data instanceof Uint8Array ? data : []) };
+    });
+  }
+
+  #insertLead(
+    lead: LeadRecord,
+    deliveries: readonly NewDelivery[],
+    photos: readonly NewLeadPhoto[],
+  ): InsertResult {
     return this.#transaction(() => {
       const inserted = this.#statement(
         `INSERT INTO leads (${LEAD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -783,6 +845,22 @@ export class SqliteLeadStore implements LeadStore {
           position,
         );
       });
+      if (photos.length > 0) {
+        const insertPhoto = this.#statement(
+          `INSERT INTO lead_photos (lead_id, position, data, width, height, byte_size)
+           VALUES (?, ?, ?, ?, ?, ?)`,
+        );
+        photos.forEach((photo, position) => {
+          insertPhoto.run(
+            lead.id,
+            position,
+            photo.data,
+            photo.width,
+            photo.height,
+            photo.data.byteLength,
+          );
+        });
+      }
       return { inserted: true as const };
     });
   }
@@ -801,7 +879,7 @@ export class SqliteLeadStore implements LeadStore {
       const row = this.#statement(`SELECT ${STORED_LEAD_COLUMNS} FROM leads WHERE id = ?`).get(id);
       if (!row) return null;
       const lead = toStoredLead(row);
-      return attachDeliveries([lead], this.#deliveriesOf([lead.id]))[0] ?? null;
+      return this.#withDetails([lead])[0] ?? null;
     });
   }
 
@@ -995,7 +1073,7 @@ export class SqliteLeadStore implements LeadStore {
       )
         .all(limit)
         .map(toStoredLead);
-      return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
+      return this.#withDetails(leads);
     });
   }
 
@@ -1006,7 +1084,7 @@ export class SqliteLeadStore implements LeadStore {
       )
         .all()
         .map(toStoredLead);
-      return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
+      return this.#withDetails(leads);
     });
   }
 
@@ -1017,7 +1095,7 @@ export class SqliteLeadStore implements LeadStore {
       )
         .all(email.trim().toLowerCase())
         .map(toStoredLead);
-      return attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id)));
+      return this.#withDetails(leads);
     });
   }
 
@@ -1155,7 +1233,7 @@ export class SqliteLeadStore implements LeadStore {
         .all(...values, limit, offset)
         .map(toStoredLead);
       return {
-        leads: attachDeliveries(leads, this.#deliveriesOf(leads.map((lead) => lead.id))),
+        leads: this.#withDetails(leads),
         total,
       };
     });
@@ -1641,7 +1719,7 @@ export class SqliteLeadStore implements LeadStore {
       ).get(id, photo.bytes, photo.width, photo.height, at, photo.ownerId),
     );
     if (!row) throw new Error('The photo was not stored');
-    return toPhotoInfo(row);
+    return toSitePhotoInfo(row);
   }
 
   async sitePhoto(id: string): Promise<SitePhotoRecord | null> {
@@ -1652,7 +1730,7 @@ export class SqliteLeadStore implements LeadStore {
       if (!row) return null;
       const bytes = row.bytes;
       return {
-        ...toPhotoInfo(row),
+        ...toSitePhotoInfo(row),
         bytes: new Uint8Array(bytes instanceof Uint8Array ? bytes : []),
       };
     });

@@ -102,9 +102,38 @@ export interface LeadTracking {
   revision: number;
 }
 
-/** A stored lead as read back: what the visitor sent, the owner's tracking, the deliveries. */
+/**
+ * A photo sent with an enquiry (docs/operations.md#photos-with-an-enquiry),
+ * as the lead record lists it: already made safe (app/images/safe-photo.server.ts),
+ * so always a JPEG. `position` is its place among the lead's photos, from 0.
+ */
+export interface LeadPhotoInfo {
+  position: number;
+  type: 'image/jpeg';
+  width: number;
+  height: number;
+  /** The JPEG's size in bytes. */
+  byte_size: number;
+}
+
+/** A lead's photo with its bytes (getLeadPhoto). */
+export interface LeadPhoto extends LeadPhotoInfo {
+  lead_id: string;
+  data: Uint8Array;
+}
+
+/** A photo as stored with a new lead, in the lead's own transaction; its position is its index. */
+export interface NewLeadPhoto {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** A stored lead as read back: what the visitor sent, the owner's tracking, the deliveries, the photos. */
 export interface LeadWithDeliveries extends LeadRecord, LeadTracking {
   deliveries: DeliveryRecord[];
+  /** Its photos' metadata, by position; their bytes come from getLeadPhoto. */
+  photos: LeadPhotoInfo[];
 }
 
 /** A delivery row as created together with its lead. */
@@ -332,11 +361,19 @@ export interface LeadStore extends SiteContentStore {
   readonly kind: 'sqlite' | 'postgres';
 
   /**
-   * Inserts the lead and its delivery rows in ONE transaction. When the
+   * Inserts the lead, its delivery rows and its photos (each at its index's
+   * position) in ONE transaction: all of them or nothing. When the
    * idempotency key is already taken nothing is written and the holder is
    * returned; the unique constraint decides races between concurrent requests.
    */
-  insertLead(lead: LeadRecord, deliveries: readonly NewDelivery[]): Promise<InsertResult>;
+  insertLead(
+    lead: LeadRecord,
+    deliveries: readonly NewDelivery[],
+    photos?: readonly NewLeadPhoto[],
+  ): Promise<InsertResult>;
+
+  /** One photo of a lead with its bytes; null when the lead has none at that position. */
+  getLeadPhoto(leadId: string, position: number): Promise<LeadPhoto | null>;
 
   findByIdempotencyKey(key: string): Promise<LeadRecord | null>;
 
@@ -409,11 +446,11 @@ export interface LeadStore extends SiteContentStore {
    */
   findLeadsByEmail(email: string): Promise<LeadWithDeliveries[]>;
 
-  /** Deletes these leads with all their deliveries in one transaction; returns how many leads. */
+  /** Deletes these leads with all their deliveries and photos in one transaction; returns how many leads. */
   deleteLeads(ids: readonly string[]): Promise<number>;
 
   /**
-   * Deletes every lead created before `cutoff`, with its deliveries
+   * Deletes every lead created before `cutoff`, with its deliveries and photos
    * (LEAD_RETENTION_DAYS, docs/operations.md#environment); returns how many. Safe to run in several
    * processes at once.
    */
@@ -615,18 +652,44 @@ export async function reconnectingLeadStore(options: OpenLeadStoreOptions): Prom
   );
 }
 
-/** Groups delivery rows under their leads, keeping the lead order. */
+/** Rows grouped by their lead id, in the order given. */
+function groupByLead<T extends { lead_id: string }>(rows: readonly T[]): Map<string, T[]> {
+  const byLead = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = byLead.get(row.lead_id);
+    if (list) list.push(row);
+    else byLead.set(row.lead_id, [row]);
+  }
+  return byLead;
+}
+
+/** Groups delivery rows and photos' metadata under their leads, keeping the lead order. */
 export function attachDeliveries(
   leads: ReadonlyArray<LeadRecord & LeadTracking>,
   deliveries: readonly DeliveryRecord[],
+  photos: ReadonlyArray<LeadPhotoInfo & { lead_id: string }> = [],
 ): LeadWithDeliveries[] {
-  const byLead = new Map<string, DeliveryRecord[]>();
-  for (const delivery of deliveries) {
-    const list = byLead.get(delivery.lead_id);
-    if (list) list.push(delivery);
-    else byLead.set(delivery.lead_id, [delivery]);
-  }
-  return leads.map((lead) => ({ ...lead, deliveries: byLead.get(lead.id) ?? [] }));
+  const deliveriesByLead = groupByLead(deliveries);
+  const photosByLead = groupByLead(photos);
+  return leads.map((lead) => ({
+    ...lead,
+    deliveries: deliveriesByLead.get(lead.id) ?? [],
+    photos: (photosByLead.get(lead.id) ?? []).map(({ lead_id: _, ...info }) => info),
+  }));
+}
+
+/** The columns of a photo's metadata, as both stores select them. */
+export const PHOTO_INFO_COLUMNS = 'lead_id, position, width, height, byte_size';
+
+export function toPhotoInfo(row: Record<string, unknown>): LeadPhotoInfo & { lead_id: string } {
+  return {
+    lead_id: String(row.lead_id),
+    position: Number(row.position),
+    type: 'image/jpeg',
+    width: Number(row.width),
+    height: Number(row.height),
+    byte_size: Number(row.byte_size),
+  };
 }
 
 /** Cap on the stored last_error text, so one noisy receiver cannot bloat the store. */

@@ -5,6 +5,7 @@ import type {
   LeadStage,
   LeadStore,
   NewDelivery,
+  NewLeadPhoto,
   NewPasskey,
   OwnerLinkKind,
   OwnerLinkRecord,
@@ -58,6 +59,11 @@ const pending = (target: string, at: string | null): NewDelivery => ({
 });
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A photo's row as the lead service gives it: `size` random bytes standing for a JPEG. */
+function photo(width: number, height: number, size: number): NewLeadPhoto {
+  return { data: new Uint8Array(randomBytes(size)), width, height };
+}
 
 /** A passkey as SimpleWebAuthn's verified registration gives it. */
 function passkeyOf(ownerId: string, name: string): NewPasskey {
@@ -137,6 +143,7 @@ export function runLeadStoreContract(
         stage: 'new',
         note: '',
         revision: 0,
+        photos: [],
         deliveries: [
           {
             lead_id: lead.id,
@@ -185,6 +192,67 @@ export function runLeadStoreContract(
       ).rejects.toThrow();
       expect(await store.getLead(lead.id)).toBeNull();
       expect(await store.exportLeads()).toEqual([]);
+    });
+
+    it('keeps photos with their lead: metadata in the record, bytes by position', async () => {
+      const lead = makeLead({ idempotency_key: 'photo-key-1' });
+      const first = photo(1000, 800, 600);
+      const second = photo(300, 200, 300);
+      expect(await store.insertLead(lead, [pending(HOOK_A, null)], [first, second])).toEqual({
+        inserted: true,
+      });
+      const info = (position: number, p: typeof first) => ({
+        position,
+        type: 'image/jpeg',
+        width: p.width,
+        height: p.height,
+        byte_size: p.data.byteLength,
+      });
+      expect((await store.getLead(lead.id))?.photos).toEqual([info(0, first), info(1, second)]);
+      const bytes = await store.getLeadPhoto(lead.id, 1);
+      expect(bytes).toEqual({ ...info(1, second), lead_id: lead.id, data: expect.any(Uint8Array) });
+      expect(Buffer.from(bytes?.data ?? [])).toEqual(Buffer.from(second.data));
+      expect(await store.getLeadPhoto(lead.id, 2)).toBeNull();
+      expect(await store.getLeadPhoto(randomUUID(), 0)).toBeNull();
+      expect(await store.getLeadPhoto('not-a-uuid', 0)).toBeNull();
+      // A retry of the same enquiry (same key) stores nothing more.
+      const retry = { ...lead, id: randomUUID() };
+      expect(await store.insertLead(retry, [], [first, second])).toEqual({
+        inserted: false,
+        existing: lead,
+      });
+      const all = await store.exportLeads();
+      expect(all.map((l) => [l.id, l.photos.length])).toEqual([[lead.id, 2]]);
+      expect(await store.getLeadPhoto(retry.id, 0)).toBeNull();
+      expect((await store.listLeads())[0]?.photos).toHaveLength(2);
+      expect((await store.findLeadsByEmail(lead.email))[0]?.photos).toHaveLength(2);
+      expect((await store.searchLeads()).leads[0]?.photos).toHaveLength(2);
+    });
+
+    it('writes a lead and its photos in one transaction: both or neither', async () => {
+      const lead = makeLead();
+      // The second photo breaks a constraint (no pixels) after the lead, its
+      // delivery and the first photo are written: nothing may remain.
+      await expect(
+        store.insertLead(lead, [pending(HOOK_A, null)], [photo(10, 10, 50), photo(0, 10, 50)]),
+      ).rejects.toThrow();
+      expect(await store.getLead(lead.id)).toBeNull();
+      expect(await store.getLeadPhoto(lead.id, 0)).toBeNull();
+      expect(await store.exportLeads()).toEqual([]);
+      // And the table still takes a good one.
+      expect(await store.insertLead(lead, [], [photo(10, 10, 50)])).toEqual({ inserted: true });
+    });
+
+    it('deletes and purges photos with their leads', async () => {
+      const gone = makeLead({ created_at: '2020-01-01T00:00:00.000Z' });
+      const deleted = makeLead();
+      const kept = makeLead();
+      for (const lead of [gone, deleted, kept]) await store.insertLead(lead, [], [photo(4, 4, 64)]);
+      expect(await store.deleteLeads([deleted.id])).toBe(1);
+      expect(await store.purgeCreatedBefore('2021-01-01T00:00:00.000Z')).toBe(1);
+      expect(await store.getLeadPhoto(deleted.id, 0)).toBeNull();
+      expect(await store.getLeadPhoto(gone.id, 0)).toBeNull();
+      expect(await store.getLeadPhoto(kept.id, 0)).not.toBeNull();
     });
 
     it('settles a lead: status and delivery results together', async () => {
