@@ -1,4 +1,5 @@
 import http from 'node:http';
+import sharp from 'sharp';
 import { webhookTargets } from '../app/leads/delivery/webhooks.server.ts';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -280,7 +281,7 @@ describe('POST /api/leads', () => {
   it('415: any other content type', async () => {
     const cases: Array<Record<string, string>> = [
       { 'content-type': 'text/plain' },
-      { 'content-type': 'multipart/form-data; boundary=x' },
+      { 'content-type': 'multipart/mixed; boundary=x' },
       { 'content-type': 'application/xml' },
       { 'content-type': 'application/json-patch+json' },
       { 'content-type': 'application/json; charset=utf-16' },
@@ -292,6 +293,29 @@ describe('POST /api/leads', () => {
       expect(JSON.parse(response.body)).toEqual({ error: API_ERROR_MESSAGES.unsupportedType });
     }
     expect(await store.exportLeads()).toEqual([]);
+  });
+
+  it('multipart: the lead and its photos (201), a body that is not multipart after all (400)', async () => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(lead)) form.append(name, value);
+    const jpeg = await sharp({
+      create: { width: 40, height: 30, channels: 3, background: { r: 1, g: 2, b: 3 } },
+    })
+      .jpeg()
+      .toBuffer();
+    form.append('photos', new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' }), 'a.jpg');
+    const response = await fetch(api.url, { method: 'POST', body: form });
+    expect(response.status).toBe(201);
+    const { id } = (await response.json()) as { id: string };
+    expect((await store.getLead(id))?.photos).toEqual([
+      expect.objectContaining({ position: 0, width: 40, height: 30 }),
+    ]);
+    const broken = await rawPost(api.url, JSON.stringify(lead), {
+      'content-type': 'multipart/form-data; boundary=x',
+    });
+    expect(broken.status).toBe(400);
+    expect(JSON.parse(broken.body)).toEqual({ error: API_ERROR_MESSAGES.malformed, fields: {} });
+    expect(await store.exportLeads()).toHaveLength(1);
   });
 
   it('405: other methods', async () => {

@@ -20,6 +20,7 @@ import {
   type LeadStatus,
   type LeadStore,
   type NewDelivery,
+  type NewLeadPhoto,
 } from './store/store.server.ts';
 import {
   AllTargetsFailedError,
@@ -90,7 +91,11 @@ export interface LeadServiceOptions {
 }
 
 export interface LeadService {
-  submit(input: unknown): Promise<SubmitResult>;
+  /**
+   * One lead, with its photos already made safe (app/images/safe-photo.server.ts),
+   * stored in the lead's own transaction.
+   */
+  submit(input: unknown, photos?: readonly NewLeadPhoto[]): Promise<SubmitResult>;
 }
 
 /** 'webhook 2: HTTP 503 …' for each failed target. */
@@ -198,9 +203,10 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   async function commit(
     lead: LeadRecord,
     deliveries: readonly NewDelivery[],
+    photos: readonly NewLeadPhoto[],
   ): Promise<SubmitResult | null> {
     for (let round = 0; round < 3; round++) {
-      const result = await store.insertLead(lead, deliveries);
+      const result = await store.insertLead(lead, deliveries, photos);
       if (result.inserted) return null;
       const answer = await answerForExisting(result.existing);
       if (answer) return answer;
@@ -229,7 +235,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     });
   }
 
-  async function submit(input: unknown): Promise<SubmitResult> {
+  async function submit(input: unknown, photos: readonly NewLeadPhoto[]): Promise<SubmitResult> {
     const validation = validateLead(input);
     if (!validation.ok) {
       return { kind: 'invalid', status: 400, error: validation.error, fields: validation.fields };
@@ -252,7 +258,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     if (value.idempotency_key) {
       lead.idempotency_key = idempotencyIdentity(value.idempotency_key, lead);
     }
-    const context = { leadId: lead.id, source: lead.source };
+    const context = { leadId: lead.id, source: lead.source, photos: photos.length };
     // In delivered mode the rows wait, unclaimable, while the lead is `received`.
     const deliveries: NewDelivery[] = targets.map((target) => ({
       target: target.key,
@@ -264,7 +270,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     // docs/operations.md#delivery, step 1: the store first.
     let stored = false;
     try {
-      const answer = await commit(lead, deliveries);
+      const answer = await commit(lead, deliveries, photos);
       if (answer) {
         log.info(
           { ...context, kind: answer.kind },
@@ -351,9 +357,9 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   }
 
   return {
-    async submit(input) {
+    async submit(input, photos = []) {
       try {
-        return await submit(input);
+        return await submit(input, photos);
       } catch (error) {
         // docs/forms.md#messages: a failure that is not a standard one. Nothing above throws
         // after a commit that accepted the lead, so the visitor may retry.

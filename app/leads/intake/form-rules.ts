@@ -43,6 +43,9 @@ export const PHOTO_PIXELS_MESSAGE = 'Please choose photos of at most 40 megapixe
 export const PHOTO_UNREADABLE_MESSAGE =
   'One of the photos could not be read. Please choose another or send it without photos.';
 export const PHOTOS_TOO_LARGE_MESSAGE = 'Your photos are too large to send together';
+/** The call-back form takes no photos. */
+export const PHOTOS_NOT_TAKEN_MESSAGE =
+  'This form takes no photos. Please send them with the contact or quote form.';
 
 // ---------------------------------------------------------------------------
 // Limits (docs/forms.md#contact-and-quote-forms, #home-call-back-form). Forms

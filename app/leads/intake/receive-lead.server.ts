@@ -6,6 +6,19 @@ import {
   type LeadFormValues,
 } from './form-submission.ts';
 import type { LeadService } from '../lead-service.server.ts';
+import { makeSafePhoto, type SafePhotoRefusal } from '../../images/safe-photo.server.ts';
+import type { NewLeadPhoto } from '../store/store.server.ts';
+import {
+  PHOTO_PIXELS_MESSAGE,
+  PHOTO_RULES,
+  PHOTO_SIZE_MESSAGE,
+  PHOTO_TYPE_MESSAGE,
+  PHOTO_UNREADABLE_MESSAGE,
+  PHOTOS_FIELD,
+  PHOTOS_NOT_TAKEN_MESSAGE,
+  PHOTOS_TOO_LARGE_MESSAGE,
+} from './form-rules.ts';
+import { readMultipart, type MultipartPart } from './multipart.server.ts';
 import {
   callbackToLead,
   enquiryToLead,
@@ -14,6 +27,7 @@ import {
   UNEXPECTED_ERROR_MESSAGE,
   validateCallbackForm,
   validateEnquiryForm,
+  validateLead,
   type LeadSource,
   type ValidationResult,
 } from './schema.ts';
@@ -39,10 +53,12 @@ import {
 export const LEAD_BODY_LIMIT_BYTES = 16 * 1024;
 export const JSON_TYPE = 'application/json';
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
+/** A lead with photos (docs/operations.md#photos-with-an-enquiry): up to PHOTO_RULES.maxMultipartBody. */
+export const MULTIPART_TYPE = 'multipart/form-data';
 
 export const API_ERROR_MESSAGES = {
   tooLarge: 'Your request is too large. Please shorten your message or call us directly.',
-  unsupportedType: `Please send the form as ${FORM_TYPE} or ${JSON_TYPE}.`,
+  unsupportedType: `Please send the form as ${FORM_TYPE}, ${MULTIPART_TYPE} or ${JSON_TYPE}.`,
   malformed: 'The request could not be read. Please try again.',
   crossOrigin: 'Submissions from other websites are not accepted.',
   tooManyRequests: 'Too many requests. Please try again later or call us directly.',
@@ -103,17 +119,34 @@ function charsetOf(header: string | null | undefined): string | undefined {
   return match?.[1]?.toLowerCase();
 }
 
-/** Only the two content types, in UTF-8 (the default when no charset is given). */
+/** Only the three content types, in UTF-8 (the default when no charset is given). */
 export function isAcceptedContentType(header: string | null | undefined): boolean {
   const type = mediaType(header);
   const charset = charsetOf(header);
-  return (type === JSON_TYPE || type === FORM_TYPE) && (!charset || charset === 'utf-8');
+  return (
+    (type === JSON_TYPE || type === FORM_TYPE || type === MULTIPART_TYPE) &&
+    (!charset || charset === 'utf-8')
+  );
 }
 
 /** What reading a lead's body gave: its fields, or the answer to a body that cannot be read. */
 export type ReadLeadRequestResult =
-  | { ok: true; body: unknown }
-  | { ok: false; status: 400 | 413 | 415; error: string; fields?: Record<string, string> };
+  | {
+      ok: true;
+      body: unknown;
+      /** A multipart body's photos, as posted (not yet made safe). */
+      photos?: MultipartPart[];
+      /** The message for `photos` when the photos were refused while reading. */
+      photoError?: string;
+    }
+  | {
+      ok: false;
+      status: 400 | 413 | 415;
+      error: string;
+      fields?: Record<string, string>;
+      /** The text fields read before stopping (a multipart body), to show them again. */
+      partial?: Record<string, string>;
+    };
 
 /**
  * The one body reader of both doors: the two content types in UTF-8, no
@@ -152,6 +185,25 @@ export async function readLeadRequest(
     return { ok: false, status: 415, error: API_ERROR_MESSAGES.unsupportedType };
   }
   const declared = Number(request.headers.get('content-length'));
+  if (type === MULTIPART_TYPE) {
+    if (Number.isFinite(declared) && declared > PHOTO_RULES.maxMultipartBody) {
+      return photosTooLarge({});
+    }
+    const read = await readMultipart(header ?? '', request.body, { fieldBytes: limit });
+    if (read.ok) {
+      return {
+        ok: true,
+        body: read.fields,
+        photos: read.photos,
+        ...(read.photoError ? { photoError: read.photoError } : {}),
+      };
+    }
+    if (read.reason === 'body') return photosTooLarge(read.fields);
+    if (read.reason === 'fields') {
+      return { ok: false, status: 413, error: API_ERROR_MESSAGES.tooLarge, partial: read.fields };
+    }
+    return { ok: false, status: 400, error: API_ERROR_MESSAGES.malformed, fields: {} };
+  }
   if (Number.isFinite(declared) && declared > limit) {
     return { ok: false, status: 413, error: API_ERROR_MESSAGES.tooLarge };
   }
@@ -201,6 +253,38 @@ export async function readLeadRequest(
   } catch {
     return { ok: false, status: 400, error: API_ERROR_MESSAGES.malformed, fields: {} };
   }
+}
+
+/** A multipart body over its limit: 413, the message on `photos`. */
+const photosTooLarge = (partial: Record<string, string>): ReadLeadRequestResult => ({
+  ok: false,
+  status: 413,
+  error: PHOTOS_TOO_LARGE_MESSAGE,
+  fields: { [PHOTOS_FIELD]: PHOTOS_TOO_LARGE_MESSAGE },
+  partial,
+});
+
+const PHOTO_REFUSAL_MESSAGES: Record<SafePhotoRefusal, string> = {
+  type: PHOTO_TYPE_MESSAGE,
+  size: PHOTO_SIZE_MESSAGE,
+  pixels: PHOTO_PIXELS_MESSAGE,
+  unreadable: PHOTO_UNREADABLE_MESSAGE,
+};
+
+/**
+ * The photos made safe (app/images/safe-photo.server.ts), one after the
+ * other, or the message of the first one refused.
+ */
+async function safePhotos(
+  photos: readonly MultipartPart[],
+): Promise<{ ok: true; photos: NewLeadPhoto[] } | { ok: false; error: string }> {
+  const kept: NewLeadPhoto[] = [];
+  for (const photo of photos) {
+    const result = await makeSafePhoto(photo.data, PHOTO_RULES);
+    if (!result.ok) return { ok: false, error: PHOTO_REFUSAL_MESSAGES[result.reason] };
+    kept.push({ data: result.photo.data, width: result.photo.width, height: result.photo.height });
+  }
+  return { ok: true, photos: kept };
 }
 
 // ---------------------------------------------------------------------------
@@ -311,7 +395,11 @@ export async function receiveLead(
   page?: LeadSource,
 ): Promise<LeadOutcome> {
   const read = await readLeadRequest(request);
-  if (!read.ok) return refused(read.status, read.error);
+  if (!read.ok) {
+    const partial = read.partial;
+    const values = partial && page ? echoValues(partial, LEAD_FORMS[page]) : {};
+    return refused(read.status, read.error, values, read.fields);
+  }
   const body = read.body as Record<string, unknown>;
   const record = typeof body === 'object' && !Array.isArray(body) ? body : {};
   const source = page ?? (isLeadSource(record[FORM_FIELD]) ? record[FORM_FIELD] : undefined);
@@ -320,18 +408,39 @@ export async function receiveLead(
 
   if (context.rateLimited) return refused(429, API_ERROR_MESSAGES.tooManyRequests, values);
 
+  // Photos, with a multipart body: refused while reading, or by a form
+  // that takes none (the call-back form), before any is decoded.
+  const posted = read.photos ?? [];
+  const leadSource = source ?? record.source;
+  let photoError = read.photoError;
+  if (!photoError && posted.length > 0 && leadSource === 'hero_form') {
+    photoError = PHOTOS_NOT_TAKEN_MESSAGE;
+  }
+  const photoFields: Record<string, string> = photoError ? { [PHOTOS_FIELD]: photoError } : {};
+
   let lead: unknown = body;
   if (form) {
     const check = form.check(record);
-    if (!check.ok) return refused(400, check.error, values, check.fields);
+    if (!check.ok) return refused(400, check.error, values, { ...check.fields, ...photoFields });
     lead = {
       ...check.value,
       idempotency_key: record.idempotency_key,
       [HONEYPOT_FIELD]: record[HONEYPOT_FIELD],
     };
+  } else if (posted.length > 0 || photoError) {
+    // A program's lead is checked before its photos are decoded.
+    const check = validateLead(lead);
+    if (!check.ok) return refused(400, check.error, values, { ...check.fields, ...photoFields });
+  }
+  if (photoError) return refused(400, photoError, values, photoFields);
+  let photos: NewLeadPhoto[] = [];
+  if (posted.length > 0) {
+    const made = await safePhotos(posted);
+    if (!made.ok) return refused(400, made.error, values, { [PHOTOS_FIELD]: made.error });
+    photos = made.photos;
   }
   try {
-    const result = await context.service.submit(lead);
+    const result = await context.service.submit(lead, photos);
     switch (result.kind) {
       case 'accepted':
       case 'duplicate':
