@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openPostgresLeadStore } from '../app/leads/store/store-postgres.server.ts';
 import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
-import type { LeadRecord, LeadStore } from '../app/leads/store/store.server.ts';
+import type { LeadRecord, LeadStore, NewLeadPhoto } from '../app/leads/store/store.server.ts';
 import { startSmtpServer } from '../app/leads/testing/smtp-test-support.server.ts';
 import { startReceiver, tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { csvCell, deliverySummary, main } from './leads-cli.ts';
@@ -312,6 +312,7 @@ describe('leads CLI', () => {
       'stage',
       'note',
       'deliveries',
+      'photos',
     ]);
     expect(exported[0]).toEqual(expect.objectContaining({ stage: 'new', note: '' }));
     expect(exported[1]).toEqual({
@@ -337,6 +338,7 @@ describe('leads CLI', () => {
           delivered_at: null,
         },
       ],
+      photos: [],
     });
     expect(exported[2]?.message).toBe(leads.hostile.message);
     // Safe to print: every control character escaped, none as it is.
@@ -462,6 +464,10 @@ interface Backend {
   }>;
 }
 
+/** Photos seeded with a lead, by its id: a recognisable run of bytes standing for a JPEG. */
+const PHOTOS_OF = new Map<string, NewLeadPhoto[]>();
+const PHOTO_BYTES = new Uint8Array(Buffer.from('Photo bytes of Mere Pōtae'.padEnd(2000, '#')));
+
 const BACKENDS: Backend[] = [
   {
     label: 'SQLite',
@@ -469,7 +475,9 @@ const BACKENDS: Backend[] = [
     async seed(rows) {
       const dir = tempDataDir('leads-privacy-');
       const store = await openSqliteLeadStore({ dataDir: dir.dir });
-      for (const row of rows) await store.insertLead(row, [pendingTo(HOOK_A)]);
+      for (const row of rows) {
+        await store.insertLead(row, [pendingTo(HOOK_A)], PHOTOS_OF.get(row.id) ?? []);
+      }
       await store.close();
       return {
         env: { DATA_DIR: dir.dir },
@@ -487,7 +495,9 @@ const BACKENDS: Backend[] = [
       await admin.connect();
       await admin.query(`CREATE SCHEMA ${schema}`);
       const store = await openPostgresLeadStore({ connectionString: testDatabaseUrl!, schema });
-      for (const row of rows) await store.insertLead(row, [pendingTo(HOOK_A)]);
+      for (const row of rows) {
+        await store.insertLead(row, [pendingTo(HOOK_A)], PHOTOS_OF.get(row.id) ?? []);
+      }
       await store.close();
       const url = new URL(testDatabaseUrl!);
       url.searchParams.set('options', `-c search_path=${schema}`);
@@ -519,6 +529,7 @@ for (const backend of BACKENDS) {
         other: lead({ created_at: ago(5), email: 'someone@example.co.nz' }),
         second: person({ created_at: ago(1), source: 'quote_form', phone: '027 555 0202' }),
       };
+      PHOTOS_OF.set(rows.second.id, [{ data: PHOTO_BYTES, width: 4, height: 3 }]);
       seeded = await backend.seed(Object.values(rows));
     });
     afterEach(async () => {
@@ -537,8 +548,19 @@ for (const backend of BACKENDS) {
           phone: '027 555 0202',
           source: 'quote_form',
           deliveries: [expect.objectContaining({ target: LABEL_A, state: 'pending' })],
+          photos: [
+            {
+              position: 0,
+              type: 'image/jpeg',
+              width: 4,
+              height: 3,
+              byte_size: PHOTO_BYTES.byteLength,
+              data_base64: Buffer.from(PHOTO_BYTES).toString('base64'),
+            },
+          ],
         }),
       );
+      expect(exported[0]?.photos).toEqual([]);
       expect(result.stdout).not.toContain('someone@example.co.nz');
     });
 
@@ -580,6 +602,12 @@ for (const backend of BACKENDS) {
       expect(result.stdout).toBe('Deleted 3 leads of mere@example.co.nz, with their deliveries.\n');
       const left = JSON.parse((await cli(['export'], seeded.env)).stdout) as LeadRecord[];
       expect(left.map((row) => row.id)).toEqual([rows.other.id]);
+      const store = await seeded.open();
+      try {
+        expect(await store.getLeadPhoto(rows.second.id, 0)).toBeNull();
+      } finally {
+        await store.close();
+      }
       const again = await cli(['delete', '--email', 'mere@example.co.nz', '--yes'], seeded.env);
       expect(again.stdout).toBe('No leads of mere@example.co.nz. Deleted 0 leads.\n');
     });

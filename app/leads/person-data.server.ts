@@ -1,5 +1,6 @@
 import {
   normaliseEmail,
+  type LeadPhoto,
   type LeadStore,
   type LeadWithDeliveries,
   type NewActivity,
@@ -11,11 +12,15 @@ import {
  * `delete --email … --yes` (server/leads-cli.ts), and the owner's lead page
  * ("Download everything about this person", "Delete this person's
  * enquiries", app/pages/admin/leads). The export is the JSON of the lead
- * record's fields (docs/operations.md "Lead record").
+ * record's fields (docs/operations.md "Lead record"), a person's with their
+ * photos' bytes (base64).
  */
 
-/** The lead record's fields of one lead, for the JSON export. */
-export function exportRecord(lead: LeadWithDeliveries) {
+/**
+ * The lead record's fields of one lead, for the JSON export: its photos'
+ * metadata, with their bytes as base64 (`data_base64`) when given.
+ */
+export function exportRecord(lead: LeadWithDeliveries, photos: readonly LeadPhoto[] = []) {
   return {
     id: lead.id,
     name: lead.name,
@@ -36,6 +41,19 @@ export function exportRecord(lead: LeadWithDeliveries) {
       last_error: delivery.last_error,
       delivered_at: delivery.delivered_at,
     })),
+    photos: lead.photos.map((info) => {
+      const bytes = photos.find(
+        (photo) => photo.lead_id === lead.id && photo.position === info.position,
+      );
+      return {
+        position: info.position,
+        type: info.type,
+        width: info.width,
+        height: info.height,
+        byte_size: info.byte_size,
+        ...(bytes ? { data_base64: Buffer.from(bytes.data).toString('base64') } : {}),
+      };
+    }),
   };
 }
 
@@ -54,26 +72,40 @@ export const TERMINAL_CONTROLS =
  * overrides as they are; escaped too, the export is safe to print to a
  * terminal and still reads back to the same values.
  */
-export function toJson(leads: readonly LeadWithDeliveries[]): string {
-  const json = JSON.stringify(leads.map(exportRecord), null, 2).replace(
+export function toJson(
+  leads: readonly LeadWithDeliveries[],
+  photos: readonly LeadPhoto[] = [],
+): string {
+  const records = leads.map((lead) => exportRecord(lead, photos));
+  const json = JSON.stringify(records, null, 2).replace(
     TERMINAL_CONTROLS,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
   return `${json}\n`;
 }
 
-/** Every lead held about the person with this address, oldest first, with the JSON export of them. */
+/**
+ * Every lead held about the person with this address, oldest first, with
+ * the JSON export of them: their photos too, bytes and all.
+ */
 export async function exportPerson(
   store: LeadStore,
   email: string,
 ): Promise<{ leads: LeadWithDeliveries[]; json: string }> {
   const leads = await store.findLeadsByEmail(normaliseEmail(email));
-  return { leads, json: toJson(leads) };
+  const photos: LeadPhoto[] = [];
+  for (const lead of leads) {
+    for (const info of lead.photos) {
+      const photo = await store.getLeadPhoto(lead.id, info.position);
+      if (photo) photos.push(photo);
+    }
+  }
+  return { leads, json: toJson(leads, photos) };
 }
 
 /**
  * Deletes every lead of the person with this address, with their
- * deliveries, in one transaction of the store (which overwrites what it
+ * deliveries and photos, in one transaction of the store (which overwrites what it
  * deletes: SQLite's secure_delete); returns how many leads.
  */
 export async function deletePerson(store: LeadStore, email: string): Promise<number> {
