@@ -4,13 +4,15 @@ declare module 'autocannon' {
     method?: string;
     path?: string;
     headers?: Record<string, string>;
-    body?: string;
+    body?: string | Buffer;
   }
 
   interface Options {
     url: string;
     connections?: number;
     duration?: number;
+    /** Seconds before a request counts as timed out (default 10). */
+    timeout?: number;
     method?: string;
     headers?: Record<string, string>;
     body?: string;

@@ -1,11 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import sharp from 'sharp';
 import { SMTPServer } from 'smtp-server';
 
 /**
@@ -42,8 +43,15 @@ import { SMTPServer } from 'smtp-server';
  * turn; a row is the median of its store's runs, because one run on a busy
  * two-core machine can be 20% off either way.
  *
- * Prints requests per second, p50 and p99 latency and errors per store, and
- * writes them (and every run) to reports/bench-leads.json.
+ * An upload run (docs/operations.md#photos-with-an-enquiry; BENCH_UPLOAD=0
+ * leaves it out): the embedded store, each request a multipart enquiry
+ * with one 12-megapixel JPEG of about 4 MB (4000×3000 of noise, made once
+ * per run at the quality that lands nearest 4 MB), which the server makes
+ * safe (decoded, fitted to 2048 px, encoded again) and stores.
+ *
+ * Prints requests per second, p50 and p99 latency, errors and the server
+ * process's peak resident memory (VmHWM) per store, and writes them (and
+ * every run) to reports/bench-leads.json.
  */
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -134,6 +142,70 @@ function leadBody(): string {
   });
 }
 
+/** The upload run's body: one enquiry with one photo, as a browser's FormData sends it. */
+interface UploadBody {
+  body: Buffer;
+  contentType: string;
+  photoBytes: number;
+}
+
+/** A 4000×3000 JPEG of noise, at the quality whose size is nearest 4 MB. */
+async function benchPhoto(): Promise<Buffer> {
+  const [width, height] = [4000, 3000];
+  const pixels = await sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: { r: 128, g: 128, b: 128 },
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
+  })
+    .raw()
+    .toBuffer();
+  const encode = (quality: number) =>
+    sharp(pixels, { raw: { width, height, channels: 3 } })
+      .jpeg({ quality })
+      .toBuffer();
+  const target = 4 * 1000 * 1000;
+  let [low, high] = [1, 100];
+  let best = await encode(50);
+  while (low <= high) {
+    const quality = Math.floor((low + high) / 2);
+    const jpeg = await encode(quality);
+    if (Math.abs(jpeg.length - target) < Math.abs(best.length - target)) best = jpeg;
+    if (jpeg.length < target) low = quality + 1;
+    else high = quality - 1;
+  }
+  return best;
+}
+
+async function uploadBody(): Promise<UploadBody> {
+  const photo = await benchPhoto();
+  const form = new FormData();
+  for (const [name, value] of Object.entries(JSON.parse(leadBody()) as Record<string, string>)) {
+    if (name !== 'idempotency_key') form.append(name, value);
+  }
+  form.append('photos', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'photo.jpg');
+  const encoded = new Response(form);
+  return {
+    body: Buffer.from(await encoded.arrayBuffer()),
+    contentType: encoded.headers.get('content-type') ?? '',
+    photoBytes: photo.length,
+  };
+}
+
+/** The process's peak (VmHWM) or present (VmRSS) resident memory, in MB (Linux; null elsewhere). */
+function rssMb(pid: number | undefined, field: 'VmHWM' | 'VmRSS' = 'VmHWM'): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1]);
+    return Number.isFinite(kb) ? Math.round(kb / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
 interface BenchRow {
   store: string;
   requestsPerSecond: number;
@@ -151,6 +223,10 @@ interface BenchRow {
    * many of their e-mails had arrived, and when, once the load stopped.
    */
   drained?: { leads: number; emails: number; seconds: number };
+  /** The server process's peak resident memory at the end of the run (VmHWM), in MB. */
+  peakRssMb: number | null;
+  /** Its resident memory once started, before any request, in MB. */
+  startRssMb: number | null;
 }
 
 function countStored(env: Record<string, string>, cwd: string): number | null {
@@ -191,26 +267,32 @@ async function bench(
   env: Record<string, string>,
   cwd = root,
   drain = false,
+  upload?: UploadBody,
 ): Promise<BenchRow> {
   const emailsAtStart = emailsReceived;
   const server = await startServer(env, cwd);
+  const startRss = rssMb(server.child.pid, 'VmRSS');
+  // A JSON lead, or the upload's multipart body (the same bytes every time).
+  const load = {
+    method: 'POST' as const,
+    headers: { 'content-type': upload ? upload.contentType : 'application/json' },
+    requests: [
+      {
+        setupRequest: (request: { headers?: Record<string, string> }) => ({
+          ...request,
+          headers: { ...request.headers, 'x-forwarded-for': clientAddress() },
+          body: upload ? upload.body : leadBody(),
+        }),
+      },
+    ],
+  };
   try {
     // A short warm-up (JIT, the store's first connections), not counted.
     await autocannon({
       url: `${server.origin}/api/leads`,
       connections,
       duration: 1,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      requests: [
-        {
-          setupRequest: (request) => ({
-            ...request,
-            headers: { ...request.headers, 'x-forwarded-for': clientAddress() },
-            body: leadBody(),
-          }),
-        },
-      ],
+      ...load,
     });
     const before = countStored(env, cwd);
     const emailsBeforeRun = emailsReceived;
@@ -221,18 +303,11 @@ async function bench(
       url: `${server.origin}/api/leads`,
       connections,
       duration: seconds,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      requests: [
-        {
-          setupRequest: (request) => ({
-            ...request,
-            headers: { ...request.headers, 'x-forwarded-for': clientAddress() },
-            body: leadBody(),
-          }),
-        },
-      ],
+      // An upload takes far longer than autocannon's default 10 s allows at worst.
+      ...(upload ? { timeout: 60 } : {}),
+      ...load,
     });
+    const peak = rssMb(server.child.pid);
     const emailsDuringRun = emailsReceived - emailsBeforeRun;
     const after = countStored(env, cwd);
     const drained = drain && after !== null ? await drainEmails(after, emailsAtStart) : undefined;
@@ -253,6 +328,8 @@ async function bench(
       timeouts: result.timeouts,
       stored: after === null || before === null ? null : after - before,
       ...(drained ? { drained } : {}),
+      peakRssMb: peak,
+      startRssMb: startRss,
     };
   } finally {
     await server.stop();
@@ -265,6 +342,8 @@ interface Config {
   cwd?: string;
   /** The server's settings for one run; each run gets a fresh, empty store. */
   begin: () => Promise<{ env: Record<string, string>; end: () => Promise<void> }>;
+  /** Posts the upload body instead of JSON leads. */
+  upload?: boolean;
 }
 
 const notes: string[] = [];
@@ -319,6 +398,25 @@ if (process.env.BENCH_EMAIL !== '0') {
   });
 }
 
+let upload: UploadBody | undefined;
+if (process.env.BENCH_UPLOAD !== '0') {
+  upload = await uploadBody();
+  notes.push(
+    `The upload run posts one ${(upload.photoBytes / 1e6).toFixed(2)} MB, 4000×3000 JPEG per enquiry (${(upload.body.length / 1e6).toFixed(2)} MB bodies).`,
+  );
+  configs.push({
+    store: 'embedded + 4 MB photo',
+    upload: true,
+    begin: async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'glass-bench-upload-'));
+      return {
+        env: { DATA_DIR: dataDir, DATABASE_URL: '' },
+        end: async () => rmSync(dataDir, { recursive: true, force: true }),
+      };
+    },
+  });
+}
+
 if (databaseUrl) {
   configs.push({
     store: 'PostgreSQL',
@@ -351,7 +449,7 @@ if (databaseUrl) {
 const beforeRoot = process.env.BENCH_BEFORE?.trim();
 if (beforeRoot) {
   const cwd = path.resolve(beforeRoot);
-  for (const config of configs.filter((c) => c.store !== 'embedded + e-mail')) {
+  for (const config of configs.filter((c) => c.store !== 'embedded + e-mail' && !c.upload)) {
     configs.push({ ...config, store: `before: ${config.store}`, cwd });
   }
 }
@@ -375,6 +473,7 @@ try {
               env,
               config.cwd,
               config.store === 'embedded + e-mail',
+              config.upload ? upload : undefined,
             ),
           );
       } finally {
@@ -433,11 +532,11 @@ if (baseline && withEmail) {
 
 const pad = (text: string | number, width: number) => String(text).padStart(width);
 console.log(
-  `\n${'store'.padEnd(30)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('requests', 10)}${pad('2xx', 9)}${pad('non-2xx', 9)}${pad('errors', 8)}${pad('stored', 9)}`,
+  `\n${'store'.padEnd(30)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('requests', 10)}${pad('2xx', 9)}${pad('non-2xx', 9)}${pad('errors', 8)}${pad('stored', 9)}${pad('RSS MB start/peak', 19)}`,
 );
 for (const row of rows) {
   console.log(
-    `${row.store.padEnd(30)}${pad(row.requestsPerSecond.toFixed(0), 9)}${pad(row.p50Ms, 9)}${pad(row.p99Ms, 9)}${pad(row.requests, 10)}${pad(row.accepted, 9)}${pad(row.non2xx, 9)}${pad(row.errors + row.timeouts, 8)}${pad(row.stored ?? '?', 9)}`,
+    `${row.store.padEnd(30)}${pad(row.requestsPerSecond.toFixed(row.requestsPerSecond < 100 ? 1 : 0), 9)}${pad(row.p50Ms, 9)}${pad(row.p99Ms, 9)}${pad(row.requests, 10)}${pad(row.accepted, 9)}${pad(row.non2xx, 9)}${pad(row.errors + row.timeouts, 8)}${pad(row.stored ?? '?', 9)}${pad(`${row.startRssMb ?? '?'}/${row.peakRssMb ?? '?'}`, 19)}`,
   );
 }
 for (const note of notes) console.log(note);
