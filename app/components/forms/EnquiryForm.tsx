@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { LIMITS, SERVICE_OPTIONS } from '../../leads/intake/form-rules.ts';
+import { LIMITS, PHOTOS_FIELD, SERVICE_OPTIONS } from '../../leads/intake/form-rules.ts';
 import {
   describedBy,
   EmailField,
@@ -8,7 +8,9 @@ import {
   PhoneField,
   RequiredNote,
 } from './FormParts.tsx';
+import { PhotoField } from './PhotoField.tsx';
 import { useLeadForm, type LeadFormProps } from './use-lead-form.ts';
+import { usePhotoPicker } from './use-photo-picker.ts';
 
 const SUBMIT_LABELS = {
   contact_form: 'Send My Enquiry',
@@ -18,10 +20,12 @@ const SUBMIT_LABELS = {
 /**
  * The 'Request a Free Quote' form of the contact and quote pages
  * (docs/forms.md#contact-and-quote-forms): name, email, phone, one of the
- * nine services in their documented order, and a
- * message. Posts to its page (`action`) or, with JavaScript, to /api/leads;
+ * nine services in their documented order, a
+ * message and up to three photos (PhotoField.tsx). Posts to its page (`action`) or, with JavaScript, to /api/leads;
  * either way app/leads/intake/receive-lead.server.ts records which page it came
- * from (`source`, docs/forms.md#the-three-forms).
+ * from (`source`, docs/forms.md#the-three-forms). Multipart, for the photos
+ * of a post without JavaScript; the script sends URL-encoded fields unless
+ * there are photos (submit-lead-form.ts).
  */
 export function EnquiryForm({
   source,
@@ -33,14 +37,20 @@ export function EnquiryForm({
   /** id of the heading that names the form. */
   labelledBy?: string;
 }) {
-  const form = useLeadForm(source, page);
+  const photos = usePhotoPicker();
+  const form = useLeadForm(source, page, { beforePost: photos.beforePost });
   const { formProps, values, fieldState } = form;
   const id = useId();
   const messageState = fieldState('message');
 
   return (
-    <form {...formProps} className="lead-form lead-form--enquiry" aria-labelledby={labelledBy}>
-      <RequiredNote />
+    <form
+      {...formProps}
+      encType="multipart/form-data"
+      className="lead-form lead-form--enquiry"
+      aria-labelledby={labelledBy}
+    >
+      <RequiredNote>All fields are required unless marked optional.</RequiredNote>
       <div className="lead-form__grid">
         <Field id={`${id}-name`} label="Name" wide>
           <input
@@ -90,6 +100,12 @@ export function EnquiryForm({
             aria-describedby={describedBy(`${id}-message-hint`, messageState['aria-describedby'])}
           />
         </Field>
+        <PhotoField
+          id={`${id}-photos`}
+          picker={photos}
+          state={fieldState(PHOTOS_FIELD)}
+          serverMessage={form.problem?.fields[PHOTOS_FIELD]}
+        />
       </div>
 
       <LeadFormEnd id={id} form={form} submitLabel={SUBMIT_LABELS[source]} />

@@ -1,4 +1,4 @@
-import { UNEXPECTED_ERROR_MESSAGE } from '../../leads/intake/form-rules.ts';
+import { PHOTOS_FIELD, UNEXPECTED_ERROR_MESSAGE } from '../../leads/intake/form-rules.ts';
 import {
   FORM_FIELD,
   LEAD_ACCEPTED_EVENT,
@@ -23,6 +23,39 @@ function formBody(formData: FormData): URLSearchParams {
   for (const [name, value] of formData.entries()) {
     if (typeof value === 'string') body.append(name, value);
   }
+  return body;
+}
+
+/**
+ * The photos a form's data holds under `photos`: its files, without the
+ * empty entry a browser adds for a file input with nothing chosen.
+ */
+function photosIn(formData: FormData): File[] {
+  return formData
+    .getAll(PHOTOS_FIELD)
+    .filter(
+      (value): value is File => typeof value !== 'string' && (value.size > 0 || !!value.name),
+    );
+}
+
+/**
+ * The body of a form's post to /api/leads, with the form's name in `form`.
+ * Without photos, the text fields URL-encoded, exactly as before photos
+ * existed; with photos (docs/forms.md#photos), `multipart/form-data`: the
+ * same text fields in the same order, then each photo under `photos`, so
+ * the server has read every field by the time the first file arrives.
+ */
+export function leadRequestBody(
+  formData: FormData,
+  source: FormSource,
+): URLSearchParams | FormData {
+  const text = formBody(formData);
+  text.set(FORM_FIELD, source);
+  const photos = photosIn(formData);
+  if (photos.length === 0) return text;
+  const body = new FormData();
+  for (const [name, value] of text) body.append(name, value);
+  for (const photo of photos) body.append(PHOTOS_FIELD, photo, photo.name);
   return body;
 }
 
@@ -59,11 +92,13 @@ const unexpected = (): LeadFormResult => ({
  * (docs/forms.md#what-a-submission-does):
  *
  * 1. the client check with the form's own schema, before anything is sent
- *    (docs/forms.md#validation); if the validator cannot be loaded the
- *    server still checks;
+ *    (docs/forms.md#validation; the photo picker checked the photos as
+ *    they were chosen); if the validator cannot be loaded the server still
+ *    checks;
  * 2. the post to POST /api/leads, on the origin of `action` (the form's own
  *    page), of the fields the browser would post without JavaScript and
- *    `form`, the form's name: the API then checks them with the form's own
+ *    `form`, the form's name (multipart with the photos, if any:
+ *    leadRequestBody): the API then checks them with the form's own
  *    schema and answers in its terms (the call-back form's first and last
  *    name, postal code and service type, not the lead's name and message),
  *    so a refusal marks the field the visitor typed, with the same message
@@ -96,8 +131,7 @@ export async function submitLeadForm(
 
   let result: LeadFormResult;
   try {
-    const body = formBody(formData);
-    body.set(FORM_FIELD, source);
+    const body = leadRequestBody(formData, source);
     const response = await fetch(new URL(LEAD_API_PATH, new URL(action, document.baseURI)), {
       method: 'POST',
       headers: { Accept: 'application/json' },

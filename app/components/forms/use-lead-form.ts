@@ -63,7 +63,19 @@ export interface LeadFormProps {
  * constraints for the moment before hydration and for no JavaScript; the
  * server then answers with the same messages.
  */
-export function useLeadForm(source: FormSource, { action, result }: LeadFormProps) {
+export function useLeadForm(
+  source: FormSource,
+  { action, result }: LeadFormProps,
+  {
+    beforePost,
+  }: {
+    /**
+     * Completes what a scripted submission sends from the form's fields:
+     * the photo picker puts in the photos it holds (use-photo-picker.ts).
+     */
+    beforePost?: (formData: FormData) => void;
+  } = {},
+) {
   const formRef = useRef<HTMLFormElement>(null);
   const keyRef = useRef<HTMLInputElement>(null);
   const errorId = useId();
@@ -124,6 +136,7 @@ export function useLeadForm(source: FormSource, { action, result }: LeadFormProp
     event.preventDefault();
     if (busyRef.current) return;
     const formData = new FormData(event.currentTarget);
+    beforePost?.(formData);
     if (!formData.get(IDEMPOTENCY_KEY_FIELD)) {
       const key = newIdempotencyKey();
       setIdempotencyKey(key);
