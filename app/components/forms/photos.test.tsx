@@ -14,6 +14,7 @@ import {
   PHOTOS_FIELD,
   SUBMIT_FAILED_MESSAGE,
 } from '../../leads/intake/form-rules.ts';
+import { LEAD_ACCEPTED_EVENT } from '../../leads/intake/form-submission.ts';
 import { CallbackForm } from './CallbackForm.tsx';
 import { EnquiryForm } from './EnquiryForm.tsx';
 import { leadRequestBody } from './submit-lead-form.ts';
@@ -283,6 +284,33 @@ describe('the request the form sends', () => {
     // multipart, which e2e/lead-photos-form.spec.ts reads part by part.
     expect(headers['content-type']).not.toMatch(/^application\/x-www-form-urlencoded/);
     expect(names(form)).toEqual(['b.png', 'c.webp']);
+  });
+
+  it('with photos, success still sends the analytics events and renews the key', async () => {
+    answer = { status: 201, body: { id: 'x', created_at: '2025-03-01T01:02:03.456Z' } };
+    const recorded: unknown[][] = [];
+    window.gtag = (...args: unknown[]) => void recorded.push(args);
+    const heard: unknown[] = [];
+    const onAccepted = (event: Event) => heard.push((event as CustomEvent).detail);
+    window.addEventListener(LEAD_ACCEPTED_EVENT, onAccepted);
+    try {
+      const { form, input } = renderForm(`${page.url}/contact`);
+      fill(form);
+      choose(input, [jpeg('a.jpg')]);
+      const key = form.querySelector<HTMLInputElement>('input[name="idempotency_key"]')!;
+      await waitFor(() => expect(key.value).not.toBe(''));
+      const sent = key.value;
+      fireEvent.submit(form);
+      await waitFor(() =>
+        expect(recorded.map((args) => args[1])).toEqual(['form_submit', 'conversion']),
+      );
+      expect(heard).toEqual([sent]);
+      await waitFor(() => expect(key.value).not.toBe(sent));
+    } finally {
+      window.removeEventListener(LEAD_ACCEPTED_EVENT, onAccepted);
+      delete window.gtag;
+      delete window.dataLayer;
+    }
   });
 
   it("leadRequestBody: each photo under its own name; a browser's empty file entry is no photo", () => {
