@@ -72,7 +72,9 @@ export function contentSecurityPolicy(
 ): string {
   const script = ["'self'", ...(inline.hashes ?? [])];
   const connect = ["'self'"];
-  const img = ["'self'", 'data:'];
+  // blob: the photo picker's thumbnails, object URLs of the visitor's own
+  // files (docs/interactive-parts.md#photo-picker); nothing leaves the page.
+  const img = ["'self'", 'data:', 'blob:'];
   const frame: string[] = [];
   if (options.gtagId) {
     script.push(...GTAG_SCRIPT);
