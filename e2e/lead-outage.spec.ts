@@ -196,6 +196,7 @@ test('two server processes on one PostgreSQL: one rate limit, each lead delivere
         created_at: new Date(longAgo + index).toISOString(),
         status: 'accepted',
         idempotency_key: null,
+        urgent: false,
       },
       [],
     );

@@ -104,6 +104,7 @@ function lead(overrides: Partial<LeadRecord>): LeadRecord {
     source: 'contact_form',
     status: 'accepted',
     idempotency_key: null,
+    urgent: false,
     ...overrides,
   };
 }
@@ -122,6 +123,7 @@ describe('leads CLI', () => {
       source: 'hero_form',
       service: 'Home Glass',
       message: 'Service type: Home Glass. Postal code: 3110',
+      urgent: true,
     }),
     hostile: lead({
       created_at: '2025-03-03T09:00:00.000Z',
@@ -308,13 +310,14 @@ describe('leads CLI', () => {
       'message',
       'created_at',
       'source',
+      'urgent',
       'status',
       'stage',
       'note',
       'deliveries',
       'photos',
     ]);
-    expect(exported[0]).toEqual(expect.objectContaining({ stage: 'new', note: '' }));
+    expect(exported[0]).toEqual(expect.objectContaining({ stage: 'new', note: '', urgent: false }));
     expect(exported[1]).toEqual({
       ...leads.pending,
       idempotency_key: undefined,
@@ -362,6 +365,7 @@ describe('leads CLI', () => {
       'created_at',
       'source',
       'status',
+      'urgent',
       'name',
       'email',
       'phone',
@@ -373,24 +377,25 @@ describe('leads CLI', () => {
       'deliveries',
     ]);
     expect(rows).toHaveLength(5);
-    expect(rows.every((row) => row.length === 13)).toBe(true);
-    expect(rows[4]?.[4]).toBe('Mere Pōtae');
-    expect(rows[4]?.[8]).toBe('Ranchslider in Pāpāmoa, another in Ōmokoroa');
+    expect(rows.every((row) => row.length === 14)).toBe(true);
+    expect(rows[4]?.[5]).toBe('Mere Pōtae');
+    expect(rows[4]?.[9]).toBe('Ranchslider in Pāpāmoa, another in Ōmokoroa');
     const hostile = rows[3]!;
-    expect(hostile[4]).toBe(`'${leads.hostile.name}`);
-    expect(hostile[5]).toBe(`'${leads.hostile.email}`);
-    expect(hostile[6]).toBe(`'${leads.hostile.phone}`);
-    expect(hostile[8]).toBe(`'-2+3, "quoted"\nsecond line?[31m red?32m green?0;owned???`);
+    expect(hostile[5]).toBe(`'${leads.hostile.name}`);
+    expect(hostile[6]).toBe(`'${leads.hostile.email}`);
+    expect(hostile[7]).toBe(`'${leads.hostile.phone}`);
+    expect(hostile[9]).toBe(`'-2+3, "quoted"\nsecond line?[31m red?32m green?0;owned???`);
     expect(result.stdout).not.toMatch(TERMINAL_CONTROL);
     // No cell of the file starts a formula.
     for (const row of rows) for (const cell of row) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
     const pending = rows[2]!;
-    expect(pending[9]).toBe('contacted');
+    expect([rows[1]?.[4], pending[4]]).toEqual(['no', 'yes']);
+    expect(pending[10]).toBe('contacted');
     // The note as the owner wrote it, its formula defused.
-    expect(pending[10]).toBe(`'${PENDING_NOTE}`);
-    expect(rows[1]?.slice(9, 11)).toEqual(['new', '']);
-    expect(pending[11]).toBe('pending 1/2');
-    expect(pending[12]).toBe(
+    expect(pending[11]).toBe(`'${PENDING_NOTE}`);
+    expect(rows[1]?.slice(10, 12)).toEqual(['new', '']);
+    expect(pending[12]).toBe('pending 1/2');
+    expect(pending[13]).toBe(
       `${LABEL_A} delivered attempts=1 delivered_at=2025-03-02T09:00:01.000Z\n` +
         `${LABEL_B} pending attempts=3 next_attempt_at=2025-03-02T09:01:00.000Z last_error=HTTP 503 busy`,
     );
@@ -573,7 +578,7 @@ for (const backend of BACKENDS) {
       expect(result.stdout.charCodeAt(0)).toBe(0xfeff);
       const csv = parseCsv(result.stdout.slice(1));
       expect(csv).toHaveLength(4);
-      expect(csv.slice(1).map((row) => row[8])).toEqual([
+      expect(csv.slice(1).map((row) => row[9])).toEqual([
         'Old enquiry from Ōmokoroa',
         'Ranchslider in Pāpāmoa',
         'Cracked pane',

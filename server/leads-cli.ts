@@ -199,6 +199,7 @@ export const CSV_COLUMNS = [
   'created_at',
   'source',
   'status',
+  'urgent',
   'name',
   'email',
   'phone',
@@ -220,6 +221,7 @@ export function toCsv(leads: readonly LeadWithDeliveries[]): string {
         lead.created_at,
         lead.source,
         lead.status,
+        lead.urgent ? 'yes' : 'no',
         lead.name,
         lead.email,
         lead.phone,
@@ -444,6 +446,7 @@ async function testDelivery(env: Env, io: CliIo): Promise<number> {
       source: 'quote_form',
       status: 'accepted',
       idempotency_key: null,
+      urgent: false,
     };
     const attempts = await deliverToTargets(delivery.targets, lead, { test: true });
     for (const { target, outcome } of attempts) {

@@ -254,6 +254,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       source: value.source,
       status,
       idempotency_key: null,
+      urgent: false,
     };
     if (value.idempotency_key) {
       lead.idempotency_key = idempotencyIdentity(value.idempotency_key, lead);

@@ -30,6 +30,7 @@ export function exportRecord(lead: LeadWithDeliveries, photos: readonly LeadPhot
     message: lead.message,
     created_at: lead.created_at,
     source: lead.source,
+    urgent: lead.urgent,
     status: lead.status,
     stage: lead.stage,
     note: lead.note,

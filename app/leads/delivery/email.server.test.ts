@@ -39,6 +39,7 @@ const lead: LeadRecord = {
   source: 'quote_form',
   status: 'accepted',
   idempotency_key: null,
+  urgent: false,
 };
 
 const options = {

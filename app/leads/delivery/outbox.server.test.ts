@@ -164,6 +164,7 @@ describe('outbox worker', () => {
       source: 'quote_form',
       status: 'accepted',
       idempotency_key: null,
+      urgent: false,
     };
     await store.insertLead(
       lead,
@@ -492,6 +493,7 @@ describe('outbox worker', () => {
           source: 'contact_form',
           status,
           idempotency_key: null,
+          urgent: false,
         },
         [
           {
@@ -521,6 +523,7 @@ describe('outbox worker', () => {
         source: 'contact_form',
         status: 'received',
         idempotency_key: null,
+        urgent: false,
       },
       [{ target: 'webhook:x', label: 'webhook 1 (x)', state: 'pending', next_attempt_at: null }],
     );

@@ -288,6 +288,16 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    // Urgent enquiries (docs/operations.md#urgent-enquiries): the visitor's
+    // "Glass broken now" choice; every earlier lead was not urgent. A
+    // constant default: no table rewrite.
+    version: 10,
+    name: 'urgent leads',
+    sql: `
+      ALTER TABLE leads ADD COLUMN urgent boolean NOT NULL DEFAULT false;
+    `,
+  },
+  {
     // Photos with an enquiry (docs/operations.md#photos-with-an-enquiry): the
     // JPEG as made safe, stored with its lead and deleted with it.
     version: 11,
@@ -346,7 +356,12 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 
 const LEAD_COLUMNS =
-  'id, name, email, phone, service, message, created_at, source, status, idempotency_key';
+  'id, name, email, phone, service, message, created_at, source, status, idempotency_key, urgent';
+/**
+ * The inbox's order (docs/operations.md#urgent-enquiries): an urgent lead
+ * the owner has not yet moved past `new` on top, then newest first.
+ */
+const INBOX_ORDER = `(urgent AND stage = 'new') DESC, created_at DESC`;
 const DELIVERY_COLUMNS =
   'lead_id, target, label, state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_expires_at';
 /** A lead as read back for people: what the visitor sent and the owner's tracking. */
@@ -382,6 +397,7 @@ function toLead(row: Row, prefix = ''): LeadRecord {
     source: String(get('source')) as LeadRecord['source'],
     status: String(get('status')) as LeadStatus,
     idempotency_key: textOrNull(get('idempotency_key')),
+    urgent: get('urgent') === true,
   };
 }
 
@@ -639,9 +655,10 @@ export class PostgresLeadStore implements LeadStore {
         lead.source,
         lead.status,
         lead.idempotency_key,
+        lead.urgent,
       ];
       const insertLead = `INSERT INTO leads (${LEAD_COLUMNS})
-           VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8, $9, $10)
+           VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8, $9, $10, $11)
            ON CONFLICT (idempotency_key) DO NOTHING
            RETURNING id`;
       const deliveryValues = [
@@ -655,7 +672,7 @@ export class PostgresLeadStore implements LeadStore {
              (lead_id, target, label, state, attempts, next_attempt_at, position)
            SELECT lead.id, u.target, u.label, u.state, 0, u.next_attempt_at, u.position
            FROM lead
-           CROSS JOIN unnest($11::text[], $12::text[], $13::text[], $14::timestamptz[], $15::int[])
+           CROSS JOIN unnest($12::text[], $13::text[], $14::text[], $15::timestamptz[], $16::int[])
              AS u (target, label, state, next_attempt_at, position)`;
       // Named, so each connection parses and plans them once. Without targets
       // (stored mode, nothing to deliver) the deliveries table is not touched,
@@ -669,7 +686,7 @@ export class PostgresLeadStore implements LeadStore {
            INSERT INTO lead_photos (lead_id, position, data, width, height, byte_size)
            SELECT lead.id, p.position, p.data, p.width, p.height, p.byte_size
            FROM lead
-           CROSS JOIN unnest($16::int[], $17::bytea[], $18::int[], $19::int[], $20::int[])
+           CROSS JOIN unnest($17::int[], $18::bytea[], $19::int[], $20::int[], $21::int[])
              AS p (position, data, width, height, byte_size)
          )
          SELECT count(*) AS inserted FROM lead`,
@@ -797,7 +814,8 @@ export class PostgresLeadStore implements LeadStore {
               c.delivered_at, c.lease_owner, c.lease_expires_at,
               l.id AS l_id, l.name AS l_name, l.email AS l_email, l.phone AS l_phone,
               l.service AS l_service, l.message AS l_message, l.created_at AS l_created_at,
-              l.source AS l_source, l.status AS l_status, l.idempotency_key AS l_idempotency_key
+              l.source AS l_source, l.status AS l_status, l.idempotency_key AS l_idempotency_key,
+              l.urgent AS l_urgent
        FROM claimed c JOIN leads l ON l.id = c.lead_id
        ORDER BY c.next_attempt_at`,
       [options.owner, options.leaseUntil, options.now, options.limit, options.targets],
@@ -1006,7 +1024,7 @@ export class PostgresLeadStore implements LeadStore {
       this.#pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM leads ${filter}`, values),
       this.#pool.query(
         `SELECT ${STORED_LEAD_COLUMNS} FROM leads ${filter}
-         ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
+         ORDER BY ${INBOX_ORDER}, id DESC LIMIT $4 OFFSET $5`,
         [...values, limit, offset],
       ),
     ]);

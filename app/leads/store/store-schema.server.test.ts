@@ -9,7 +9,7 @@ import {
   MIGRATIONS as SQLITE_MIGRATIONS,
   SQLITE_FILE_NAME,
 } from './store-sqlite.server.ts';
-import type { DeliveryRecord } from './store.server.ts';
+import type { DeliveryRecord, LeadStore } from './store.server.ts';
 import {
   POSTGRES_SKIP_MESSAGE,
   postgresHarness,
@@ -356,6 +356,7 @@ describe('upgrading a store whose delivery rows held webhook addresses', () => {
         source: 'quote_form',
         status: 'accepted',
         idempotency_key: null,
+        urgent: false,
       },
       [],
     );
@@ -540,6 +541,101 @@ describe("upgrading a store made before the owner's pages", () => {
         expect.objectContaining({ saved: true }),
       );
       expect(await store.listOwners()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Upgrading a store made before urgent enquiries: every lead in it is not
+// urgent, and the store then keeps both kinds.
+
+/** A SQLite file with the migrations up to `version` applied, and `rows` in it. */
+function writeSqliteStoreAt(dir: string, version: number, rows: readonly string[]): void {
+  const db = new DatabaseSync(path.join(dir, SQLITE_FILE_NAME));
+  db.exec(`CREATE TABLE lead_schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
+  db.function('lead_webhook_key', (_url) => null);
+  db.function('lead_webhook_label', (_url, _position) => null);
+  for (const migration of SQLITE_MIGRATIONS.filter((m) => m.version <= version)) {
+    db.exec(migration.sql);
+    db.prepare(`INSERT INTO lead_schema_migrations VALUES (?, ?, ?)`).run(
+      migration.version,
+      migration.name,
+      new Date().toISOString(),
+    );
+  }
+  for (const sql of rows) db.exec(sql);
+  db.close();
+}
+
+const URGENT_LEAD = {
+  id: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+  name: 'Hemi Walker',
+  email: 'hemi@example.co.nz',
+  phone: '021 555 0303',
+  service: 'Windows',
+  message: 'Smashed pane',
+  created_at: '2025-03-02T00:00:00.000Z',
+  source: 'contact_form',
+  status: 'accepted',
+  idempotency_key: null,
+  urgent: true,
+} as const;
+
+async function expectUpgradedToUrgent(store: LeadStore) {
+  expect(await store.getLead(V6_LEAD)).toEqual(
+    expect.objectContaining({ urgent: false, stage: 'new', name: 'Aroha Ngata' }),
+  );
+  await store.insertLead({ ...URGENT_LEAD }, []);
+  expect((await store.exportLeads()).map((lead) => [lead.id, lead.urgent])).toEqual([
+    [V6_LEAD, false],
+    [URGENT_LEAD.id, true],
+  ]);
+  expect((await store.searchLeads()).leads.map((lead) => lead.id)).toEqual([
+    URGENT_LEAD.id,
+    V6_LEAD,
+  ]);
+}
+
+describe('upgrading a store made before urgent enquiries', () => {
+  it('SQLite: earlier leads are not urgent; new ones may be', async () => {
+    const data = tempDataDir('leads-v9-');
+    cleanups.push(async () => data.remove());
+    writeSqliteStoreAt(data.dir, 9, V6_ROWS);
+    const { openSqliteLeadStore } = await import('./store-sqlite.server.ts');
+    const store = await openSqliteLeadStore({ dataDir: data.dir });
+    try {
+      await expectUpgradedToUrgent(store);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(!TEST_DATABASE_URL)('PostgreSQL: the same', async () => {
+    const harness = await postgresHarness();
+    cleanups.push(() => harness.cleanup());
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(`SET search_path = ${harness.schema}`);
+      await client.query(`CREATE TABLE lead_schema_migrations (
+        version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+      for (const migration of POSTGRES_MIGRATIONS.filter((m) => m.version <= 9)) {
+        await client.query(migration.sql);
+        await client.query(`INSERT INTO lead_schema_migrations (version, name) VALUES ($1, $2)`, [
+          migration.version,
+          migration.name,
+        ]);
+      }
+      for (const sql of V6_ROWS) await client.query(sql);
+    } finally {
+      await client.end();
+    }
+    const store = await harness.open();
+    try {
+      await expectUpgradedToUrgent(store);
     } finally {
       await store.close();
     }

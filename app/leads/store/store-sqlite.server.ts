@@ -365,6 +365,15 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    // Urgent enquiries (docs/operations.md#urgent-enquiries): the visitor's
+    // "Glass broken now" choice; every earlier lead was not urgent.
+    version: 10,
+    name: 'urgent leads',
+    sql: `
+      ALTER TABLE leads ADD COLUMN urgent INTEGER NOT NULL DEFAULT 0 CHECK (urgent = 0 OR urgent = 1);
+    `,
+  },
+  {
     // Photos with an enquiry (docs/operations.md#photos-with-an-enquiry): the
     // JPEG as made safe, stored with its lead and deleted with it.
     version: 11,
@@ -424,8 +433,14 @@ export const MIGRATIONS: readonly Migration[] = [
 
 type Row = Record<string, SQLOutputValue>;
 
+/**
+ * The inbox's order (docs/operations.md#urgent-enquiries): an urgent lead
+ * the owner has not yet moved past `new` on top, then newest first.
+ */
+const INBOX_ORDER = `(urgent = 1 AND stage = 'new') DESC, created_at DESC`;
+
 const LEAD_COLUMNS =
-  'id, name, email, phone, service, message, created_at, source, status, idempotency_key';
+  'id, name, email, phone, service, message, created_at, source, status, idempotency_key, urgent';
 const DELIVERY_COLUMNS =
   'lead_id, target, label, state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_expires_at';
 /** A lead as read back for people: what the visitor sent and the owner's tracking. */
@@ -467,6 +482,7 @@ function toLead(row: Row): LeadRecord {
     source: String(row.source) as LeadRecord['source'],
     status: String(row.status) as LeadStatus,
     idempotency_key: row.idempotency_key === null ? null : String(row.idempotency_key),
+    urgent: Number(row.urgent) === 1,
   };
 }
 
@@ -810,7 +826,7 @@ export class SqliteLeadStore implements LeadStore {
   ): InsertResult {
     return this.#transaction(() => {
       const inserted = this.#statement(
-        `INSERT INTO leads (${LEAD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO leads (${LEAD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (idempotency_key) DO NOTHING`,
       ).run(
         lead.id,
@@ -823,6 +839,7 @@ export class SqliteLeadStore implements LeadStore {
         lead.source,
         lead.status,
         lead.idempotency_key,
+        lead.urgent ? 1 : 0,
       );
       if (inserted.changes === 0) {
         const existing = this.#statement(
@@ -1228,7 +1245,7 @@ export class SqliteLeadStore implements LeadStore {
       );
       const leads = this.#statement(
         `SELECT ${STORED_LEAD_COLUMNS} FROM leads ${filter}
-         ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+         ORDER BY ${INBOX_ORDER}, rowid DESC LIMIT ? OFFSET ?`,
       )
         .all(...values, limit, offset)
         .map(toStoredLead);

@@ -62,6 +62,12 @@ export interface LeadRecord {
   source: LeadSource;
   status: LeadStatus;
   idempotency_key: string | null;
+  /**
+   * The visitor ticked "Glass broken now" (docs/operations.md#urgent-enquiries):
+   * the e-mail's subject and the webhook say so, and the inbox lists it first
+   * while it is at the first stage.
+   */
+  urgent: boolean;
 }
 
 export interface DeliveryRecord {
@@ -183,7 +189,10 @@ export type TrackingSaveResult =
   /** Someone saved since `expectedRevision`: nothing was written; what they saved is returned. */
   | { saved: false; reason: 'conflict'; current: LeadTracking };
 
-/** The inbox's query (docs/operations.md#owners-pages): newest first, a page at a time. */
+/**
+ * The inbox's query (docs/operations.md#owners-pages): urgent leads still at
+ * the first stage on top, then newest first, a page at a time.
+ */
 export interface LeadSearch {
   stage?: LeadStage | undefined;
   /** A substring of the name, e-mail or phone, whatever its case (digits alone also match the phone's digits). */
@@ -490,7 +499,11 @@ export interface LeadStore extends SiteContentStore {
     changes: { stage?: LeadStage | undefined; note?: string | undefined },
   ): Promise<TrackingSaveResult>;
 
-  /** The inbox: newest first, filtered by stage and a search, one page with the total. */
+  /**
+   * The inbox: urgent leads still `new` first, then everything newest first
+   * (docs/operations.md#urgent-enquiries); filtered by stage and a search, one
+   * page with the total.
+   */
   searchLeads(search?: LeadSearch): Promise<LeadSearchResult>;
 
   /** How many leads came in after `since` (every lead when null). */

@@ -47,6 +47,7 @@ export function makeLead(overrides: Partial<LeadRecord> = {}): LeadRecord {
     source: 'contact_form',
     status: 'accepted',
     idempotency_key: null,
+    urgent: false,
     ...overrides,
   };
 }
@@ -889,6 +890,49 @@ export function runLeadStoreContract(
       expect(await ids({ stage: 'spam' })).toEqual({ ids: [], total: 0 });
       const found = await store.searchLeads({ query: 'mere' });
       expect(found.leads[0]?.deliveries.map((d) => d.target)).toEqual([HOOK_A]);
+    });
+
+    it('keeps whether a lead is urgent, false for any other', async () => {
+      const urgent = makeLead({ urgent: true, idempotency_key: 'urgent-key-1' });
+      const plain = makeLead();
+      await store.insertLead(urgent, [pending(HOOK_A, urgent.created_at)]);
+      await store.insertLead(plain, []);
+      expect(await store.getLead(urgent.id)).toEqual(expect.objectContaining({ urgent: true }));
+      expect(await store.getLead(plain.id)).toEqual(expect.objectContaining({ urgent: false }));
+      expect(await store.findByIdempotencyKey('urgent-key-1')).toEqual(urgent);
+      expect((await store.exportLeads()).map((lead) => lead.urgent)).toEqual([true, false]);
+      expect((await store.findLeadsByEmail(urgent.email)).map((lead) => lead.urgent)).toEqual([
+        true,
+        false,
+      ]);
+      // The outbox delivers it as urgent.
+      const [claimed] = await store.claimDueDeliveries({
+        owner: 'worker-u',
+        now: nextTime(),
+        leaseUntil: nextTime(),
+        limit: 10,
+        targets: TARGETS,
+      });
+      expect(claimed?.lead).toEqual(urgent);
+    });
+
+    it('puts urgent leads on top of the inbox while they are new, then by time', async () => {
+      const older = makeLead({ name: 'Urgent Older', urgent: true });
+      const plain = makeLead({ name: 'Plain One' });
+      const newer = makeLead({ name: 'Urgent Newer', urgent: true });
+      const latest = makeLead({ name: 'Plain Latest' });
+      for (const lead of [older, plain, newer, latest]) await store.insertLead(lead, []);
+      const ids = async (search: Parameters<LeadStore['searchLeads']>[0]) =>
+        (await store.searchLeads(search)).leads.map((lead) => lead.name);
+      expect(await ids({})).toEqual(['Urgent Newer', 'Urgent Older', 'Plain Latest', 'Plain One']);
+      // Across pages too: the first page holds the urgent ones.
+      expect(await ids({ limit: 1 })).toEqual(['Urgent Newer']);
+      expect(await ids({ limit: 2, offset: 2 })).toEqual(['Plain Latest', 'Plain One']);
+      // Once the owner has moved it on, an urgent lead sorts by time like the others.
+      await store.saveLeadTracking(older.id, 0, { stage: 'contacted' });
+      expect(await ids({})).toEqual(['Urgent Newer', 'Plain Latest', 'Plain One', 'Urgent Older']);
+      expect(await ids({ stage: 'new' })).toEqual(['Urgent Newer', 'Plain Latest', 'Plain One']);
+      expect(await ids({ query: 'urgent' })).toEqual(['Urgent Newer', 'Urgent Older']);
     });
 
     it('pages the inbox 50 at a time with the total', async () => {
