@@ -343,6 +343,7 @@ describe('rate limit and unexpected failures', () => {
       id: 'id',
       created_at: '2025-01-01T00:00:00.000Z',
       spam: false,
+      urgent: false,
     }),
   };
 

@@ -240,6 +240,7 @@ for (const backend of STORE_BACKENDS)
           id: expect.any(String),
           created_at: expect.any(String),
           spam: false,
+          urgent: false,
         });
         if (result.kind !== 'accepted') return;
         expect(resultBody(result)).toEqual({ id: result.id, created_at: result.created_at });
@@ -404,6 +405,7 @@ for (const backend of STORE_BACKENDS)
           status: 200,
           id: first.id,
           created_at: first.created_at,
+          urgent: false,
         });
         expect(resultBody(second)).toEqual(resultBody(first));
         expect(hook.requests).toHaveLength(1);

@@ -46,8 +46,16 @@ import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './delivery/webhooks.server.ts';
 export type AcceptMode = 'delivered' | 'stored';
 
 export type SubmitResult =
-  | { kind: 'accepted'; status: 201; id: string; created_at: string; spam: boolean }
-  | { kind: 'duplicate'; status: 200; id: string; created_at: string }
+  | {
+      kind: 'accepted';
+      status: 201;
+      id: string;
+      created_at: string;
+      spam: boolean;
+      /** The lead is urgent (docs/operations.md#urgent-enquiries): a form leads to /thank-you/urgent. */
+      urgent: boolean;
+    }
+  | { kind: 'duplicate'; status: 200; id: string; created_at: string; urgent: boolean }
   | { kind: 'invalid'; status: 400; error: string; fields: Record<string, string> }
   | { kind: 'rejected'; status: 502; error: string };
 
@@ -116,6 +124,7 @@ const accepted = (lead: LeadRecord, spam = false): SubmitResult => ({
   id: lead.id,
   created_at: lead.created_at,
   spam,
+  urgent: lead.urgent,
 });
 
 const duplicate = (lead: LeadRecord): SubmitResult => ({
@@ -123,6 +132,7 @@ const duplicate = (lead: LeadRecord): SubmitResult => ({
   status: 200,
   id: lead.id,
   created_at: lead.created_at,
+  urgent: lead.urgent,
 });
 
 /**
@@ -254,7 +264,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       source: value.source,
       status,
       idempotency_key: null,
-      urgent: false,
+      urgent: value.urgent,
     };
     if (value.idempotency_key) {
       lead.idempotency_key = idempotencyIdentity(value.idempotency_key, lead);

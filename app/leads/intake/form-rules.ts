@@ -46,6 +46,8 @@ export const PHOTOS_TOO_LARGE_MESSAGE = 'Your photos are too large to send toget
 /** The call-back form takes no photos. */
 export const PHOTOS_NOT_TAKEN_MESSAGE =
   'This form takes no photos. Please send them with the contact or quote form.';
+/** A program's mistake, never a visitor's: the forms' checkbox sends URGENT_VALUE or nothing. */
+export const URGENT_MESSAGE = 'urgent must be "yes" (or true in JSON), or left out';
 
 // ---------------------------------------------------------------------------
 // Limits (docs/forms.md#contact-and-quote-forms, #home-call-back-form). Forms

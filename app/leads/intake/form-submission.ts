@@ -27,6 +27,17 @@ export const LEAD_ACCEPTED_EVENT = 'lead-form:accepted';
 /** Where a successful submission leads (docs/forms.md#submission-states). */
 export const THANK_YOU_PATH = '/thank-you';
 
+/**
+ * Where an urgent enquiry leads instead (docs/operations.md#urgent-enquiries,
+ * docs/screens.md): the phone number first, and what to do until help arrives.
+ */
+export const URGENT_THANK_YOU_PATH = '/thank-you/urgent';
+
+/** The page after an accepted enquiry, with or without JavaScript. */
+export function thankYouPath(urgent: boolean): string {
+  return urgent ? URGENT_THANK_YOU_PATH : THANK_YOU_PATH;
+}
+
 /** The visitor's values, echoed so a page rendered without JavaScript keeps them. */
 export type LeadFormValues = Record<string, string>;
 

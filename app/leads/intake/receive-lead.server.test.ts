@@ -14,6 +14,9 @@ import {
   REQUIRED_FIELDS_MESSAGE,
   SUBMIT_FAILED_MESSAGE,
   UNEXPECTED_ERROR_MESSAGE,
+  URGENT_FIELD,
+  URGENT_MESSAGE,
+  URGENT_VALUE,
   type LeadSource,
 } from './schema.ts';
 import { openSqliteLeadStore } from '../store/store-sqlite.server.ts';
@@ -173,11 +176,77 @@ describe('a plain form post (no JavaScript)', () => {
   });
 });
 
+describe('an urgent enquiry (docs/operations.md#urgent-enquiries)', () => {
+  const urgent = { [URGENT_FIELD]: URGENT_VALUE };
+
+  it.each([
+    ['hero_form', '/', callback],
+    ['contact_form', '/contact', enquiry],
+    ['quote_form', '/quote', enquiry],
+  ] as const)(
+    '%s posted without JavaScript: to /thank-you/urgent, stored urgent',
+    async (form, path, fields) => {
+      const outcome = await run(form, post(path, { ...fields, ...urgent }));
+      expect(outcome).toEqual({ status: 303, location: '/thank-you/urgent' });
+      expect(await store.exportLeads()).toEqual([
+        expect.objectContaining({ source: form, urgent: true }),
+      ]);
+    },
+  );
+
+  it('a refused urgent form keeps the box ticked on the page rendered again', async () => {
+    const outcome = await run(
+      'contact_form',
+      post('/contact', { ...enquiry, ...urgent, phone: '' }),
+    );
+    expect(outcome.status).toBe(400);
+    expect(outcome.body).toMatchObject({ values: { urgent: 'yes' } });
+  });
+
+  it("through the form's script: urgent in the outcome and the store", async () => {
+    const outcome = await viaApi(post('/api/leads', { ...callback, ...urgent, form: 'hero_form' }));
+    expect(outcome).toMatchObject({ ok: true, status: 201, urgent: true });
+    expect(await store.exportLeads()).toEqual([expect.objectContaining({ urgent: true })]);
+  });
+
+  it('a program sends "urgent": "yes" or true; any other value is refused, naming the field', async () => {
+    const json = (body: unknown) =>
+      new Request(`${ORIGIN}/api/leads`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const lead = { ...enquiry, source: 'contact_form' };
+    expect(await viaApi(json({ ...lead, urgent: 'yes' }))).toMatchObject({
+      ok: true,
+      urgent: true,
+    });
+    expect(await viaApi(json({ ...lead, urgent: true }))).toMatchObject({ ok: true, urgent: true });
+    expect(await viaApi(json({ ...lead, urgent: false }))).toMatchObject({
+      ok: true,
+      urgent: false,
+    });
+    expect(await viaApi(json({ ...lead, urgent: 'urgent!' }))).toMatchObject({
+      ok: false,
+      status: 400,
+      error: URGENT_MESSAGE,
+      fields: { urgent: URGENT_MESSAGE },
+    });
+    expect((await store.exportLeads()).map((stored) => stored.urgent)).toEqual([true, true, false]);
+  });
+});
+
 describe("the form's script, through the API (form=…)", () => {
   it("valid: the stored lead's id and time, for the analytics", async () => {
     const outcome = await viaApi(post('/api/leads', { ...enquiry, form: 'quote_form' }));
     const [lead] = await store.exportLeads();
-    expect(outcome).toEqual({ ok: true, status: 201, id: lead?.id, created_at: lead?.created_at });
+    expect(outcome).toEqual({
+      ok: true,
+      status: 201,
+      id: lead?.id,
+      created_at: lead?.created_at,
+      urgent: false,
+    });
     expect(lead?.source).toBe('quote_form');
   });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   FORM_FIELD,
-  THANK_YOU_PATH,
+  thankYouPath,
   type LeadFormResult,
   type LeadFormValues,
 } from './form-submission.ts';
@@ -25,6 +25,7 @@ import {
   HONEYPOT_FIELD,
   LEAD_SOURCES,
   UNEXPECTED_ERROR_MESSAGE,
+  URGENT_FIELD,
   validateCallbackForm,
   validateEnquiryForm,
   validateLead,
@@ -301,7 +302,14 @@ export interface LeadsRequestContext {
 
 /** What a lead request comes to; each door turns it into its own answer. */
 export type LeadOutcome =
-  | { ok: true; status: 200 | 201; id: string; created_at: string }
+  | {
+      ok: true;
+      status: 200 | 201;
+      id: string;
+      created_at: string;
+      /** docs/operations.md#urgent-enquiries: a form post leads to the urgent thank-you page. */
+      urgent: boolean;
+    }
   | {
       ok: false;
       status: 400 | 413 | 415 | 429 | 502;
@@ -316,14 +324,14 @@ interface LeadForm {
   /** The form's field names, echoed back for the re-render. */
   fields: readonly string[];
   /** The form's own schema, then the lead its values make. */
-  check: (input: unknown) => ValidationResult<Record<string, string>>;
+  check: (input: unknown) => ValidationResult<Record<string, unknown>>;
 }
 
 /** Runs a form's schema and, when it passes, turns the values into a lead. */
 function leadForm<Values>(
   fields: readonly string[],
   validate: (input: unknown) => ValidationResult<Values>,
-  toLead: (values: Values) => Record<string, string>,
+  toLead: (values: Values) => Record<string, unknown>,
 ): LeadForm {
   return {
     fields,
@@ -334,7 +342,7 @@ function leadForm<Values>(
   };
 }
 
-const ENQUIRY_FIELDS = ['name', 'email', 'phone', 'service', 'message'] as const;
+const ENQUIRY_FIELDS = ['name', 'email', 'phone', 'service', 'message', URGENT_FIELD] as const;
 
 /**
  * Each form by the source it records (docs/analytics.md's labels): the home
@@ -343,7 +351,7 @@ const ENQUIRY_FIELDS = ['name', 'email', 'phone', 'service', 'message'] as const
  */
 const LEAD_FORMS: Record<LeadSource, LeadForm> = {
   hero_form: leadForm(
-    ['firstName', 'lastName', 'email', 'phone', 'postcode', 'serviceType'],
+    ['firstName', 'lastName', 'email', 'phone', 'postcode', 'serviceType', URGENT_FIELD],
     validateCallbackForm,
     callbackToLead,
   ),
@@ -444,7 +452,13 @@ export async function receiveLead(
     switch (result.kind) {
       case 'accepted':
       case 'duplicate':
-        return { ok: true, status: result.status, id: result.id, created_at: result.created_at };
+        return {
+          ok: true,
+          status: result.status,
+          id: result.id,
+          created_at: result.created_at,
+          urgent: result.urgent,
+        };
       case 'invalid':
         return refused(400, result.error, values, result.fields);
       case 'rejected':
@@ -459,8 +473,8 @@ export async function receiveLead(
 /** What a page rendered for a plain post shows: the way on, or the form's message and values. */
 export function formPostAnswer(
   outcome: LeadOutcome,
-): { redirect: typeof THANK_YOU_PATH } | { status: number; result: LeadFormResult } {
-  if (outcome.ok) return { redirect: THANK_YOU_PATH };
+): { redirect: string } | { status: number; result: LeadFormResult } {
+  if (outcome.ok) return { redirect: thankYouPath(outcome.urgent) };
   const { status, error, fields, values } = outcome;
   return { status, result: { ok: false, error, fields, values } };
 }

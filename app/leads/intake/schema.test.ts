@@ -26,6 +26,10 @@ import {
   SOURCE_MESSAGE,
   SUBMIT_FAILED_MESSAGE,
   UNEXPECTED_ERROR_MESSAGE,
+  URGENT_FIELD,
+  URGENT_LABEL,
+  URGENT_MESSAGE,
+  URGENT_VALUE,
   validateCallbackForm,
   validateEnquiryForm,
   validateLead,
@@ -48,7 +52,11 @@ const callback = {
   serviceType: 'Business Glass',
 };
 
-function failure(result: ReturnType<typeof validateLead | typeof validateEnquiryForm>) {
+function failure(
+  result: ReturnType<
+    typeof validateLead | typeof validateEnquiryForm | typeof validateCallbackForm
+  >,
+) {
   if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result.value)}`);
   return result;
 }
@@ -106,6 +114,7 @@ describe('validateEnquiryForm (contact and quote)', () => {
         phone: '021 555 0101',
         service: 'Windows',
         message: 'Cracked pane',
+        urgent: false,
       },
     });
   });
@@ -229,8 +238,9 @@ describe('validateEnquiryForm (contact and quote)', () => {
     const form = new FormData();
     for (const [key, value] of Object.entries(enquiry)) form.append(key, value);
     form.append('name', 'second value is ignored');
-    expect(validateEnquiryForm(form)).toEqual({ ok: true, value: enquiry });
-    expect(validateEnquiryForm(new URLSearchParams(enquiry))).toEqual({ ok: true, value: enquiry });
+    const value = { ...enquiry, urgent: false };
+    expect(validateEnquiryForm(form)).toEqual({ ok: true, value });
+    expect(validateEnquiryForm(new URLSearchParams(enquiry))).toEqual({ ok: true, value });
   });
 
   it('reports the first failing rule in field order when they rank the same', () => {
@@ -243,7 +253,7 @@ describe('validateEnquiryForm (contact and quote)', () => {
     const result = validateEnquiryForm(enquiry);
     if (!result.ok) throw new Error('valid');
     const mapped = enquiryToLead(result.value, 'quote_form');
-    expect(mapped).toEqual({ ...enquiry, source: 'quote_form' });
+    expect(mapped).toEqual({ ...enquiry, urgent: false, source: 'quote_form' });
     expect(validateLead(mapped).ok).toBe(true);
   });
 });
@@ -260,7 +270,12 @@ describe('validateCallbackForm (home call-back)', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     // The opt-in checkbox is never part of the values (docs/forms.md#home-call-back-form).
-    expect(result.value).toEqual({ ...callback, firstName: 'Aroha', lastName: 'Ngata' });
+    expect(result.value).toEqual({
+      ...callback,
+      firstName: 'Aroha',
+      lastName: 'Ngata',
+      urgent: false,
+    });
     const mapped = callbackToLead(result.value);
     expect(mapped).toEqual({
       name: 'Aroha Ngata',
@@ -269,6 +284,7 @@ describe('validateCallbackForm (home call-back)', () => {
       service: 'Business Glass',
       message: 'Service type: Business Glass. Postal code: 3110',
       source: 'hero_form',
+      urgent: false,
     });
     expect(validateLead(mapped)).toEqual({ ok: true, value: mapped });
   });
@@ -338,7 +354,7 @@ describe('validateLead (POST /api/leads)', () => {
     for (const source of ['contact_form', 'quote_form']) {
       expect(validateLead({ ...lead, source })).toEqual({
         ok: true,
-        value: { ...enquiry, source },
+        value: { ...enquiry, source, urgent: false },
       });
     }
   });
@@ -379,7 +395,7 @@ describe('validateLead (POST /api/leads)', () => {
   it('takes an optional idempotency key of 8-100 safe characters', () => {
     expect(validateLead({ ...lead, idempotency_key: 'abc_DEF-123' })).toEqual({
       ok: true,
-      value: { ...enquiry, source: 'contact_form', idempotency_key: 'abc_DEF-123' },
+      value: { ...enquiry, source: 'contact_form', idempotency_key: 'abc_DEF-123', urgent: false },
     });
     for (const empty of ['', null, undefined]) {
       const result = validateLead({ ...lead, idempotency_key: empty });
@@ -418,7 +434,10 @@ describe('validateLead (POST /api/leads)', () => {
       JSON.stringify({ ...lead, isAdmin: true }).replace('{', '{"__proto__":{"polluted":1},'),
     ) as unknown;
     const result = validateLead(input);
-    expect(result).toEqual({ ok: true, value: { ...enquiry, source: 'contact_form' } });
+    expect(result).toEqual({
+      ok: true,
+      value: { ...enquiry, source: 'contact_form', urgent: false },
+    });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
@@ -434,6 +453,66 @@ describe('validateLead (POST /api/leads)', () => {
       message: REQUIRED_FIELDS_MESSAGE,
       source: SOURCE_MESSAGE,
     });
+  });
+});
+
+describe('the urgent choice (docs/operations.md#urgent-enquiries)', () => {
+  it('is named once, for the forms and the API', () => {
+    expect([URGENT_FIELD, URGENT_VALUE, URGENT_LABEL]).toEqual([
+      'urgent',
+      'yes',
+      'Glass broken now: I need it made safe',
+    ]);
+  });
+
+  it('a form posting urgent=yes makes an urgent lead; without it, a lead that is not', () => {
+    const ticked = validateEnquiryForm(new URLSearchParams({ ...enquiry, urgent: 'yes' }));
+    if (!ticked.ok) throw new Error('valid');
+    const lead = enquiryToLead(ticked.value, 'contact_form');
+    expect(lead.urgent).toBe(true);
+    expect(validateLead(lead)).toEqual({ ok: true, value: lead });
+    const home = validateCallbackForm({ ...callback, urgent: 'yes' });
+    if (!home.ok) throw new Error('valid');
+    expect(callbackToLead(home.value).urgent).toBe(true);
+    for (const absent of [undefined, null, '']) {
+      const plain = validateEnquiryForm({ ...enquiry, urgent: absent });
+      expect(plain.ok && plain.value.urgent).toBe(false);
+      const plainHome = validateCallbackForm({ ...callback, urgent: absent });
+      expect(plainHome.ok && plainHome.value.urgent).toBe(false);
+    }
+  });
+
+  it('the API takes "yes" or true, and false or nothing for a lead that is not urgent', () => {
+    for (const urgent of ['yes', true]) {
+      const result = validateLead({ ...lead, urgent });
+      expect(result.ok && result.value.urgent).toBe(true);
+    }
+    for (const urgent of [false, null, '', undefined]) {
+      const result = validateLead({ ...lead, urgent });
+      expect(result.ok && result.value.urgent).toBe(false);
+    }
+  });
+
+  it.each([
+    ['no'],
+    ['on'],
+    ['YES'],
+    ['true'],
+    [1],
+    [0],
+    [['yes']],
+    [{ yes: true }],
+    ['yes'.repeat(5000)],
+  ])('refuses urgent = %j with a message naming the field', (urgent) => {
+    for (const result of [
+      failure(validateLead({ ...lead, urgent })),
+      failure(validateEnquiryForm({ ...enquiry, urgent })),
+      failure(validateCallbackForm({ ...callback, urgent })),
+    ]) {
+      expect(result.error).toBe(URGENT_MESSAGE);
+      expect(result.fields).toEqual({ urgent: URGENT_MESSAGE });
+    }
+    expect(URGENT_MESSAGE).toContain('urgent');
   });
 });
 

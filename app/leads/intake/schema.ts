@@ -25,6 +25,8 @@ import {
   LEAD_SOURCES,
   HONEYPOT_FIELD,
   EMAIL_PATTERN,
+  URGENT_MESSAGE,
+  URGENT_VALUE,
 } from './form-rules.ts';
 
 /**
@@ -152,6 +154,23 @@ const honeypotField = () =>
       .optional(),
   );
 
+/**
+ * The urgent choice (docs/operations.md#urgent-enquiries): a form's checkbox
+ * sends URGENT_VALUE when ticked and nothing otherwise; a program's JSON may
+ * also say true or false. Absent, null and '' mean not urgent; anything else
+ * is refused, so a typo never passes for an urgent lead or hides one.
+ */
+const urgentField = () =>
+  z.preprocess(
+    (value) =>
+      value === undefined || value === null || value === '' || value === false
+        ? false
+        : value === URGENT_VALUE || value === true
+          ? true
+          : value,
+    z.boolean({ error: URGENT_MESSAGE }),
+  );
+
 // ---------------------------------------------------------------------------
 // Schemas
 
@@ -171,6 +190,7 @@ export const callbackFormSchema = z.object(
       (value) => (value === undefined || value === null || value === '' ? 'Home Glass' : value),
       choiceField(CALLBACK_SERVICE_TYPES, SERVICE_TYPE_CHOICE_MESSAGE),
     ),
+    urgent: urgentField(),
   },
   { error: REQUIRED_FIELDS_MESSAGE },
 );
@@ -187,6 +207,7 @@ export const enquiryFormSchema = z.object(
     phone: phoneField(),
     service: choiceField(SERVICE_OPTIONS, SERVICE_CHOICE_MESSAGE),
     message: messageField(),
+    urgent: urgentField(),
   },
   { error: REQUIRED_FIELDS_MESSAGE },
 );
@@ -213,6 +234,7 @@ export const leadInputSchema = z
       source: choiceField(LEAD_SOURCES, SOURCE_MESSAGE),
       idempotency_key: idempotencyKeyField(),
       [HONEYPOT_FIELD]: honeypotField(),
+      urgent: urgentField(),
     },
     { error: REQUIRED_FIELDS_MESSAGE },
   )
@@ -265,6 +287,7 @@ const MESSAGE_PRIORITY: readonly string[] = [
   MESSAGE_LENGTH_MESSAGE,
   MESSAGE_CHARACTERS_MESSAGE,
   SOURCE_MESSAGE,
+  URGENT_MESSAGE,
   IDEMPOTENCY_KEY_MESSAGE,
   HONEYPOT_MESSAGE,
 ];
@@ -348,6 +371,7 @@ export function callbackToLead(values: CallbackFormValues) {
     service: values.serviceType,
     message: `Service type: ${values.serviceType}. Postal code: ${values.postcode}`,
     source: 'hero_form' as const,
+    urgent: values.urgent,
   };
 }
 
