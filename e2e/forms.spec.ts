@@ -184,6 +184,7 @@ test('home call-back: Submitting..., then /thank-you; payload at both webhooks; 
     message: 'Service type: Business Glass. Postal code: 3110',
     created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     source: 'hero_form',
+    urgent: false,
   });
   expect(payloads[1]![0]!.json).toEqual(payload);
 

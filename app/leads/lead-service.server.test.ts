@@ -255,6 +255,7 @@ for (const backend of STORE_BACKENDS)
             message: 'Cracked pane in the lounge window',
             created_at: result.created_at,
             source: 'quote_form',
+            urgent: false,
           });
           expect(hook.requests[0]?.headers['idempotency-key']).toBe(result.id);
         }

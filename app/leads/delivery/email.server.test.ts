@@ -113,6 +113,19 @@ describe('the lead e-mail', () => {
     expect(message.messageId).not.toBe(leadMessageId(lead.id, options.from));
   });
 
+  it('says an urgent lead is urgent: first in the subject, first in both parts', () => {
+    const message = composeLeadEmail({ ...lead, urgent: true }, options);
+    expect(message.subject).toBe('URGENT: New enquiry: Windows, from Mere Pōtae');
+    const text = String(message.text);
+    expect(text.startsWith('URGENT: glass broken now')).toBe(true);
+    expect(text).toContain('Call Mere Pōtae on 021 555 0101');
+    const body = String(message.html).split('<body')[1] ?? '';
+    expect(body.indexOf('URGENT')).toBeGreaterThan(-1);
+    expect(body.indexOf('URGENT')).toBeLessThan(body.indexOf('A new enquiry'));
+    // Not for any other lead.
+    expect(JSON.stringify(composeLeadEmail(lead, options))).not.toContain('URGENT');
+  });
+
   it('makes call links only from phone numbers', () => {
     expect(telLink('+64 21 555 0101')).toBe('tel:+64215550101');
     expect(telLink('(07) 555-0123')).toBe('tel:075550123');
@@ -200,6 +213,17 @@ describe('sending through a real SMTP server (STARTTLS, authentication)', () => 
     expect(mail?.parsed.text).toContain('021 555 0101');
     expect(mail?.parsed.html).toContain('href="tel:0215550101"');
     expect(mail?.raw).not.toContain(smtp.password);
+  });
+
+  it('an urgent lead arrives with a subject beginning URGENT', async () => {
+    const before = smtp.messages.length;
+    expect(await target.deliver({ ...lead, urgent: true })).toEqual(
+      expect.objectContaining({ ok: true }),
+    );
+    await smtp.waitForMessages(before + 1);
+    expect(smtp.messages[before]?.parsed.subject).toBe(
+      'URGENT: New enquiry: Windows, from Mere Pōtae',
+    );
   });
 
   it('a second send of the same lead carries the same Message-ID', async () => {

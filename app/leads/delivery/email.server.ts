@@ -142,7 +142,12 @@ export function composeLeadEmail(lead: LeadRecord, options: LeadEmailOptions): S
   const intro = test
     ? 'This is a test enquiry sent by "npm run leads -- test-delivery". It was not stored.'
     : `A new enquiry from the website. Reply to this e-mail to answer ${lead.name}.`;
+  // docs/operations.md#urgent-enquiries: said before anything else.
+  const urgent = lead.urgent
+    ? `URGENT: glass broken now; the customer needs it made safe. Call ${lead.name} on ${lead.phone} as soon as you can.`
+    : undefined;
   const text = [
+    ...(urgent ? [urgent, ''] : []),
     intro,
     '',
     ...rows.map(([label, value]) =>
@@ -164,7 +169,7 @@ export function composeLeadEmail(lead: LeadRecord, options: LeadEmailOptions): S
   const html = `<!doctype html>
 <html lang="en-NZ"><head><meta charset="utf-8"><title>${escapeHtml(subjectOf(lead, test))}</title></head>
 <body style="font-family: Arial, sans-serif; color: #1a1a1a; line-height: 1.5">
-<p>${escapeHtml(intro)}</p>
+${urgent ? `<p><strong>${escapeHtml(urgent)}</strong></p>\n` : ''}<p>${escapeHtml(intro)}</p>
 <table cellpadding="6" style="border-collapse: collapse">
 ${rows
   .map(
@@ -194,7 +199,8 @@ ${rows
 function subjectOf(lead: LeadRecord, test: boolean): string {
   // One line: a visitor's name cannot add a header.
   const oneLine = (value: string) => value.replace(/\s+/g, ' ').trim();
-  return `${test ? '[TEST] ' : ''}New enquiry: ${oneLine(lead.service)}, from ${oneLine(lead.name)}`;
+  const urgent = lead.urgent ? 'URGENT: ' : '';
+  return `${test ? '[TEST] ' : ''}${urgent}New enquiry: ${oneLine(lead.service)}, from ${oneLine(lead.name)}`;
 }
 
 // ---------------------------------------------------------------------------

@@ -22,6 +22,7 @@ const payload: WebhookPayload = {
   message: 'Cracked pane',
   created_at: '2025-03-01T00:00:00.000Z',
   source: 'contact_form',
+  urgent: false,
 };
 
 let receivers: Receiver[] = [];
@@ -169,6 +170,18 @@ describe('webhook targets', () => {
     const hook = await receiver('ok');
     await webhookTargets([hook.url])[0]?.deliver(lead, { test: true });
     expect(hook.requests[0]?.json).toEqual({ ...payload, test: true });
+  });
+
+  it('say whether the lead is urgent: "urgent": true or false (docs/operations.md#webhook-payload)', async () => {
+    const hook = await receiver('ok');
+    const [target] = webhookTargets([hook.url]);
+    await target?.deliver({ ...lead, urgent: true });
+    await target?.deliver(lead);
+    expect(hook.requests.map((request) => (request.json as { urgent: unknown }).urgent)).toEqual([
+      true,
+      false,
+    ]);
+    expect(hook.requests[0]?.json).toEqual({ ...payload, urgent: true });
   });
 
   it('classify refusals: 400, 401, 403, 404, 410, 422 are permanent, others are not', async () => {

@@ -40,6 +40,8 @@ export interface WebhookPayload {
   message: string;
   created_at: string;
   source: string;
+  /** The visitor ticked "Glass broken now" (docs/operations.md#urgent-enquiries). */
+  urgent: boolean;
   /** Only on a lead sent by `leads test-delivery`. */
   test?: true;
 }
@@ -57,6 +59,7 @@ export function toWebhookPayload(
     message: lead.message,
     created_at: lead.created_at,
     source: lead.source,
+    urgent: lead.urgent,
     ...(options.test ? { test: true as const } : {}),
   };
 }
