@@ -105,6 +105,25 @@ describe('a page of the inbox', () => {
     expect(await page({ stage: 'won', query: 'aroha', page: 1 })).toEqual([]);
   });
 
+  it('puts an urgent enquiry on top of the first page until the owner moves its stage', async () => {
+    const urgent = await stored({ name: 'Hemi Urgent', urgent: true });
+    for (let index = 0; index < 55; index++) await stored();
+    const first = () => inboxPage(store, { stage: undefined, query: '', page: 1 });
+    expect((await first()).leads[0]?.id).toBe(urgent.id);
+    expect((await first()).leads.filter((lead) => lead.urgent)).toHaveLength(1);
+    // Handled: back in time order, the oldest of the 56, on the second page.
+    const saved = await handleLeadPost(
+      store,
+      owner,
+      (await store.getLead(urgent.id))!,
+      form({ action: 'save', stage: 'contacted', note: '', revision: '0' }),
+    );
+    expect(saved).toEqual({ kind: 'saved' });
+    expect((await first()).leads.map((lead) => lead.id)).not.toContain(urgent.id);
+    const second = await inboxPage(store, { stage: undefined, query: '', page: 2 });
+    expect(second.leads.at(-1)?.id).toBe(urgent.id);
+  });
+
   it('counts the enquiries since the owner last looked, then from this look', async () => {
     await stored();
     await stored();

@@ -97,7 +97,16 @@ export interface InboxPage {
   range: string;
 }
 
-/** One page of the inbox: newest first, 50 a page (urgent ones on top once leads have `urgent`: the store orders them). */
+/**
+ * How the owner's pages mark an urgent enquiry (docs/operations.md#urgent-enquiries):
+ * in words, beside the colour.
+ */
+export const URGENT_WORDS = 'Urgent: glass broken now';
+
+/**
+ * One page of the inbox, 50 a page: urgent enquiries still `new` on top, then
+ * newest first (the store orders them, docs/operations.md#urgent-enquiries).
+ */
 export async function inboxPage(store: LeadStore, query: InboxQuery): Promise<InboxPage> {
   const offset = (query.page - 1) * LEAD_PAGE_SIZE;
   const { leads, total } = await store.searchLeads({
