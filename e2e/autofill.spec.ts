@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { HONEYPOT_FIELD } from '../app/leads/intake/form-rules.ts';
+import { HONEYPOT_FIELD, URGENT_FIELD } from '../app/leads/intake/form-rules.ts';
 import {
   attachServerLogsOnFailure,
   exportLeads,
@@ -166,6 +166,8 @@ for (const { path, source, button } of FORMS) {
       const field = fields.nth(control.index);
       if (control.tag === 'select') await field.selectOption({ index: 1 });
       else if (control.tag === 'textarea') await field.fill(`New shower screen, ${token}.`);
+      // The urgent choice is optional and left as it is: not every enquiry is urgent.
+      else if (control.name === URGENT_FIELD) continue;
       else if (control.type === 'checkbox' || control.type === 'radio') await field.check();
       else if (control.type !== 'hidden' && control.type !== 'submit') {
         throw new Error(`${path}: visible field "${control.name}" was left empty`);
@@ -174,7 +176,8 @@ for (const { path, source, button } of FORMS) {
     // Every field a person can see now has a value.
     for (const control of controls.filter((entry) => entry.visible && entry.type !== 'radio')) {
       const field = fields.nth(control.index);
-      if (control.type === 'checkbox') await expect(field).toBeChecked();
+      if (control.name === URGENT_FIELD) await expect(field).not.toBeChecked();
+      else if (control.type === 'checkbox') await expect(field).toBeChecked();
       else await expect(field, `${path}: ${control.name}`).not.toHaveValue('');
     }
 

@@ -160,7 +160,7 @@ test('home call-back: Submitting..., then /thank-you; payload at both webhooks; 
   await expect(form.getByRole('radio', { name: 'Home Glass' })).toBeChecked();
   await fillForm(form, 'callback', token);
   await form.getByRole('radio', { name: 'Business Glass' }).check();
-  await form.getByRole('checkbox').check();
+  await form.getByRole('checkbox', { name: /offers/ }).check();
   // Slow receivers keep the submission in flight long enough to see it.
   for (const receiver of receivers) receiver.delayMs = 800;
 
@@ -617,7 +617,7 @@ test.describe('without JavaScript', () => {
     await expect(form.getByLabel('First name')).toHaveValue(` Aroha${token} `);
     await expect(form.getByLabel('Last name')).toHaveAttribute('aria-invalid', 'true');
     await expect(form.getByRole('radio', { name: 'Business Glass' })).toBeChecked();
-    await expect(form.getByRole('checkbox')).not.toBeChecked();
+    await expect(form.getByRole('checkbox', { name: /offers/ })).not.toBeChecked();
 
     // No dot after the @: the browser lets it through, the server answers with
     // the text of docs/forms.md#messages.

@@ -1,13 +1,20 @@
 import { useId } from 'react';
 import { CALLBACK_SERVICE_TYPES, LIMITS } from '../../leads/intake/form-rules.ts';
-import { EmailField, Field, LeadFormEnd, PhoneField, RequiredNote } from './FormParts.tsx';
+import {
+  EmailField,
+  Field,
+  LeadFormEnd,
+  PhoneField,
+  RequiredNote,
+  UrgentField,
+} from './FormParts.tsx';
 import { useLeadForm, type LeadFormProps } from './use-lead-form.ts';
 
 /**
  * The home page's 'Let Us Call You' form (docs/forms.md#home-call-back-form): first and
  * last name, email, phone, postal code, Home Glass / Business Glass (Home
- * Glass first) and an SMS/e-mail opt-in that starts unchecked and is never
- * sent. Posts to the home page (`action`) or, with JavaScript, to
+ * Glass first), the optional urgent choice, and an SMS/e-mail opt-in that
+ * starts unchecked and is never sent. Posts to the home page (`action`) or, with JavaScript, to
  * /api/leads; either way app/leads/intake/receive-lead.server.ts joins the names and
  * combines the service type and postal code into the message.
  */
@@ -79,6 +86,8 @@ export function CallbackForm({
           ))}
         </fieldset>
       </div>
+
+      <UrgentField id={`${id}-urgent`} values={values} />
 
       {/* Unchecked at first, and its value is never sent (no name): docs/forms.md#home-call-back-form. */}
       <label className="lead-form__consent">

@@ -7,6 +7,7 @@ import {
   LeadFormEnd,
   PhoneField,
   RequiredNote,
+  UrgentField,
 } from './FormParts.tsx';
 import { PhotoField } from './PhotoField.tsx';
 import { useLeadForm, type LeadFormProps } from './use-lead-form.ts';
@@ -20,8 +21,8 @@ const SUBMIT_LABELS = {
 /**
  * The 'Request a Free Quote' form of the contact and quote pages
  * (docs/forms.md#contact-and-quote-forms): name, email, phone, one of the
- * nine services in their documented order, a
- * message and up to three photos (PhotoField.tsx). Posts to its page (`action`) or, with JavaScript, to /api/leads;
+ * nine services in their documented order, a message, up to three photos
+ * (PhotoField.tsx) and the optional urgent choice. Posts to its page (`action`) or, with JavaScript, to /api/leads;
  * either way app/leads/intake/receive-lead.server.ts records which page it came
  * from (`source`, docs/forms.md#the-three-forms). Multipart, for the photos
  * of a post without JavaScript; the script sends URL-encoded fields unless
@@ -107,6 +108,8 @@ export function EnquiryForm({
           serverMessage={form.problem?.fields[PHOTOS_FIELD]}
         />
       </div>
+
+      <UrgentField id={`${id}-urgent`} values={values} />
 
       <LeadFormEnd id={id} form={form} submitLabel={SUBMIT_LABELS[source]} />
     </form>

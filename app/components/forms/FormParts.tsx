@@ -1,5 +1,11 @@
 import type { ReactNode, RefObject } from 'react';
-import { HONEYPOT_FIELD, LIMITS } from '../../leads/intake/form-rules.ts';
+import {
+  HONEYPOT_FIELD,
+  LIMITS,
+  URGENT_FIELD,
+  URGENT_LABEL,
+  URGENT_VALUE,
+} from '../../leads/intake/form-rules.ts';
 import { IDEMPOTENCY_KEY_FIELD, type FieldState, type LeadForm } from './use-lead-form.ts';
 
 /** A visible label above its control, with an optional hint below it. */
@@ -80,6 +86,30 @@ export function PhoneField({ id, defaultValue, state }: SharedFieldProps) {
         {...state}
       />
     </Field>
+  );
+}
+
+/**
+ * The urgent choice of every lead form (docs/forms.md#urgent-choice,
+ * docs/operations.md#urgent-enquiries): optional and unticked at first; ticked, it
+ * sends `urgent=yes`, and the enquiry leads to /thank-you/urgent. A page
+ * rendered for a refused plain post shows it as the visitor left it. The
+ * whole box is the label, at least 44 px high, so it is easy to hit.
+ */
+export function UrgentField({ id, values }: { id: string; values: Record<string, string> }) {
+  return (
+    <label className="lead-form__choice lead-form__urgent" htmlFor={id}>
+      <input
+        id={id}
+        type="checkbox"
+        name={URGENT_FIELD}
+        value={URGENT_VALUE}
+        defaultChecked={values[URGENT_FIELD] === URGENT_VALUE}
+      />
+      <span>
+        {URGENT_LABEL} <span className="lead-form__optional">(optional)</span>
+      </span>
+    </label>
   );
 }
 

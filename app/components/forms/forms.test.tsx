@@ -21,6 +21,7 @@ import {
   SERVICE_OPTIONS,
   SUBMIT_FAILED_MESSAGE,
   UNEXPECTED_ERROR_MESSAGE,
+  URGENT_LABEL,
 } from '../../leads/intake/form-rules.ts';
 import { LEAD_ACCEPTED_EVENT, type LeadFormResult } from '../../leads/intake/form-submission.ts';
 import { API_ERROR_MESSAGES } from '../../leads/intake/receive-lead.server.ts';
@@ -367,7 +368,7 @@ describe('submission states', () => {
     });
     const form = renderOnPage(<CallbackForm action={at('/')} />);
     fillCallback(form);
-    const optIn = within(form).getByRole('checkbox') as HTMLInputElement;
+    const optIn = within(form).getByRole('checkbox', { name: /offers/ }) as HTMLInputElement;
     expect(optIn.checked).toBe(false);
     fireEvent.click(optIn);
     expect(optIn.checked).toBe(true);
@@ -433,6 +434,60 @@ describe('submission states', () => {
     expect(document.querySelector<HTMLInputElement>('input[name="idempotency_key"]')!.value).toBe(
       'server-made-key-1',
     );
+  });
+});
+
+describe('the urgent choice (docs/forms.md#urgent-choice)', () => {
+  const forms = [
+    ['home call-back', () => <CallbackForm action={at('/')} />, fillCallback],
+    ['contact', () => <EnquiryForm source="contact_form" action={at('/contact')} />, fillEnquiry],
+    ['quote', () => <EnquiryForm source="quote_form" action={at('/quote')} />, fillEnquiry],
+  ] as const;
+  const urgentBox = (form: HTMLElement) =>
+    within(form).getByRole('checkbox', { name: `${URGENT_LABEL} (optional)` }) as HTMLInputElement;
+
+  it.each(forms)('%s form: an optional checkbox with its label, unticked', (_name, make) => {
+    const box = urgentBox(renderOnPage(make()));
+    expect([box.name, box.value, box.checked, box.required]).toEqual([
+      'urgent',
+      'yes',
+      false,
+      false,
+    ]);
+    // The whole box is the label: a large target.
+    expect(box.closest('label')?.className).toContain('lead-form__choice');
+  });
+
+  it.each(forms)(
+    '%s form: ticked, it is posted as urgent=yes; unticked, not at all',
+    async (_name, make, fill) => {
+      answer = () => ({
+        status: 502,
+        body: { error: SUBMIT_FAILED_MESSAGE },
+      });
+      const form = renderOnPage(make());
+      fill(form);
+      fireEvent.submit(form);
+      await within(form).findByRole('alert');
+      fireEvent.click(urgentBox(form));
+      fireEvent.submit(form);
+      await waitFor(() => expect(posts).toHaveLength(2));
+      expect(posts[0]?.names).not.toContain('urgent');
+      expect(posts[1]?.fields.urgent).toBe('yes');
+    },
+  );
+
+  it('a page rendered for a refused plain post keeps the box ticked', () => {
+    const result = {
+      ok: false,
+      error: REQUIRED_FIELDS_MESSAGE,
+      fields: { phone: REQUIRED_FIELDS_MESSAGE },
+      values: { name: 'Aroha', urgent: 'yes' },
+    } satisfies LeadFormResult;
+    const form = renderOnPage(
+      <EnquiryForm source="contact_form" action="/contact" result={result} />,
+    );
+    expect(urgentBox(form).checked).toBe(true);
   });
 });
 

@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { URGENT_FIELD, URGENT_VALUE } from '../../leads/intake/form-rules.ts';
 import {
   LEAD_ACCEPTED_EVENT,
-  THANK_YOU_PATH,
+  thankYouPath,
   type LeadFormResult,
   type LeadFormValues,
 } from '../../leads/intake/form-submission.ts';
@@ -51,7 +52,8 @@ export interface LeadFormProps {
  * check, then a post to POST /api/leads): while that runs the form
  * is `busy` (button disabled, 'Submitting...') and the last message is
  * hidden, so every attempt starts without an error; a failure brings the
- * message back and the button with it; success leaves for /thank-you (the
+ * message back and the button with it; success leaves for /thank-you, or
+ * /thank-you/urgent for an urgent enquiry (the
  * form stays busy until the page has gone, so a second click cannot send the
  * enquiry again under the new key). Without JavaScript the browser posts the
  * same form to the same page, and a failure comes back as the page rendered
@@ -146,7 +148,8 @@ export function useLeadForm(
     setBusy(true);
     void submitLeadForm(action, formData, source).then((answer) => {
       if (answer.ok) {
-        window.location.assign(THANK_YOU_PATH);
+        // docs/operations.md#urgent-enquiries: an urgent enquiry's own page.
+        window.location.assign(thankYouPath(formData.get(URGENT_FIELD) === URGENT_VALUE));
         return;
       }
       busyRef.current = false;
