@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sitePages } from './site-pages.ts';
+import { THANK_YOU_PATH, URGENT_THANK_YOU_PATH } from './leads/intake/form-submission.ts';
+import { sitePages, unlistedPages } from './site-pages.ts';
 
 /*
  * That the build prerenders exactly these pages (and others only when they
@@ -35,5 +36,13 @@ describe('the page list (prerendering and sitemaps)', () => {
       expect(paths, path).toContain(path);
     }
     expect(paths).not.toContain('/thank-you');
+  });
+
+  it('keeps the pages an enquiry leads to out of the sitemaps, but names them', () => {
+    const unlisted = unlistedPages.map((page) => page.path);
+    expect(unlisted).toEqual([THANK_YOU_PATH, URGENT_THANK_YOU_PATH]);
+    expect(unlisted).toEqual(['/thank-you', '/thank-you/urgent']);
+    const listed = sitePages.map((page) => page.path);
+    for (const path of unlisted) expect(listed).not.toContain(path);
   });
 });

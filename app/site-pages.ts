@@ -63,3 +63,14 @@ export const sitePages: readonly SitePage[] = [
   { path: '/terms', title: 'Terms', group: 'legal', priority: 0.2 },
   { path: '/sitemap', title: 'Sitemap', group: 'legal', priority: 0.2 },
 ];
+
+/**
+ * Pages that are built but kept out of search and of both sitemaps
+ * (noindex): where an enquiry leads. The build lets a noindex page go
+ * unlisted (scripts/build.ts); the browser tests walk these too
+ * (e2e/support/pages.ts).
+ */
+export const unlistedPages: readonly Pick<SitePage, 'path' | 'title'>[] = [
+  { path: '/thank-you', title: 'Thank You' },
+  { path: '/thank-you/urgent', title: 'Urgent Request Received' },
+];

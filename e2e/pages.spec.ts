@@ -1,8 +1,8 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { E2E_BUILD_ENV } from './support/env.ts';
-import { allPagePaths, PAGE_PATHS } from './support/pages.ts';
+import { allPagePaths, PAGE_PATHS, UNLISTED_PATHS } from './support/pages.ts';
 
-test('the pages checked one by one are the pages /sitemap.xml lists, and the thank-you page', async ({
+test('the pages checked one by one are the pages /sitemap.xml lists, and the thank-you pages', async ({
   request,
 }) => {
   const listed = await allPagePaths(request);
@@ -62,11 +62,13 @@ test('a link loads the next prerendered page, which needs no React unless it has
   expect(await page.locator('astro-island').count()).toBe(0);
 });
 
-test('the thank-you page is kept out of search results, the others are not', async ({
+test('the thank-you pages are kept out of search results, the others are not', async ({
   request,
 }) => {
-  const thankYou = await (await request.get('/thank-you')).text();
-  expect(thankYou).toMatch(/<meta name="robots" content="noindex, follow"\/?>/);
+  for (const path of UNLISTED_PATHS) {
+    const thankYou = await (await request.get(path)).text();
+    expect(thankYou, path).toMatch(/<meta name="robots" content="noindex, follow"\/?>/);
+  }
   const about = await (await request.get('/about')).text();
   expect(about).not.toContain('noindex');
 });

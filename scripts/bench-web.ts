@@ -65,7 +65,7 @@ if (paths.length === 0) {
   paths = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map(
     (match) => new URL((match[1] ?? '').replace(/&amp;/g, '&')).pathname,
   );
-  paths.push('/thank-you');
+  paths.push('/thank-you', '/thank-you/urgent');
 }
 
 const chromePath = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;

@@ -155,10 +155,11 @@ export function trackLeadSubmitted(source: FormSource, createdAt: string): void 
 }
 
 /**
- * docs/analytics.md#thank-you-page: the thank-you page's conversion and 'Thank You' page view;
- * the conversion with the form's transaction id when a submission led here.
+ * docs/analytics.md#thank-you-page: a thank-you page's conversion and 'Thank You' page view
+ * (`path`: /thank-you, or /thank-you/urgent after an urgent enquiry); the
+ * conversion with the form's transaction id when a submission led here.
  */
-export function trackThankYou(transactionId?: string): void {
+export function trackThankYou(transactionId?: string, path = '/thank-you'): void {
   track({
     name: 'conversion',
     params: {
@@ -172,7 +173,7 @@ export function trackThankYou(transactionId?: string): void {
     name: 'page_view',
     params: {
       page_title: 'Thank You',
-      page_path: '/thank-you',
+      page_path: path,
       ...(typeof window !== 'undefined' ? { page_location: window.location.href } : {}),
     },
   });

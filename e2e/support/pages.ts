@@ -8,7 +8,8 @@ import { parseArticleSource } from '../../app/blog/frontmatter.ts';
 
 /**
  * Every public page, read from the site's own /sitemap.xml (which is built
- * from the one route list), plus the unlisted thank-you page.
+ * from the one route list), plus the unlisted thank-you pages
+ * (`unlistedPages` in app/site-pages.ts).
  */
 export async function allPagePaths(request: APIRequestContext): Promise<string[]> {
   const response = await request.get('/sitemap.xml');
@@ -16,8 +17,11 @@ export async function allPagePaths(request: APIRequestContext): Promise<string[]
   const paths = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map(
     (match) => new URL((match[1] ?? '').replace(/&amp;/g, '&')).pathname,
   );
-  return [...paths, '/thank-you'];
+  return [...paths, ...UNLISTED_PATHS];
 }
+
+/** The pages an enquiry leads to: built, kept out of search and the sitemaps. */
+export const UNLISTED_PATHS: readonly string[] = ['/thank-you', '/thank-you/urgent'];
 
 const blogDir = path.resolve(import.meta.dirname, '../../app/content/blog');
 
@@ -48,7 +52,7 @@ export const PAGE_PATHS: readonly string[] = (() => {
     '/privacy-policy',
     '/terms',
     '/sitemap',
-    '/thank-you',
+    ...UNLISTED_PATHS,
   ];
 })();
 
