@@ -1528,7 +1528,10 @@ export class PostgresLeadStore implements LeadStore {
     if (!row) return null;
     const bytes = row.bytes;
     // A plain Uint8Array, as the SQLite store has it (pg gives a Buffer).
-    return { ...toSitePhotoInfo(row), bytes: new Uint8Array(bytes instanceof Uint8Array ? bytes : []) };
+    return {
+      ...toSitePhotoInfo(row),
+      bytes: new Uint8Array(bytes instanceof Uint8Array ? bytes : []),
+    };
   }
 
   async countFailedDeliveries(): Promise<number> {
