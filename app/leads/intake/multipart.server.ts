@@ -108,6 +108,9 @@ export async function readMultipart(
       if (photoError === undefined && failure === undefined) chunks.push(chunk);
     });
     stream.on('limit', () => refusePhotos(PHOTO_SIZE_MESSAGE));
+    // A body cut short (or stopped at the limit) ends the part with an error:
+    // without a listener it would be thrown out of the process.
+    stream.on('error', () => fail('malformed'));
     stream.on('end', () => {
       if (size === 0) return; // no file chosen
       if (name !== PHOTOS_FIELD) return fail('malformed');
