@@ -36,14 +36,21 @@ const SECRETS = {
   LEAD_WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
   LEAD_EMAIL_TO: 'owner-e2e-inbox@example.net',
   SMTP_URL: 'smtps://mailer:e2e-smtp-pa55word-41f@mail.example.net:465',
-  DATABASE_URL: 'postgres://glass:e2e-db-pa55word-9b2@db.example.net:5432/glass',
+  // The build reads the site content from the store, so the database must
+  // answer: the test database, carrying a telltale as its application name.
+  // Without one (no PostgreSQL here) the build runs on the embedded store.
+  ...(process.env.TEST_DATABASE_URL
+    ? {
+        DATABASE_URL: `${process.env.TEST_DATABASE_URL}${process.env.TEST_DATABASE_URL.includes('?') ? '&' : '?'}application_name=e2e-db-telltale-9b2`,
+      }
+    : {}),
 };
 const TELLTALES = [
   'e2e-hook-token-7c1d',
   SECRETS.LEAD_WEBHOOK_SECRET.slice('whsec_'.length),
   'owner-e2e-inbox',
   'e2e-smtp-pa55word-41f',
-  'e2e-db-pa55word-9b2',
+  'e2e-db-telltale-9b2',
 ];
 
 test('a running server answers 200 for its pages and their assets throughout a rebuild; the rebuild, made with every secret set, puts none in a file a browser can fetch', async () => {

@@ -278,7 +278,11 @@ describe('a release as served', () => {
     mkdirSync(path.join(release, 'content'));
     writeFileSync(
       path.join(release, 'content/site-content.json'),
-      JSON.stringify({ identity: { mapEmbedUrl: 'https://maps.example.nz/embed?q=Tauriko' } }),
+      JSON.stringify({
+        version: 1,
+        key: 'v1',
+        content: { identity: { mapEmbedUrl: 'https://maps.example.nz/embed?q=Tauriko' } },
+      }),
     );
     publishRelease(dir, release);
     const env = parseEnv({ SITE_URL: SITE_A });

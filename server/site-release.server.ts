@@ -61,10 +61,11 @@ export function readReleaseStamp(dir: string): ReleaseStamp | undefined {
 export function releaseMapEmbedUrl(dir: string): string | undefined {
   const file = path.join(dir, RELEASE_CONTENT_FILE);
   if (!existsSync(file)) return business.mapEmbedUrl;
-  const content = JSON.parse(readFileSync(file, 'utf8')) as {
-    identity?: { mapEmbedUrl?: unknown };
+  // The file as scripts/build.ts writes it (BuiltContentFile): { version, key, content }.
+  const built = JSON.parse(readFileSync(file, 'utf8')) as {
+    content?: { identity?: { mapEmbedUrl?: unknown } };
   };
-  const url = content.identity?.mapEmbedUrl;
+  const url = built.content?.identity?.mapEmbedUrl;
   return typeof url === 'string' && url !== '' ? url : undefined;
 }
 
