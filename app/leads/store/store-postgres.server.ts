@@ -40,6 +40,8 @@ import {
   type LeadWithDeliveries,
   type NewDelivery,
   type RateLimitCount,
+  STORE_SECRET_BYTES,
+  type StoreSecretName,
 } from './store.server.ts';
 import type { SiteContent, SiteContentSection } from '../../content/site-content.ts';
 import {
@@ -353,6 +355,21 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // The store's own secrets (getOrCreateSecret): made once with random
+    // bytes by whichever process asks first, then the same for every
+    // process on this database, such as the key of the signed photo links
+    // (docs/operations.md#webhook-payload).
+    version: 13,
+    name: 'store secrets',
+    sql: `
+      CREATE TABLE lead_store_secrets (
+        name text PRIMARY KEY,
+        secret bytea NOT NULL CHECK (octet_length(secret) = 32),
+        created_at timestamptz NOT NULL
+      );
+    `,
+  },
 ];
 
 const LEAD_COLUMNS =
@@ -631,6 +648,29 @@ export class PostgresLeadStore implements LeadStore {
     const data = row.data;
     // A plain Uint8Array, as the SQLite store has it (pg gives a Buffer).
     return { ...toPhotoInfo(row), data: new Uint8Array(data instanceof Uint8Array ? data : []) };
+  }
+
+  async getOrCreateSecret(name: StoreSecretName): Promise<Uint8Array> {
+    const read = async () => {
+      const result = await this.#pool.query(
+        'SELECT secret FROM lead_store_secrets WHERE name = $1',
+        [name],
+      );
+      const secret = (result.rows[0] as Row | undefined)?.secret;
+      return secret instanceof Uint8Array ? new Uint8Array(secret) : undefined;
+    };
+    const found = await read();
+    if (found) return found;
+    // Made once: of two processes making it at once, the first insert wins
+    // (the other's waits for it, then does nothing) and both read it back.
+    await this.#pool.query(
+      `INSERT INTO lead_store_secrets (name, secret, created_at) VALUES ($1, $2, now())
+         ON CONFLICT (name) DO NOTHING`,
+      [name, randomBytes(STORE_SECRET_BYTES)],
+    );
+    const made = await read();
+    if (!made) throw new Error('The store secret was not stored');
+    return made;
   }
 
   async insertLead(

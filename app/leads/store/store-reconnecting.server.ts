@@ -73,6 +73,8 @@ export class ReconnectingLeadStore implements LeadStore {
     this.#call((s) => s.findByIdempotencyKey(...args));
   getLead: LeadStore['getLead'] = (...args) => this.#call((s) => s.getLead(...args));
   getLeadPhoto: LeadStore['getLeadPhoto'] = (...args) => this.#call((s) => s.getLeadPhoto(...args));
+  getOrCreateSecret: LeadStore['getOrCreateSecret'] = (...args) =>
+    this.#call((s) => s.getOrCreateSecret(...args));
   settleLead: LeadStore['settleLead'] = (...args) => this.#call((s) => s.settleLead(...args));
   releaseIdempotencyKey: LeadStore['releaseIdempotencyKey'] = (...args) =>
     this.#call((s) => s.releaseIdempotencyKey(...args));

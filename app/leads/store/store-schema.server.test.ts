@@ -48,6 +48,7 @@ const TABLES = [
   'owner_links',
   'owner_activity',
   'lead_photos',
+  'lead_store_secrets',
 ];
 
 /** Unique keys in one order, whatever order each database lists them in. */

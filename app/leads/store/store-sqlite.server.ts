@@ -43,6 +43,8 @@ import {
   type LeadWithDeliveries,
   type NewDelivery,
   type RateLimitCount,
+  STORE_SECRET_BYTES,
+  type StoreSecretName,
 } from './store.server.ts';
 import { webhookLabel } from '../delivery/webhooks.server.ts';
 import type { SiteContent, SiteContentSection } from '../../content/site-content.ts';
@@ -426,6 +428,21 @@ export const MIGRATIONS: readonly Migration[] = [
         height INTEGER NOT NULL CHECK (height > 0),
         created_at TEXT NOT NULL,
         created_by TEXT REFERENCES owners (id)
+      ) STRICT;
+    `,
+  },
+  {
+    // The store's own secrets (getOrCreateSecret): made once with random
+    // bytes by whichever process asks first, then the same for every
+    // process, such as the key of the signed photo links
+    // (docs/operations.md#webhook-payload).
+    version: 13,
+    name: 'store secrets',
+    sql: `
+      CREATE TABLE lead_store_secrets (
+        name TEXT PRIMARY KEY,
+        secret BLOB NOT NULL CHECK (length(secret) = 32),
+        created_at TEXT NOT NULL
       ) STRICT;
     `,
   },
@@ -817,6 +834,24 @@ export class SqliteLeadStore implements LeadStore {
       const data = row.data;
       return { ...toPhotoInfo(row), data: new Uint8Array(data instanceof Uint8Array ? data : []) };
     });
+  }
+
+  async getOrCreateSecret(name: StoreSecretName): Promise<Uint8Array> {
+    const read = () =>
+      this.#statement('SELECT secret FROM lead_store_secrets WHERE name = ?').get(name)?.secret;
+    const found = await this.#attempt('read', read);
+    if (found instanceof Uint8Array) return new Uint8Array(found);
+    // Made once: of two processes making it at once, the first insert wins
+    // and both read the same secret back.
+    const made = await this.#attempt('write', () => {
+      this.#statement(
+        `INSERT INTO lead_store_secrets (name, secret, created_at) VALUES (?, ?, ?)
+           ON CONFLICT (name) DO NOTHING`,
+      ).run(name, randomBytes(STORE_SECRET_BYTES), new Date().toISOString());
+      return read();
+    });
+    if (!(made instanceof Uint8Array)) throw new Error('The store secret was not stored');
+    return new Uint8Array(made);
   }
 
   #insertLead(

@@ -135,6 +135,12 @@ export interface NewLeadPhoto {
   height: number;
 }
 
+/** The secrets the store keeps (getOrCreateSecret): what each signs. */
+export type StoreSecretName = 'photo-links';
+
+/** The length of a store secret, in bytes. */
+export const STORE_SECRET_BYTES = 32;
+
 /** A stored lead as read back: what the visitor sent, the owner's tracking, the deliveries, the photos. */
 export interface LeadWithDeliveries extends LeadRecord, LeadTracking {
   deliveries: DeliveryRecord[];
@@ -383,6 +389,13 @@ export interface LeadStore extends SiteContentStore {
 
   /** One photo of a lead with its bytes; null when the lead has none at that position. */
   getLeadPhoto(leadId: string, position: number): Promise<LeadPhoto | null>;
+
+  /**
+   * The store's secret of this name: 32 random bytes made once, the first
+   * time any process asks, and the same for every process on the store
+   * after that (the signed photo links, docs/operations.md#webhook-payload).
+   */
+  getOrCreateSecret(name: StoreSecretName): Promise<Uint8Array>;
 
   findByIdempotencyKey(key: string): Promise<LeadRecord | null>;
 
