@@ -185,6 +185,7 @@ test('home call-back: Submitting..., then /thank-you; payload at both webhooks; 
     created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     source: 'hero_form',
     urgent: false,
+    photos: [],
   });
   expect(payloads[1]![0]!.json).toEqual(payload);
 

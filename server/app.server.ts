@@ -11,6 +11,7 @@ import {
   inlineStyleHashes,
   type CspOptions,
 } from './csp.server.ts';
+import { PHOTO_LINK_PATH } from '../app/leads/delivery/photo-links.server.ts';
 import type { LeadsRequestContext } from '../app/leads/intake/receive-lead.server.ts';
 import type { Env } from './env.server.ts';
 import { addressNetwork } from './log-address.server.ts';
@@ -25,6 +26,8 @@ import { trailingSlashRedirect } from './trailing-slash.server.ts';
 export interface LeadsIntegration {
   /** Mounted at /api/leads. */
   apiRouter?: express.Router;
+  /** Mounted at PHOTO_LINK_PATH: a lead's photo for a webhook's signed link (lead-photo-links.server.ts). */
+  photoLinks?: express.RequestHandler;
   /** What a form post's page needs of the lead pipeline (Astro.locals.leads). */
   requestContext?: (res: Response) => LeadsRequestContext;
   /** Applied to every form post to a page (POST /quote …): the API's guards. */
@@ -272,6 +275,7 @@ export async function createApp(options: AppOptions) {
   });
 
   if (leads.apiRouter) app.use('/api/leads', leads.apiRouter);
+  if (leads.photoLinks) app.use(PHOTO_LINK_PATH, leads.photoLinks);
 
   // Form posts and blog queries, before the files: the one table
   // (on-demand-routes.server.ts) sends each to its on-demand page.

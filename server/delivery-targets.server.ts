@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { business } from '../app/content/business.ts';
 import { emailTarget, type EmailTarget } from '../app/leads/delivery/email.server.ts';
-import type { DeliveryTarget } from '../app/leads/delivery/targets.server.ts';
+import type { PhotoLinks } from '../app/leads/delivery/photo-links.server.ts';
+import type { DeliveryTarget, LeadPhotoSource } from '../app/leads/delivery/targets.server.ts';
 import { webhookTargets } from '../app/leads/delivery/webhooks.server.ts';
 import type { Env } from './env.server.ts';
 
@@ -19,11 +20,19 @@ export interface DeliveryTargets {
 export function createDeliveryTargets(
   env: Env,
   logger?: Logger,
-  options: { tls?: { ca?: string | Buffer } } = {},
+  options: {
+    tls?: { ca?: string | Buffer };
+    /**
+     * Where the leads' photos are, and the signer of their links: the
+     * server's store. Without it (`leads test-delivery`) no photo is sent.
+     */
+    photos?: { source: LeadPhotoSource; links: PhotoLinks } | undefined;
+  } = {},
 ): DeliveryTargets {
   const targets: DeliveryTarget[] = webhookTargets(env.LEAD_WEBHOOK_URLS, {
     timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
     secret: env.LEAD_WEBHOOK_SECRET,
+    photos: options.photos,
   });
   const email =
     env.LEAD_EMAIL_TO.length > 0 && env.SMTP_URL

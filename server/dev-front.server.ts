@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import pino, { type Logger } from 'pino';
+import { PHOTO_LINK_PATH } from '../app/leads/delivery/photo-links.server.ts';
 import { parseEnv } from './env.server.ts';
 import { createLeadsIntegration } from './leads-integration.server.ts';
 import { onDemandRoutes } from './on-demand-routes.server.ts';
@@ -26,6 +27,7 @@ export async function createDevFront(
   app.disable('x-powered-by');
   app.set('trust proxy', env.TRUST_PROXY);
   if (leads.apiRouter) app.use('/api/leads', leads.apiRouter);
+  if (leads.photoLinks) app.use(PHOTO_LINK_PATH, leads.photoLinks);
   // The owner's pages behind the same gate as in production.
   if (leads.ownerPages) {
     app.use(

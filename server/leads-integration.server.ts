@@ -1,11 +1,13 @@
 import type { Logger } from 'pino';
 import { ownerAlerts } from '../app/leads/delivery/email.server.ts';
+import { photoLinks } from '../app/leads/delivery/photo-links.server.ts';
 import { createLeadService } from '../app/leads/lead-service.server.ts';
 import { createOutbox, eventLoopBusy } from '../app/leads/delivery/outbox.server.ts';
 import { createRetentionPurge } from '../app/leads/store/retention.server.ts';
 import { reconnectingLeadStore, storeErrorForLog } from '../app/leads/store/store.server.ts';
 import { createOwnerPagesContext } from '../app/owner/context.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
+import { leadPhotoLinks } from './lead-photo-links.server.ts';
 import type { LeadsIntegration } from './app.server.ts';
 import type { Env } from './env.server.ts';
 import { siteBuildToPublish } from './site-content-build.server.ts';
@@ -55,7 +57,13 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
     logger: leadLogger,
   });
   const storeKind = env.DATABASE_URL ? 'postgres' : 'sqlite';
-  const delivery = createDeliveryTargets(env, leadLogger);
+  // Photos go with their lead: attached to the e-mail, signed links in a
+  // webhook's JSON, keyed with the store's own secret so every process agrees.
+  const links = photoLinks({
+    siteUrl: env.SITE_URL,
+    secret: () => store.getOrCreateSecret('photo-links'),
+  });
+  const delivery = createDeliveryTargets(env, leadLogger, { photos: { source: store, links } });
   const { targets, email } = delivery;
   // A lead a webhook never got, and the leads a removed target will never
   // get, reach the owner's inbox.
@@ -129,6 +137,7 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
   return {
     storeKind,
     apiRouter,
+    photoLinks: leadPhotoLinks({ links, store, logger: leadLogger }),
     // The API's guards: a cross-origin form post gets its 403 (only an
     // attacking page sends one); an over-limit one reaches the page, where
     // receiveLead answers 429 with the message in the form.

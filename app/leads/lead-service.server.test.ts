@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLeadService, resultBody, type LeadServiceOptions } from './lead-service.server.ts';
+import { photoLinks } from './delivery/photo-links.server.ts';
 import { createOutbox, type Outbox } from './delivery/outbox.server.ts';
 import {
   HONEYPOT_FIELD,
@@ -65,6 +66,10 @@ class FailingStore implements LeadStore {
   };
   getLead: LeadStore['getLead'] = async (...args) => this.#inner.getLead(...args);
   getLeadPhoto: LeadStore['getLeadPhoto'] = async (...args) => this.#inner.getLeadPhoto(...args);
+  getOrCreateSecret: LeadStore['getOrCreateSecret'] = async (...args) => {
+    this.#guard('getOrCreateSecret');
+    return this.#inner.getOrCreateSecret(...args);
+  };
   settleLead: LeadStore['settleLead'] = async (...args) => {
     this.#guard('settleLead');
     return this.#inner.settleLead(...args);
@@ -256,6 +261,7 @@ for (const backend of STORE_BACKENDS)
             created_at: result.created_at,
             source: 'quote_form',
             urgent: false,
+            photos: [],
           });
           expect(hook.requests[0]?.headers['idempotency-key']).toBe(result.id);
         }
@@ -544,6 +550,39 @@ for (const backend of STORE_BACKENDS)
         }).submit(input);
         expect(result.kind).toBe('accepted');
         expect(hook.requests).toHaveLength(1);
+      });
+
+      it('a lead with photos: the webhook lists them as links; with the store down, as none', async () => {
+        const hook = await receiver('ok');
+        const closed = await harness.open();
+        await closed.close();
+        const photos = [{ data: new Uint8Array(20), width: 4, height: 3 }];
+        const withPhotos = (target: LeadStore) =>
+          service({
+            store: target,
+            acceptMode: 'delivered',
+            targets: webhookTargets([hook.url], {
+              timeoutMs: 1000,
+              photos: {
+                source: target,
+                links: photoLinks({
+                  siteUrl: 'https://glass.example.nz',
+                  secret: () => target.getOrCreateSecret('photo-links'),
+                }),
+              },
+            }),
+          });
+        expect((await withPhotos(store).submit(input, photos)).kind).toBe('accepted');
+        // The store could not keep the lead: no link could show its photos, and
+        // the webhook still gets the lead.
+        expect((await withPhotos(closed).submit(input, photos)).kind).toBe('accepted');
+        const sent = hook.requests.map(
+          (request) => (request.json as { photos: Array<{ url: string; bytes: number }> }).photos,
+        );
+        expect(sent[0]).toEqual([
+          expect.objectContaining({ url: expect.stringContaining('/lead-photos/'), bytes: 20 }),
+        ]);
+        expect(sent[1]).toEqual([]);
       });
 
       it('failing to record the decision keeps the webhook answer', async () => {

@@ -318,7 +318,12 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
 
     // delivered mode: accepted only if a target takes it now
     // (docs/operations.md#delivery, steps 2-3).
-    const attempts = await deliverToTargets(targets, lead);
+    // A lead the store could not keep still carries its photos to the e-mail.
+    const attempts = await deliverToTargets(
+      targets,
+      lead,
+      stored || photos.length === 0 ? undefined : { unstoredPhotos: photos },
+    );
     const delivered = attempts.filter((attempt) => attempt.outcome.ok).length;
     const leadAccepted = delivered > 0;
 

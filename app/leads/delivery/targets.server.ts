@@ -1,4 +1,4 @@
-import type { LeadRecord } from '../store/store.server.ts';
+import type { LeadPhotoInfo, LeadRecord, LeadStore, NewLeadPhoto } from '../store/store.server.ts';
 
 /**
  * A delivery target (docs/operations.md#delivery): somewhere every lead goes, such as
@@ -36,6 +36,55 @@ export type DeliveryOutcome =
 export interface DeliverOptions {
   /** A lead marked as a test (`leads test-delivery`): delivered, never stored. */
   test?: boolean;
+  /**
+   * The photos of a lead the store could not keep (the first attempt in
+   * `delivered` mode, docs/operations.md#delivery): the e-mail attaches
+   * them, and no link can point to them. Without it, a lead's photos are
+   * the store's.
+   */
+  unstoredPhotos?: readonly NewLeadPhoto[];
+}
+
+/** Where a target reads a lead's photos (docs/operations.md#photos-with-an-enquiry): the lead store. */
+export type LeadPhotoSource = Pick<LeadStore, 'getLead' | 'getLeadPhoto'>;
+
+/** A photo a delivery sends: its metadata, and its bytes when asked for. */
+export interface PhotoToSend extends LeadPhotoInfo {
+  /** Null when it is gone (the lead was deleted meanwhile). */
+  read(): Promise<Uint8Array | null>;
+  /** Whether the store keeps it, so a link can point to it. */
+  stored: boolean;
+}
+
+/**
+ * The photos a delivery of `lead` sends, by position: none for a test lead,
+ * those given when the store could not keep them, else the store's. Throws
+ * when the store cannot be read (the delivery is then retried).
+ */
+export async function photosToSend(
+  lead: LeadRecord,
+  options: DeliverOptions | undefined,
+  source: LeadPhotoSource | undefined,
+): Promise<PhotoToSend[]> {
+  if (options?.test) return [];
+  if (options?.unstoredPhotos) {
+    return options.unstoredPhotos.map((photo, position) => ({
+      position,
+      type: 'image/jpeg',
+      width: photo.width,
+      height: photo.height,
+      byte_size: photo.data.byteLength,
+      read: () => Promise.resolve(photo.data),
+      stored: false,
+    }));
+  }
+  if (!source) return [];
+  const stored = await source.getLead(lead.id);
+  return (stored?.photos ?? []).map((info) => ({
+    ...info,
+    read: async () => (await source.getLeadPhoto(lead.id, info.position))?.data ?? null,
+    stored: true,
+  }));
 }
 
 export interface DeliveryTarget {

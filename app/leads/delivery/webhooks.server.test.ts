@@ -1,8 +1,15 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import type { LeadRecord } from '../store/store.server.ts';
+import type { LeadRecord, LeadStore } from '../store/store.server.ts';
+import { photoLinks, PHOTO_LINK_TTL_S } from './photo-links.server.ts';
 import { AllTargetsFailedError, deliverToTargets } from './targets.server.ts';
-import { startReceiver, type Receiver } from '../testing/test-support.server.ts';
+import {
+  startReceiver,
+  STORE_BACKENDS,
+  type Receiver,
+  type StoreHarness,
+} from '../testing/test-support.server.ts';
 import {
   isLoopbackHost,
   parseRetryAfter,
@@ -23,6 +30,7 @@ const payload: WebhookPayload = {
   created_at: '2025-03-01T00:00:00.000Z',
   source: 'contact_form',
   urgent: false,
+  photos: [],
 };
 
 let receivers: Receiver[] = [];
@@ -231,6 +239,103 @@ describe('webhook targets', () => {
     }
   });
 });
+
+for (const backend of STORE_BACKENDS) {
+  describe.skipIf(backend.skip)(`a webhook's photos (${backend.label})`, () => {
+    const NOW = Date.parse('2025-03-04T01:05:00.000Z');
+    let harness: StoreHarness;
+    let store: LeadStore;
+    afterEach(async () => {
+      await store?.close();
+      await harness?.cleanup();
+    });
+
+    async function withPhotos(count: number): Promise<LeadRecord> {
+      harness = await backend.harness();
+      store = await harness.open();
+      const lead: LeadRecord = {
+        ...payload,
+        id: randomUUID(),
+        status: 'accepted',
+        idempotency_key: null,
+      } as LeadRecord;
+      const photos = Array.from({ length: count }, (_, index) => ({
+        data: new Uint8Array(randomBytes(100 + index)),
+        width: 640 + index,
+        height: 480,
+      }));
+      await store.insertLead(lead, [], photos);
+      return lead;
+    }
+
+    const photoOptions = () => ({
+      source: store,
+      links: photoLinks({
+        siteUrl: 'https://glass.example.nz',
+        secret: () => store.getOrCreateSecret('photo-links'),
+      }),
+    });
+
+    it('lists each photo as a signed link under SITE_URL, valid 7 days, with its size', async () => {
+      const lead = await withPhotos(2);
+      const hook = await receiver('ok');
+      const [target] = webhookTargets([hook.url], { photos: photoOptions(), now: () => NOW });
+      expect(await target?.deliver(lead)).toEqual({ ok: true, detail: 'HTTP 200' });
+      const sent = hook.requests[0]?.json as WebhookPayload;
+      expect(sent.photos.map(({ width, height, bytes }) => [width, height, bytes])).toEqual([
+        [640, 480, 100],
+        [641, 480, 101],
+      ]);
+      const expires = Math.floor(NOW / 1000) + PHOTO_LINK_TTL_S;
+      const verifier = photoLinks({
+        siteUrl: 'https://glass.example.nz',
+        secret: () => store.getOrCreateSecret('photo-links'),
+      });
+      for (const [index, photo] of sent.photos.entries()) {
+        const url = new URL(photo.url);
+        expect(url.origin).toBe('https://glass.example.nz');
+        expect(url.pathname).toBe(`/lead-photos/${lead.id}/${index + 1}`);
+        expect(url.searchParams.get('expires')).toBe(String(expires));
+        const sig = url.searchParams.get('sig');
+        expect(
+          await verifier.verify(lead.id, String(index + 1), String(expires), sig, NOW),
+        ).toEqual({ number: index + 1, expiresAt: expires * 1000 });
+        // Not for the other photo.
+        expect(await verifier.verify(lead.id, String(2 - index), String(expires), sig, NOW)).toBe(
+          null,
+        );
+      }
+      // The rest of the payload is as before.
+      expect({ ...sent, photos: [] }).toEqual({ ...payload, id: lead.id });
+    });
+
+    it('an empty list without photos, for a test lead, and for photos the store could not keep', async () => {
+      const lead = await withPhotos(0);
+      const hook = await receiver('ok');
+      const [target] = webhookTargets([hook.url], { photos: photoOptions(), now: () => NOW });
+      await target?.deliver(lead);
+      await target?.deliver(lead, { test: true });
+      await target?.deliver(lead, {
+        unstoredPhotos: [{ data: new Uint8Array(10), width: 4, height: 4 }],
+      });
+      expect(hook.requests.map((request) => (request.json as WebhookPayload).photos)).toEqual([
+        [],
+        [],
+        [],
+      ]);
+    });
+
+    it('is tried again, not sent without its photos, while the store cannot be read', async () => {
+      const lead = await withPhotos(1);
+      const hook = await receiver('ok');
+      const [target] = webhookTargets([hook.url], { photos: photoOptions(), now: () => NOW });
+      await store.close();
+      const outcome = await target?.deliver(lead);
+      expect(outcome).toMatchObject({ ok: false, permanent: false });
+      expect(hook.requests).toHaveLength(0);
+    });
+  });
+}
 
 describe('delivering to every target', () => {
   const lead: LeadRecord = { ...payload, status: 'accepted', idempotency_key: null } as LeadRecord;

@@ -1,6 +1,13 @@
 import { Webhook } from 'standardwebhooks';
 import type { LeadRecord } from '../store/store.server.ts';
-import type { DeliveryOutcome, DeliveryTarget } from './targets.server.ts';
+import type { PhotoLinks } from './photo-links.server.ts';
+import {
+  photosToSend,
+  type DeliverOptions,
+  type DeliveryOutcome,
+  type DeliveryTarget,
+  type LeadPhotoSource,
+} from './targets.server.ts';
 
 /**
  * Webhook delivery (docs/operations.md#delivery, step 2): one JSON POST
@@ -42,13 +49,27 @@ export interface WebhookPayload {
   source: string;
   /** The visitor ticked "Glass broken now" (docs/operations.md#urgent-enquiries). */
   urgent: boolean;
+  /** The photos sent with the enquiry, by position; empty when there are none. */
+  photos: WebhookPhoto[];
   /** Only on a lead sent by `leads test-delivery`. */
   test?: true;
 }
 
+/**
+ * A photo in the webhook's JSON: a signed link that works without a session
+ * until 7 days after the delivery (photo-links.server.ts), the JPEG's size
+ * in pixels and its length in bytes.
+ */
+export interface WebhookPhoto {
+  url: string;
+  width: number;
+  height: number;
+  bytes: number;
+}
+
 export function toWebhookPayload(
   lead: LeadRecord,
-  options: { test?: boolean } = {},
+  options: { test?: boolean | undefined; photos?: readonly WebhookPhoto[] } = {},
 ): WebhookPayload {
   return {
     id: lead.id,
@@ -60,8 +81,32 @@ export function toWebhookPayload(
     created_at: lead.created_at,
     source: lead.source,
     urgent: lead.urgent,
+    photos: [...(options.photos ?? [])],
     ...(options.test ? { test: true as const } : {}),
   };
+}
+
+/**
+ * The lead's stored photos as the webhook lists them, each with a link
+ * signed now. A photo the store could not keep has no link to give, so it
+ * is left out.
+ */
+export async function webhookPhotos(
+  lead: LeadRecord,
+  options: DeliverOptions | undefined,
+  photos: WebhookPhotoOptions | undefined,
+  nowMs: number,
+): Promise<WebhookPhoto[]> {
+  if (!photos) return [];
+  const sent = (await photosToSend(lead, options, photos.source)).filter((photo) => photo.stored);
+  return Promise.all(
+    sent.map(async (photo) => ({
+      url: await photos.links.link(lead.id, photo.position + 1, nowMs),
+      width: photo.width,
+      height: photo.height,
+      bytes: photo.byte_size,
+    })),
+  );
 }
 
 /**
@@ -91,7 +136,15 @@ export function isLoopbackHost(hostname: string): boolean {
   );
 }
 
+/** What a webhook needs to list a lead's photos: the store, and the links' signer. */
+export interface WebhookPhotoOptions {
+  source: LeadPhotoSource;
+  links: PhotoLinks;
+}
+
 export interface WebhookOptions {
+  /** List each lead's photos as signed links; without it `photos` is always empty. */
+  photos?: WebhookPhotoOptions | undefined;
   timeoutMs?: number;
   userAgent?: string;
   /** LEAD_WEBHOOK_SECRET (`whsec_…`): sign every request. */
@@ -270,8 +323,31 @@ export function webhookTarget(
   return {
     key: webhookTargetKey(position),
     label: webhookLabel(position),
-    deliver: (lead, deliverOptions) =>
-      postWebhook(url, toWebhookPayload(lead, deliverOptions), options),
+    async deliver(lead, deliverOptions) {
+      let photos: WebhookPhoto[];
+      try {
+        photos = await webhookPhotos(
+          lead,
+          deliverOptions,
+          options.photos,
+          (options.now ?? Date.now)(),
+        );
+      } catch (error) {
+        // Never sent without the photos it has: tried again like any failure.
+        return {
+          ok: false,
+          permanent: false,
+          error: `could not list the lead's photos: ${error instanceof Error ? error.message : String(error)}`,
+          summary: "the lead's photos could not be read",
+          advice: 'check that the lead store is running',
+        };
+      }
+      return postWebhook(
+        url,
+        toWebhookPayload(lead, { test: deliverOptions?.test, photos }),
+        options,
+      );
+    },
   };
 }
 
