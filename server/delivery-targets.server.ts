@@ -41,6 +41,8 @@ export function createDeliveryTargets(
           to: env.LEAD_EMAIL_TO,
           from: env.LEAD_EMAIL_FROM,
           siteName: business.name,
+          siteUrl: env.SITE_URL,
+          photos: options.photos?.source,
           timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
           logger,
           tls: options.tls,

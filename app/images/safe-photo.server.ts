@@ -143,3 +143,38 @@ async function sanitise(data: Uint8Array, limits: SafePhotoLimits): Promise<Safe
 export function makeSafePhoto(data: Uint8Array, limits: SafePhotoLimits): Promise<SafePhotoResult> {
   return queue(() => sanitise(data, limits));
 }
+
+export interface FittedJpeg {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+/**
+ * A JPEG this site made (a kept photo, already bare of metadata) made
+ * smaller when it is over `maxBytes`: scaled down, its aspect kept, and
+ * encoded again without metadata until it fits. One that fits is given
+ * back as it is. Waits its turn in the same queue as makeSafePhoto.
+ */
+export function fitJpeg(data: Uint8Array, maxBytes: number): Promise<FittedJpeg> {
+  return queue(async () => {
+    const input = { failOn: 'error', limitInputPixels: 40_000_000 } as const;
+    const { width = 0, height = 0 } = await sharp(data, input).metadata();
+    if (data.byteLength <= maxBytes) return { data: Buffer.from(data), width, height };
+    let edge = Math.max(width, height);
+    let size = data.byteLength;
+    for (;;) {
+      // The bytes of a JPEG follow its pixels: scale the edge by the square
+      // root of the ratio, and a little more, so one or two tries do.
+      edge = Math.max(16, Math.floor(edge * Math.min(0.9, Math.sqrt(maxBytes / size) * 0.95)));
+      const { data: jpeg, info } = await sharp(data, input)
+        .resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true })
+        .jpeg({ quality: 80 })
+        .toBuffer({ resolveWithObject: true });
+      if (jpeg.byteLength <= maxBytes || edge === 16) {
+        return { data: jpeg, width: info.width, height: info.height };
+      }
+      size = jpeg.byteLength;
+    }
+  });
+}

@@ -1,7 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { makeSafePhoto } from '../../images/safe-photo.server.ts';
+import { PHOTO_RULES } from '../intake/form-rules.ts';
 import {
   composeLeadEmail,
+  MESSAGE_LIMIT_BYTES,
   emailTarget,
   leadMessageId,
   nzDateTime,
@@ -24,7 +28,9 @@ import {
   captureLogger,
   eventually,
   startReceiver,
+  STORE_BACKENDS,
   tempDataDir,
+  type StoreHarness,
 } from '../testing/test-support.server.ts';
 import { webhookTargets } from './webhooks.server.ts';
 
@@ -44,6 +50,7 @@ const lead: LeadRecord = {
 
 const options = {
   siteName: 'Harbourside Glass',
+  siteUrl: 'https://glass.example.nz',
   from: 'website@glass.example.nz',
   to: ['office@glass.example.nz'],
 };
@@ -104,6 +111,28 @@ describe('the lead e-mail', () => {
       options,
     ).subject;
     expect(subject).toBe('New enquiry: Windows, from A Bcc: x@evil.example');
+  });
+
+  it("links to the lead's page under /admin, with or without photos; a test lead has none", () => {
+    const page = `https://glass.example.nz/admin/leads/${lead.id}`;
+    const photo = {
+      filename: 'photo-1.jpg',
+      content: Buffer.from([0xff, 0xd8, 0xff]),
+      contentType: 'image/jpeg' as const,
+    };
+    for (const attachments of [undefined, [photo]]) {
+      const message = composeLeadEmail(lead, { ...options, attachments });
+      expect(String(message.text)).toContain(page);
+      expect(String(message.html)).toContain(`<a href="${page}">`);
+    }
+    const withPhoto = composeLeadEmail(lead, { ...options, attachments: [photo] });
+    expect(String(withPhoto.text)).toContain('1 photo attached.');
+    expect(withPhoto.attachments).toEqual([
+      expect.objectContaining({ filename: 'photo-1.jpg', contentType: 'image/jpeg' }),
+    ]);
+    const test = composeLeadEmail(lead, { ...options, test: true });
+    expect(String(test.text)).not.toContain('/admin/');
+    expect(String(test.html)).not.toContain('/admin/');
   });
 
   it('marks a test lead as such', () => {
@@ -182,10 +211,24 @@ describe('sending through a real SMTP server (STARTTLS, authentication)', () => 
     return made;
   };
 
+  /** Photos of random pixels: the worst case for JPEG, every photo as large as it gets. */
+  let noise: Buffer;
+  let noise2: Buffer;
+  let noise3: Buffer;
+  let tinyPhoto: Buffer;
+  const noiseJpeg = (width: number, height: number) =>
+    sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+
   beforeAll(async () => {
     certificate = makeTestCertificate();
     smtp = await startSmtpServer({ certificate });
     target = makeTarget(smtp);
+    noise = await noiseJpeg(2048, 1536);
+    noise2 = await noiseJpeg(2048, 1536);
+    noise3 = await noiseJpeg(1536, 2048);
+    tinyPhoto = await noiseJpeg(64, 48);
   });
   afterEach(() => {
     smtp.mode = 'ok';
@@ -256,6 +299,129 @@ describe('sending through a real SMTP server (STARTTLS, authentication)', () => 
       }),
     ]);
   });
+
+  for (const backend of STORE_BACKENDS) {
+    describe.skipIf(backend.skip)(`with photos from the lead store (${backend.label})`, () => {
+      let harness: StoreHarness;
+      let store: LeadStore;
+      beforeAll(async () => {
+        harness = await backend.harness();
+        store = await harness.open();
+      });
+      afterAll(async () => {
+        await store?.close();
+        await harness?.cleanup();
+      });
+
+      /** A stored lead with these photos, as the intake keeps them (makeSafePhoto). */
+      async function storedLead(photos: readonly Buffer[]): Promise<LeadRecord> {
+        const record: LeadRecord = {
+          ...lead,
+          id: randomUUID(),
+          // The longest message a form takes, in two-byte letters.
+          message: 'ā'.repeat(999),
+        };
+        const kept = [];
+        for (const photo of photos) {
+          const safe = await makeSafePhoto(photo, PHOTO_RULES);
+          if (!safe.ok) throw new Error(safe.reason);
+          const { data, width, height } = safe.photo;
+          kept.push({ data: new Uint8Array(data), width, height });
+        }
+        await store.insertLead(record, [], kept);
+        return record;
+      }
+
+      it('attaches three 2048 px photos of noise as photo-1.jpg to photo-3.jpg, bare, the message under 5 MB', async () => {
+        const record = await storedLead([noise, noise2, noise3]);
+        const stored = await Promise.all(
+          [0, 1, 2].map(async (position) => (await store.getLeadPhoto(record.id, position))!),
+        );
+        const withPhotos = makeTarget(smtp, { photos: store });
+        const before = smtp.messages.length;
+        expect(await withPhotos.deliver(record)).toEqual({
+          ok: true,
+          detail: 'delivered to 2 addresses',
+        });
+        await smtp.waitForMessages(before + 1);
+        const mail = smtp.messages[before]!;
+        const size = Buffer.byteLength(mail.raw, 'utf8');
+        console.log(
+          `lead e-mail with three 2048 px noise photos: ${size} bytes; stored ${stored
+            .map((photo) => photo.byte_size)
+            .join(', ')}; attached ${mail.parsed.attachments.map((a) => a.size).join(', ')}`,
+        );
+        // The photos as stored would not fit: each was made smaller.
+        expect(stored.reduce((sum, photo) => sum + photo.byte_size, 0)).toBeGreaterThan(
+          MESSAGE_LIMIT_BYTES,
+        );
+        expect(size).toBeLessThan(MESSAGE_LIMIT_BYTES);
+        expect(mail.parsed.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+          ['photo-1.jpg', 'image/jpeg'],
+          ['photo-2.jpg', 'image/jpeg'],
+          ['photo-3.jpg', 'image/jpeg'],
+        ]);
+        for (const attachment of mail.parsed.attachments) {
+          const metadata = await sharp(attachment.content).metadata();
+          expect(metadata.format).toBe('jpeg');
+          const long = Math.max(metadata.width, metadata.height);
+          expect(long).toBeLessThanOrEqual(2048);
+          // Still a photo worth looking at; scaled, never cropped or stretched.
+          expect(long).toBeGreaterThanOrEqual(800);
+          expect(long / Math.min(metadata.width, metadata.height)).toBeCloseTo(2048 / 1536, 1);
+          for (const field of ['exif', 'icc', 'xmp', 'iptc', 'comments'] as const) {
+            expect(metadata[field], field).toBeUndefined();
+          }
+        }
+        const page = `https://glass.example.nz/admin/leads/${record.id}`;
+        expect(mail.parsed.text).toContain(page);
+        expect(mail.parsed.text).toContain('3 photos attached.');
+      });
+
+      it('attaches a small photo as it is stored, and links the page of a lead without photos', async () => {
+        const small = await storedLead([tinyPhoto]);
+        const none = await storedLead([]);
+        const withPhotos = makeTarget(smtp, { photos: store });
+        const before = smtp.messages.length;
+        await withPhotos.deliver(small);
+        await withPhotos.deliver(none);
+        await smtp.waitForMessages(before + 2);
+        const [first, second] = smtp.messages.slice(before);
+        const kept = await store.getLeadPhoto(small.id, 0);
+        expect(first?.parsed.attachments.map((a) => a.content)).toEqual([Buffer.from(kept!.data)]);
+        expect(second?.parsed.attachments).toEqual([]);
+        expect(second?.parsed.text).toContain(`https://glass.example.nz/admin/leads/${none.id}`);
+      });
+
+      it('attaches the photos of a lead the store could not keep from the lead service', async () => {
+        const withPhotos = makeTarget(smtp, { photos: store });
+        const before = smtp.messages.length;
+        const data = new Uint8Array(
+          await sharp({ create: { width: 30, height: 20, channels: 3, background: '#ccc' } })
+            .jpeg()
+            .toBuffer(),
+        );
+        await withPhotos.deliver(
+          { ...lead, id: randomUUID() },
+          { unstoredPhotos: [{ data, width: 30, height: 20 }] },
+        );
+        await smtp.waitForMessages(before + 1);
+        expect(smtp.messages[before]?.parsed.attachments.map((a) => a.filename)).toEqual([
+          'photo-1.jpg',
+        ]);
+      });
+
+      it('is tried again, never sent without its photos, while the store cannot be read', async () => {
+        const record = await storedLead([tinyPhoto]);
+        const closed = await harness.open();
+        await closed.close();
+        const before = smtp.messages.length;
+        const outcome = await makeTarget(smtp, { photos: closed }).deliver(record);
+        expect(outcome).toEqual(expect.objectContaining({ ok: false, permanent: false }));
+        expect(smtp.messages.length).toBe(before);
+      });
+    });
+  }
 
   it('451 is retried, not permanent', async () => {
     smtp.mode = 'defer';

@@ -3,8 +3,16 @@ import escapeHtml from 'escape-html';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { GivenUpHandler, RemovedTargetHandler, RemovedTargetReport } from './outbox.server.ts';
+import { fitJpeg } from '../../images/safe-photo.server.ts';
 import type { LeadRecord } from '../store/store.server.ts';
-import type { DeliverOptions, DeliveryOutcome, DeliveryTarget } from './targets.server.ts';
+import {
+  photosToSend,
+  type DeliverOptions,
+  type DeliveryOutcome,
+  type DeliveryTarget,
+  type LeadPhotoSource,
+  type PhotoToSend,
+} from './targets.server.ts';
 import { isLoopbackHost } from './webhooks.server.ts';
 
 /**
@@ -107,9 +115,76 @@ export function telLink(phone: string): string | undefined {
 export interface LeadEmailOptions {
   /** The business's name (app/content/business.ts), for the From name. */
   siteName: string;
+  /** SITE_URL: the e-mail links to the lead's page under /admin. */
+  siteUrl: string;
   from: string;
   to: readonly string[];
-  test?: boolean;
+  test?: boolean | undefined;
+  /** The lead's photos, attached in this order (photoAttachments). */
+  attachments?: readonly PhotoAttachment[] | undefined;
+}
+
+/** The lead's page among the owner's pages (docs/operations.md#owners-pages). */
+export function leadPageUrl(siteUrl: string, leadId: string): string {
+  return `${siteUrl}/admin/leads/${encodeURIComponent(leadId)}`;
+}
+
+// ---------------------------------------------------------------------------
+// The photos (docs/operations.md#lead-e-mail)
+
+/**
+ * The whole message, as the mail server receives it, stays under this: many
+ * mail servers refuse more than 10 MB, and a phone on a slow connection
+ * fetches it.
+ */
+export const MESSAGE_LIMIT_BYTES = 5_000_000;
+/**
+ * What the headers, the text and HTML parts and each attachment's own
+ * headers take, with room to spare: the fields are short (a message of at
+ * most 1000 characters), so they come to a few kilobytes.
+ */
+const MESSAGE_OVERHEAD_BYTES = 100_000;
+/**
+ * The photos' own bytes: base64 writes 4 characters for every 3 bytes, and
+ * a line break (2 characters) after every 76.
+ */
+export const ATTACHMENTS_LIMIT_BYTES = Math.floor(
+  (((MESSAGE_LIMIT_BYTES - MESSAGE_OVERHEAD_BYTES) * 3) / 4) * (76 / 78),
+);
+
+export interface PhotoAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: 'image/jpeg';
+}
+
+/**
+ * The photos as attachments, `photo-1.jpg` and on by position, together
+ * within `limit` bytes. Each is the stored JPEG (bare of metadata since it
+ * was made safe); one over its share is scaled down (fitJpeg). The
+ * smallest are given their share first, so what they leave goes to the
+ * larger ones. A photo gone meanwhile (its lead deleted) is left out.
+ */
+export async function photoAttachments(
+  photos: readonly PhotoToSend[],
+  limit = ATTACHMENTS_LIMIT_BYTES,
+): Promise<PhotoAttachment[]> {
+  const attached = new Map<number, PhotoAttachment>();
+  let left = limit;
+  const bySize = [...photos].sort((a, b) => a.byte_size - b.byte_size);
+  for (const [index, photo] of bySize.entries()) {
+    const data = await photo.read();
+    if (!data) continue;
+    const share = Math.floor(left / (bySize.length - index));
+    const fitted = await fitJpeg(data, share);
+    left -= fitted.data.byteLength;
+    attached.set(photo.position, {
+      filename: `photo-${photo.position + 1}.jpg`,
+      content: fitted.data,
+      contentType: 'image/jpeg',
+    });
+  }
+  return [...attached.entries()].sort(([a], [b]) => a - b).map(([, attachment]) => attachment);
 }
 
 /** The domain of the From address, for Message-IDs the receiving servers accept. */
@@ -146,9 +221,18 @@ export function composeLeadEmail(lead: LeadRecord, options: LeadEmailOptions): S
   const urgent = lead.urgent
     ? `URGENT: glass broken now; the customer needs it made safe. Call ${lead.name} on ${lead.phone} as soon as you can.`
     : undefined;
+  const attachments = options.attachments ?? [];
+  const photos =
+    attachments.length === 0
+      ? ''
+      : `${attachments.length} ${attachments.length === 1 ? 'photo' : 'photos'} attached.`;
+  // A test lead is not stored: it has no page.
+  const page = test ? undefined : leadPageUrl(options.siteUrl, lead.id);
+  const pageLine = page ? `Its page on the website (stage, note, photos full size): ${page}` : '';
   const text = [
     ...(urgent ? [urgent, ''] : []),
     intro,
+    ...[pageLine, photos].filter(Boolean),
     '',
     ...rows.map(([label, value]) =>
       label === 'Message' ? `${label}:\n${value}\n` : `${label}: ${value}`,
@@ -170,7 +254,7 @@ export function composeLeadEmail(lead: LeadRecord, options: LeadEmailOptions): S
 <html lang="en-NZ"><head><meta charset="utf-8"><title>${escapeHtml(subjectOf(lead, test))}</title></head>
 <body style="font-family: Arial, sans-serif; color: #1a1a1a; line-height: 1.5">
 ${urgent ? `<p><strong>${escapeHtml(urgent)}</strong></p>\n` : ''}<p>${escapeHtml(intro)}</p>
-<table cellpadding="6" style="border-collapse: collapse">
+${page ? `<p><a href="${escapeHtml(page)}">Open this enquiry on the website</a> (stage, note, photos full size)</p>\n` : ''}${photos ? `<p>${escapeHtml(photos)}</p>\n` : ''}<table cellpadding="6" style="border-collapse: collapse">
 ${rows
   .map(
     ([label, value]) =>
@@ -193,6 +277,14 @@ ${rows
     },
     text,
     html,
+    ...(attachments.length > 0
+      ? {
+          attachments: attachments.map((attachment) => ({
+            ...attachment,
+            contentDisposition: 'attachment' as const,
+          })),
+        }
+      : {}),
   };
 }
 
@@ -211,6 +303,10 @@ export interface EmailTargetOptions {
   to: readonly string[];
   from: string;
   siteName: string;
+  /** SITE_URL, for the link to the lead's page. */
+  siteUrl: string;
+  /** Where the leads' photos are (the lead store); without it none is attached. */
+  photos?: LeadPhotoSource | undefined;
   /** Connection, greeting and socket timeout (default 8 s: docs/operations.md#delivery, step 2). */
   timeoutMs: number;
   logger?: Logger | undefined;
@@ -384,19 +480,37 @@ export function emailTarget(options: EmailTargetOptions): EmailTarget {
   return {
     key: EMAIL_TARGET_KEY,
     label: EMAIL_TARGET_LABEL,
-    deliver(lead: LeadRecord, deliverOptions?: DeliverOptions) {
+    async deliver(lead: LeadRecord, deliverOptions?: DeliverOptions) {
+      let attachments: PhotoAttachment[];
+      try {
+        attachments = await photoAttachments(
+          await photosToSend(lead, deliverOptions, options.photos),
+        );
+      } catch (error) {
+        // Never sent without the photos it has: tried again like any failure.
+        return {
+          ok: false,
+          permanent: false,
+          error: `could not attach the lead's photos: ${error instanceof Error ? error.message : String(error)}`,
+          summary: "the lead's photos could not be read",
+          advice: 'check that the lead store is running',
+        };
+      }
       return send(
         composeLeadEmail(lead, {
           siteName: options.siteName,
+          siteUrl: options.siteUrl,
           from: options.from,
           to: options.to,
           test: deliverOptions?.test,
+          attachments,
         }),
       );
     },
     sendGivenUpAlert(lead, targetLabel, error) {
       const message = composeLeadEmail(lead, {
         siteName: options.siteName,
+        siteUrl: options.siteUrl,
         from: options.from,
         to: options.to,
       });
