@@ -9,6 +9,9 @@ import {
   validateEnquiryForm,
   validateLead,
 } from '../app/leads/intake/schema.ts';
+import { photoLinks } from '../app/leads/delivery/photo-links.server.ts';
+import { GET as adminLeadPhoto } from '../app/pages/admin/leads/[id]/photos/[n].ts';
+import { leadPhotoLinks } from './lead-photo-links.server.ts';
 import { onDemandRoutes } from './on-demand-routes.server.ts';
 import { StaticFiles } from './static.server.ts';
 import { trailingSlashRedirect } from './trailing-slash.server.ts';
@@ -114,6 +117,44 @@ export const REQUEST_INPUT_CASES: Record<string, () => unknown> = {
       await new Promise<void>((resolve) =>
         router(req as unknown as Request, {} as Response, () => resolve()),
       );
+    }
+  },
+  "a webhook's photo link: its path, expiry and signature": async () => {
+    const handler = leadPhotoLinks({
+      links: photoLinks({
+        siteUrl: 'https://glass.example.nz',
+        secret: () => Promise.resolve(new Uint8Array(32)),
+      }),
+      store: { getLeadPhoto: () => Promise.resolve(null) },
+    });
+    const res = {
+      setHeader: () => res,
+      status: () => res,
+      type: () => res,
+      send: () => res,
+    };
+    for (const [urlPath, expires, sig] of [
+      [`/${'/'.repeat(PATH_RUN)}1`, '1', 'A'],
+      [`/a/${'1'.repeat(PATH_RUN)}`, '1'.repeat(FIELD_RUN), 'A'.repeat(FIELD_RUN)],
+      [
+        `/${'%41'.repeat(PATH_RUN / 3)}/1`,
+        `${'9'.repeat(FIELD_RUN)}x`,
+        `${'-'.repeat(FIELD_RUN)}=`,
+      ],
+    ] as const) {
+      const req = { method: 'GET', path: urlPath, query: { expires, sig } };
+      await handler(req as unknown as Request, res as unknown as Response, () => undefined);
+    }
+  },
+  "the owner's full-size photo: its number": async () => {
+    const locals = {
+      owner: { id: 'o', email: 'o@example.nz' },
+      ownerPages: { store: { getLeadPhoto: () => Promise.resolve(null) } },
+    };
+    for (const n of [`1${'0'.repeat(PATH_RUN)}x`, '9'.repeat(PATH_RUN)]) {
+      await adminLeadPhoto({ params: { id: 'x', n }, locals } as unknown as Parameters<
+        typeof adminLeadPhoto
+      >[0]);
     }
   },
   'blog category named by the URL': () => {
