@@ -34,6 +34,7 @@ function lead(): LeadRecord {
     source: 'quote_form',
     status: 'accepted',
     idempotency_key: null,
+    urgent: false,
   };
 }
 
