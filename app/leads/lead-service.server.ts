@@ -318,11 +318,13 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
 
     // delivered mode: accepted only if a target takes it now
     // (docs/operations.md#delivery, steps 2-3).
-    // A lead the store could not keep still carries its photos to the e-mail.
+    // A lead the store could not keep still carries its photos to the e-mail
+    // (and none to a webhook: no link could show them); a lead without
+    // photos says so, so no target asks the store (which may be down).
     const attempts = await deliverToTargets(
       targets,
       lead,
-      stored || photos.length === 0 ? undefined : { unstoredPhotos: photos },
+      stored && photos.length > 0 ? undefined : { unstoredPhotos: photos },
     );
     const delivered = attempts.filter((attempt) => attempt.outcome.ok).length;
     const leadAccepted = delivered > 0;
