@@ -49,6 +49,13 @@ describe('signed photo links', () => {
     expect(await verify(leadId, number, String(Number(expires) + 1), sig, NOW)).toBeNull();
     const flipped = `${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`;
     expect(await verify(leadId, number, expires, flipped, NOW)).toBeNull();
+    // The same bytes spelt otherwise: the last character's two spare bits.
+    const last = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.indexOf(
+      sig.at(-1)!,
+    );
+    const respelt = `${sig.slice(0, -1)}${'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'[last ^ 1]}`;
+    expect(Buffer.from(respelt, 'base64url')).toEqual(Buffer.from(sig, 'base64url'));
+    expect(await verify(leadId, number, expires, respelt, NOW)).toBeNull();
     expect(await links(randomBytes(32)).verify(leadId, number, expires, sig, NOW)).toBeNull();
   });
 
