@@ -172,7 +172,8 @@ test('the urgent choice: reached with Tab, ticked with Space, a 44 px target at 
     const before =
       path === '/'
         ? form.getByRole('radio', { name: 'Home Glass' })
-        : form.getByLabel('Message', { exact: true });
+        : // The photo picker's file input comes last before the choice.
+          form.locator('input[type="file"][name="photos"]');
     const box = await tickByKeyboard(page, before);
     const target = await box.locator('xpath=ancestor::label').boundingBox();
     expect(target?.height, path).toBeGreaterThanOrEqual(44);
