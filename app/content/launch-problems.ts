@@ -15,6 +15,10 @@ export interface LaunchProblem {
   /** The section of the content to edit. */
   section: SiteContentSection;
   message: string;
+  /** The offer's or testimonial's id, when the problem is one of them. */
+  item?: number;
+  /** The field to fix, as its path in the section (or the item): 'phone.display', 'validUntil'. */
+  field?: string;
 }
 
 /** Domains set aside for examples (RFC 2606, RFC 6761): never a real business's. */
@@ -51,23 +55,26 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 function identityProblems(
   identity: SiteContent['identity'],
   shipped: PlaceholderIdentity,
-): string[] {
-  const problems: string[] = [];
-  const still = (what: string, value: string) =>
-    problems.push(`${what} is still the placeholder “${value}”: put the business’s own here`);
+): Array<{ field: string; message: string }> {
+  const problems: Array<{ field: string; message: string }> = [];
+  const still = (what: string, value: string, field: string) =>
+    problems.push({
+      field,
+      message: `${what} is still the placeholder “${value}”: put the business’s own here`,
+    });
 
-  if (identity.name === shipped.name) still('the business name (name)', identity.name);
+  if (identity.name === shipped.name) still('the business name (name)', identity.name, 'name');
   if (identity.legalName === shipped.legalName) {
-    still('the legal name (legalName)', identity.legalName);
+    still('the legal name (legalName)', identity.legalName, 'legalName');
   }
   if (
     identity.phone.display === shipped.phone.display ||
     identity.phone.e164 === shipped.phone.e164
   ) {
-    still('the phone number (phone)', identity.phone.display);
+    still('the phone number (phone)', identity.phone.display, 'phone.display');
   }
   if (identity.email === shipped.email || isReservedEmail(identity.email)) {
-    still('the e-mail address (email)', identity.email);
+    still('the e-mail address (email)', identity.email, 'email');
   }
   const { country: _country, ...shippedAddress } = shipped.address;
   if (
@@ -75,16 +82,18 @@ function identityProblems(
     same(identity.address, shippedAddress) ||
     /\bexample\b/i.test(identity.address.street)
   ) {
-    still('the street address (address)', identity.address.street);
+    still('the street address (address)', identity.address.street, 'address.street');
   }
   if (
     identity.mapEmbedUrl === shipped.mapEmbedUrl ||
     identity.mapLinkUrl === shipped.mapLinkUrl ||
     same(identity.geo, shipped.geo)
   ) {
-    problems.push(
-      'the map (mapEmbedUrl, mapLinkUrl, geo) still shows the placeholder location: point it at the business’s own address',
-    );
+    problems.push({
+      field: 'mapEmbedUrl',
+      message:
+        'the map (mapEmbedUrl, mapLinkUrl, geo) still shows the placeholder location: point it at the business’s own address',
+    });
   }
   const networks = { facebook: 'Facebook', instagram: 'Instagram' } as const;
   for (const [network, label] of Object.entries(networks) as Array<
@@ -92,12 +101,16 @@ function identityProblems(
   >) {
     const address = identity.social[network];
     if (address === shipped.social[network] || namesNoPage(address) || isReservedUrl(address)) {
-      still(`the ${label} page (social.${network})`, address);
+      still(`the ${label} page (social.${network})`, address, `social.${network}`);
     }
   }
   const officer = identity.privacyOfficer;
   if (officer.email === shipped.privacyOfficer.email || isReservedEmail(officer.email)) {
-    still('the Privacy Officer’s e-mail (privacyOfficer.email)', officer.email);
+    still(
+      'the Privacy Officer’s e-mail (privacyOfficer.email)',
+      officer.email,
+      'privacyOfficer.email',
+    );
   }
   return problems;
 }
@@ -112,15 +125,22 @@ export function launchProblems(
   placeholders: PlaceholderIdentity = placeholderBusiness,
 ): LaunchProblem[] {
   const problems: LaunchProblem[] = [];
-  const add = (section: SiteContentSection, message: string) => problems.push({ section, message });
+  const add = (
+    section: SiteContentSection,
+    message: string,
+    where: { item?: number; field?: string } = {},
+  ) => problems.push({ section, message, ...where });
 
-  for (const message of identityProblems(content.identity, placeholders)) add('identity', message);
+  for (const { field, message } of identityProblems(content.identity, placeholders)) {
+    add('identity', message, { field });
+  }
 
   for (const key of OWNER_FACTS) {
     if (content.hours.facts[key].confirmed) continue;
     add(
       'hours',
       `${key} is stated on the site but not yet confirmed by the business: ${defaultFacts[key].question} Correct it, then set confirmed: true`,
+      { field: `facts.${key}.confirmed` },
     );
   }
 
@@ -131,12 +151,14 @@ export function launchProblems(
       add(
         'offers',
         `${name} is sample content, not an offer the business has made (advertising an invented offer is ${FAIR_TRADING_ACT}): replace it with a real offer or remove it`,
+        { item: offer.id },
       );
     }
     if (offer.validUntil < todayNz) {
       add(
         'offers',
         `${name} ended on ${formatLongDateNz(offer.validUntil)} (validUntil ${offer.validUntil}): give it a new end date or remove it`,
+        { item: offer.id, field: 'validUntil' },
       );
     }
   }
@@ -146,6 +168,7 @@ export function launchProblems(
       add(
         'testimonials',
         `testimonial ${testimonial.id} (“${testimonial.name}”, ${testimonial.location}) is an invented sample review, not a real customer’s (publishing invented reviews as real ones is ${FAIR_TRADING_ACT}): replace it with a real review, given with the customer’s permission, or remove it`,
+        { item: testimonial.id },
       );
     }
   }

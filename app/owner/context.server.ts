@@ -40,6 +40,21 @@ export interface OwnerPagesContext {
     expiresAt: string;
   }) => Promise<boolean>;
   logger: Logger;
+  /**
+   * The server's publisher (server/start.ts sets it once it runs one):
+   * "Publish" on /admin/site asks it to build and switch now. Without it
+   * the publisher of any server on the store picks the version up on its
+   * next check.
+   */
+  publishing?: SitePublishingControl;
+}
+
+/** What the owner's pages may ask of the server's publisher (server/site-publisher.server.ts). */
+export interface SitePublishingControl {
+  /** Compare and build now; returns at once (the build runs on). */
+  publishNow(): void;
+  /** The content version this process serves now; null when its release names none. */
+  servedVersion(): number | null;
 }
 
 /** The owner a request's session names (Astro.locals.owner). */

@@ -11,6 +11,7 @@ import {
   type LeadWithDeliveries,
 } from '../leads/store/store.server.ts';
 import type { SignedInOwner } from './context.server.ts';
+import { describeSiteActivity } from './site-admin.server.ts';
 
 /**
  * What the inbox, a lead's page and the activity list decide, apart from
@@ -237,6 +238,6 @@ export function describeActivity(action: string, detail: string): string {
     case ACTIVITY.personDeleted:
       return `Deleted a person's enquiries (${enquiries})`;
     default:
-      return detail ? `${action} (${detail})` : action;
+      return describeSiteActivity(action, detail) ?? (detail ? `${action} (${detail})` : action);
   }
 }

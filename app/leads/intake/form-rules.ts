@@ -124,6 +124,18 @@ export const PHOTO_RULES = {
 } as const;
 
 /**
+ * A job photo the owner uploads on /admin/site (docs/operations.md#site-content):
+ * straight from a phone, so larger than an enquiry's; the same formats and
+ * pixel limit, kept re-encoded as JPEG no larger than `maxEdge`.
+ */
+export const JOB_PHOTO_RULES = {
+  maxBytes: 20 * 1024 * 1024,
+  maxPixels: PHOTO_RULES.maxPixels,
+  maxEdge: 2560,
+  types: PHOTO_RULES.types,
+} as const;
+
+/**
  * Urgent enquiries (docs/operations.md#urgent-enquiries): an optional
  * checkbox on all three forms, sent as `urgent=yes`.
  */

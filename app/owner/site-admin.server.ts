@@ -1,0 +1,1039 @@
+import busboy from 'busboy';
+import {
+  ENDED_OFFER_CTA,
+  initialsOf,
+  truncateReview,
+  type OfferCardData,
+  type TestimonialCardData,
+} from '../components/home/home-cards.ts';
+import { formatLongDateNz } from '../content/format-date.ts';
+import { launchProblems, type LaunchProblem } from '../content/launch-problems.ts';
+import {
+  checkSiteContent,
+  checkSiteContentSection,
+  defaultSiteContent,
+  nzDate,
+  SITE_CONTENT_SECTIONS,
+  type ContentProblem,
+  type JobPhoto,
+  type SiteContent,
+  type SiteContentSection,
+  type SiteOffer,
+  type SiteTestimonial,
+} from '../content/site-content.ts';
+import { makeSafePhoto, type SafePhotoRefusal } from '../images/safe-photo.server.ts';
+import { JOB_PHOTO_RULES } from '../leads/intake/form-rules.ts';
+import type {
+  SiteContentDraft,
+  SiteContentDraftSection,
+  SiteContentVersionRecord,
+} from '../leads/store/site-content-store.server.ts';
+import type { LeadStore, NewActivity } from '../leads/store/store.server.ts';
+import type { SitePublishingControl, SignedInOwner } from './context.server.ts';
+import {
+  contentFrom,
+  fieldErrors,
+  fieldId,
+  formValuesFrom,
+  formValuesOf,
+  hoursFields,
+  IDENTITY_FIELDS,
+  JOB_PHOTO_FIELDS,
+  NOTICE_FIELDS,
+  OFFER_FIELDS,
+  TESTIMONIAL_FIELDS,
+  type FieldErrors,
+  type FieldSpec,
+  type FormValues,
+} from './site-fields.ts';
+
+/**
+ * What /admin/site decides, apart from its markup (docs/operations.md,
+ * "Owner's pages" and "Site content"): each section's draft saved on the
+ * revision the owner saw (a save made meanwhile is shown, never
+ * overwritten), every field checked by the section's schema, job photos
+ * made safe and stored, "Publish" (a new version from the whole draft,
+ * checked by the schema, then the publisher asked to build now) and
+ * "Restore". Each change is noted in the activity list with section names,
+ * version numbers and ids only.
+ */
+
+export const SITE_ACTIVITY = {
+  saved: 'site.saved',
+  conflict: 'site.conflict',
+  photoAdded: 'site.photo.added',
+  photoRefused: 'site.photo.refused',
+  published: 'site.published',
+  publishRefused: 'site.publish.refused',
+  restored: 'site.restored',
+  live: 'site.live',
+  failed: 'site.failed',
+} as const;
+
+/** The activity list's actor for what the server's publisher did. */
+export const SERVER_ACTOR = 'server';
+
+function siteActivity(
+  actor: string,
+  action: (typeof SITE_ACTIVITY)[keyof typeof SITE_ACTIVITY],
+  detail: Record<string, string | number>,
+  now: Date,
+): NewActivity {
+  return {
+    at: now.toISOString(),
+    actor,
+    action,
+    detail: Object.entries(detail)
+      .map(([key, value]) => `${key}=${value}`)
+      .join(','),
+  };
+}
+
+/** A build of a version went live or failed (the publisher's record, server/leads-integration.server.ts). */
+export function siteBuildActivity(version: number, ok: boolean, now: Date): NewActivity {
+  return siteActivity(
+    SERVER_ACTOR,
+    ok ? SITE_ACTIVITY.live : SITE_ACTIVITY.failed,
+    { version },
+    now,
+  );
+}
+
+const SECTION_WORDS: Record<SiteContentSection, string> = {
+  identity: 'business details',
+  hours: 'hours and facts',
+  offers: 'offers',
+  testimonials: 'testimonials',
+  notice: 'notice',
+  jobPhotos: 'job photos',
+};
+
+const REFUSAL_WORDS: Record<SafePhotoRefusal | 'missing', string> = {
+  type: 'not a JPEG, PNG or WebP',
+  size: 'too large',
+  pixels: 'too many pixels',
+  unreadable: 'unreadable',
+  missing: 'no file',
+};
+
+/** A site line of the activity list in words; undefined for other actions. */
+export function describeSiteActivity(action: string, detail: string): string | undefined {
+  const parts = new Map(
+    detail
+      .split(',')
+      .map((part) => part.split('='))
+      .filter((pair): pair is [string, string] => pair.length === 2),
+  );
+  const section = SECTION_WORDS[parts.get('section') as SiteContentSection] ?? parts.get('section');
+  const version = parts.get('version') ?? '?';
+  switch (action) {
+    case SITE_ACTIVITY.saved:
+      return `Saved the site's ${section} (draft)`;
+    case SITE_ACTIVITY.conflict:
+      return `Not saved: someone else had saved the site's ${section} meanwhile`;
+    case SITE_ACTIVITY.photoAdded:
+      return `Uploaded a job photo (${parts.get('photo') ?? '?'})`;
+    case SITE_ACTIVITY.photoRefused:
+      return `Refused a job photo upload (${REFUSAL_WORDS[parts.get('reason') as SafePhotoRefusal] ?? parts.get('reason')})`;
+    case SITE_ACTIVITY.published:
+      return `Published the site: version ${version}`;
+    case SITE_ACTIVITY.publishRefused:
+      return `Publishing refused: the draft has ${parts.get('problems') ?? '?'} problems`;
+    case SITE_ACTIVITY.restored:
+      return `Restored version ${parts.get('from') ?? '?'} of the site as version ${version}`;
+    case SITE_ACTIVITY.live:
+      return `Version ${version} of the site is live`;
+    case SITE_ACTIVITY.failed:
+      return `Version ${version} of the site failed to build; visitors see the version before`;
+    default:
+      return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The sections: where each is edited, and which pages it changes
+
+export const SECTION_INFO: Record<
+  SiteContentSection,
+  { title: string; href: string; pages: string }
+> = {
+  identity: {
+    title: 'Business details',
+    href: '/admin/site/identity',
+    pages:
+      'every page (header, footer, the details search engines read), /contact and /privacy-policy',
+  },
+  hours: {
+    title: 'Hours and facts',
+    href: '/admin/site/hours',
+    pages:
+      'every page’s footer, /contact, /about and the pages that state a lead time, fitting time or term (service pages, /terms, /privacy-policy)',
+  },
+  offers: {
+    title: 'Offers',
+    href: '/admin/site/offers',
+    pages: 'the home page (/): Special offers',
+  },
+  testimonials: {
+    title: 'Testimonials',
+    href: '/admin/site/testimonials',
+    pages: 'the home page (/): the reviews',
+  },
+  notice: { title: 'Notice', href: '/admin/site/notice', pages: 'every page, above the header' },
+  jobPhotos: {
+    title: 'Job photos',
+    href: '/admin/site/photos',
+    pages: 'the service pages of the photos (Recent work)',
+  },
+};
+
+/** JSON with object keys in order and nothing undefined: two contents compare by meaning. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(
+          Object.entries(inner as Record<string, unknown>)
+            .filter(([, v]) => v !== undefined)
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : inner,
+  );
+}
+
+export function sameContent(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
+}
+
+/** The draft's content, whole. */
+export function draftContent(draft: SiteContentDraft): SiteContent {
+  return Object.fromEntries(
+    SITE_CONTENT_SECTIONS.map((section) => [section, draft[section].content]),
+  ) as SiteContent;
+}
+
+/** Where the checklist's problem is fixed: the editor, at the field. */
+export function problemHref(problem: LaunchProblem): string {
+  const base = SECTION_INFO[problem.section].href;
+  const page =
+    problem.item !== undefined &&
+    (problem.section === 'offers' || problem.section === 'testimonials')
+      ? `${base}/${problem.item}`
+      : base;
+  return problem.field ? `${page}#${fieldId(problem.field)}` : page;
+}
+
+/** What changes between the live content and the draft, item by item. */
+export interface DraftChanges {
+  sections: SiteContentSection[];
+  offers: { added: SiteOffer[]; changed: SiteOffer[]; removed: SiteOffer[] };
+  testimonials: {
+    added: SiteTestimonial[];
+    changed: SiteTestimonial[];
+    removed: SiteTestimonial[];
+  };
+  notice: { from: SiteContent['notice']; to: SiteContent['notice'] } | null;
+  /** The service pages whose Recent work changes. */
+  photoPages: string[];
+  /** The pages the change touches, in words. */
+  pages: string[];
+}
+
+function itemChanges<T extends { id: number }>(live: readonly T[], draft: readonly T[]) {
+  const before = new Map(live.map((item) => [item.id, item]));
+  const after = new Map(draft.map((item) => [item.id, item]));
+  return {
+    added: draft.filter((item) => !before.has(item.id)),
+    changed: draft.filter((item) => before.has(item.id) && !sameContent(before.get(item.id), item)),
+    removed: live.filter((item) => !after.has(item.id)),
+  };
+}
+
+export function draftChanges(live: SiteContent, draft: SiteContent): DraftChanges {
+  const sections = SITE_CONTENT_SECTIONS.filter(
+    (section) => !sameContent(live[section], draft[section]),
+  );
+  const photoKey = (photo: JobPhoto) => canonical(photo);
+  const livePhotos = new Set(live.jobPhotos.map(photoKey));
+  const draftPhotos = new Set(draft.jobPhotos.map(photoKey));
+  const services = new Set<string>();
+  for (const photo of draft.jobPhotos)
+    if (!livePhotos.has(photoKey(photo))) services.add(photo.service);
+  for (const photo of live.jobPhotos)
+    if (!draftPhotos.has(photoKey(photo))) services.add(photo.service);
+  const photoPages = [...services].sort().map((service) => `/services/${service}`);
+  return {
+    sections,
+    offers: itemChanges(live.offers, draft.offers),
+    testimonials: itemChanges(live.testimonials, draft.testimonials),
+    notice: sameContent(live.notice, draft.notice) ? null : { from: live.notice, to: draft.notice },
+    photoPages,
+    pages: sections.map((section) =>
+      section === 'jobPhotos' && photoPages.length > 0
+        ? `${SECTION_INFO.jobPhotos.title}: ${photoPages.join(', ')}`
+        : `${SECTION_INFO[section].title}: ${SECTION_INFO[section].pages}`,
+    ),
+  };
+}
+
+// ---------------------------------------------------------------------------
+// The overview
+
+export type PublishingState =
+  | { kind: 'defaults' }
+  | { kind: 'building'; version: number; since: string }
+  | { kind: 'live'; version: number; since: string | null }
+  | { kind: 'failed'; version: number; error: string; live: number | null };
+
+export interface VersionRow {
+  version: number;
+  created_at: string;
+  /** The owner's e-mail, or null when made on the server. */
+  by: string | null;
+  state: SiteContentVersionRecord['state'];
+  restored_from: number | null;
+  /** The live version visitors see. */
+  current: boolean;
+  error: string | null;
+}
+
+export interface SiteOverview {
+  draft: SiteContentDraft;
+  content: SiteContent;
+  live: SiteContentVersionRecord | null;
+  liveContent: SiteContent;
+  differs: Record<SiteContentSection, boolean>;
+  changes: DraftChanges;
+  problems: Array<LaunchProblem & { href: string }>;
+  state: PublishingState;
+  versions: VersionRow[];
+  /** What this server process serves now (its release's content version). */
+  served: number | null;
+}
+
+/** E-mail addresses of owners by id, asked once each. */
+export function ownerNames(store: LeadStore): (id: string | null) => Promise<string | null> {
+  const known = new Map<string, Promise<string | null>>();
+  return (id) => {
+    if (!id) return Promise.resolve(null);
+    let name = known.get(id);
+    if (!name) {
+      name = store.getOwner(id).then((owner) => owner?.email ?? 'a removed owner');
+      known.set(id, name);
+    }
+    return name;
+  };
+}
+
+export const VERSIONS_SHOWN = 20;
+
+export async function siteOverview(
+  store: LeadStore,
+  publishing: SitePublishingControl | undefined,
+  now = new Date(),
+): Promise<SiteOverview> {
+  const [draft, live, versions] = await Promise.all([
+    store.siteContentDraft(),
+    store.newestLiveSiteContent(),
+    store.listSiteContentVersions(VERSIONS_SHOWN),
+  ]);
+  const content = draftContent(draft);
+  const liveContent = live?.content ?? defaultSiteContent;
+  const differs = Object.fromEntries(
+    SITE_CONTENT_SECTIONS.map((section) => [
+      section,
+      !sameContent(liveContent[section], content[section]),
+    ]),
+  ) as Record<SiteContentSection, boolean>;
+  const name = ownerNames(store);
+  const rows = await Promise.all(
+    versions.map(async (version) => ({
+      version: version.version,
+      created_at: version.created_at,
+      by: await name(version.created_by),
+      state: version.state,
+      restored_from: version.restored_from,
+      current: version.version === live?.version,
+      error: version.error,
+    })),
+  );
+  const newest = versions[0];
+  let state: PublishingState;
+  if (newest?.state === 'publishing') {
+    state = { kind: 'building', version: newest.version, since: newest.created_at };
+  } else if (newest?.state === 'failed') {
+    state = {
+      kind: 'failed',
+      version: newest.version,
+      error: newest.error ?? 'The build failed.',
+      live: live?.version ?? null,
+    };
+  } else if (live) {
+    state = { kind: 'live', version: live.version, since: live.live_at };
+  } else {
+    state = { kind: 'defaults' };
+  }
+  return {
+    draft,
+    content,
+    live,
+    liveContent,
+    differs,
+    changes: draftChanges(liveContent, content),
+    problems: launchProblems(content, now).map((problem) => ({
+      ...problem,
+      href: problemHref(problem),
+    })),
+    state,
+    versions: rows,
+    served: publishing?.servedVersion() ?? null,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Saving a section
+
+/** What a save did, for the page to show. */
+export type SaveOutcome =
+  | { kind: 'saved'; revision: number }
+  /** `revision`: the one the form was made from, for the form shown again. */
+  | { kind: 'invalid'; values: FormValues; errors: FieldErrors; revision: number }
+  | {
+      kind: 'conflict';
+      /** The draft as saved meanwhile, and by whom and when. */
+      current: SiteContentDraftSection;
+      by: string | null;
+      at: string | null;
+    }
+  | { kind: 'not-found' };
+
+export async function saveDraftSection<S extends SiteContentSection>(
+  store: LeadStore,
+  owner: SignedInOwner,
+  section: S,
+  content: SiteContent[S],
+  revision: number,
+  now = new Date(),
+): Promise<SaveOutcome> {
+  const result = await store.saveSiteContentSection(section, content, revision, owner.id);
+  if (result.saved) {
+    await store.recordActivity(
+      siteActivity(
+        owner.email,
+        SITE_ACTIVITY.saved,
+        { section, revision: result.section.revision },
+        now,
+      ),
+    );
+    return { kind: 'saved', revision: result.section.revision };
+  }
+  await store.recordActivity(siteActivity(owner.email, SITE_ACTIVITY.conflict, { section }, now));
+  return {
+    kind: 'conflict',
+    current: result.current,
+    by: await ownerNames(store)(result.current.updated_by),
+    at: result.current.updated_at,
+  };
+}
+
+/** The revision a form was made from: a whole number, else -1 (refused by the store as a conflict… never saved). */
+export function revisionOf(form: URLSearchParams): number | null {
+  const revision = Number(form.get('revision') ?? '');
+  return Number.isSafeInteger(revision) && revision >= 0 ? revision : null;
+}
+
+function invalid(values: FormValues, errors: FieldErrors, revision: number): SaveOutcome {
+  return { kind: 'invalid', values, errors, revision };
+}
+
+/** A whole-section form (business details, hours, notice): check, then save on the revision seen. */
+async function saveSectionForm<S extends SiteContentSection>(
+  store: LeadStore,
+  owner: SignedInOwner,
+  section: S,
+  fields: readonly FieldSpec[],
+  form: URLSearchParams,
+  shape: (content: Record<string, unknown>) => unknown = (content) => content,
+  now = new Date(),
+): Promise<SaveOutcome> {
+  const values = formValuesFrom(form, fields);
+  const revision = revisionOf(form);
+  if (revision === null) return { kind: 'not-found' };
+  const checked = checkSiteContentSection(section, shape(contentFrom(values, fields)));
+  if (!checked.ok) return invalid(values, fieldErrors(checked.problems, fields, 1), revision);
+  return saveDraftSection(store, owner, section, checked.content, revision, now);
+}
+
+export function saveIdentity(
+  store: LeadStore,
+  owner: SignedInOwner,
+  form: URLSearchParams,
+  now = new Date(),
+): Promise<SaveOutcome> {
+  return saveSectionForm(store, owner, 'identity', IDENTITY_FIELDS, form, undefined, now);
+}
+
+/** The lines of opening hours the form posted, without the empty ones. */
+function openingLines(form: URLSearchParams): number {
+  let lines = 0;
+  for (const name of form.keys()) {
+    const match = /^openingHours\.(\d)\./.exec(name);
+    if (match) lines = Math.max(lines, Number(match[1]) + 1);
+  }
+  return lines;
+}
+
+export function hoursFormFields(content: SiteContent['hours']): FieldSpec[] {
+  return hoursFields(content.openingHours.length);
+}
+
+export function saveHours(
+  store: LeadStore,
+  owner: SignedInOwner,
+  form: URLSearchParams,
+  now = new Date(),
+): Promise<SaveOutcome> {
+  const fields = hoursFields(Math.max(0, openingLines(form) - 1));
+  return saveSectionForm(
+    store,
+    owner,
+    'hours',
+    fields,
+    form,
+    (content) => {
+      const lines = (content.openingHours as Array<Record<string, unknown>> | undefined) ?? [];
+      // A line left empty is no line (the form always offers one more).
+      const blank = (line: Record<string, unknown>) =>
+        (line.days as unknown[]).length === 0 &&
+        line.opens === '' &&
+        line.closes === '' &&
+        line.label === '';
+      return { ...content, openingHours: lines.filter((line) => !blank(line)) };
+    },
+    now,
+  );
+}
+
+export function hoursFieldsFor(form: URLSearchParams): FieldSpec[] {
+  return hoursFields(Math.max(0, openingLines(form) - 1));
+}
+
+export async function saveNotice(
+  store: LeadStore,
+  owner: SignedInOwner,
+  form: URLSearchParams,
+  now = new Date(),
+): Promise<SaveOutcome> {
+  if (form.get('action') === 'remove') {
+    const revision = revisionOf(form);
+    if (revision === null) return { kind: 'not-found' };
+    return saveDraftSection(store, owner, 'notice', null, revision, now);
+  }
+  return saveSectionForm(store, owner, 'notice', NOTICE_FIELDS, form, undefined, now);
+}
+
+/** The next id of a list of offers or testimonials. */
+function nextId(items: ReadonlyArray<{ id: number }>): number {
+  return items.reduce((max, item) => Math.max(max, item.id), 0) + 1;
+}
+
+/**
+ * An offer's or testimonial's form: add (no `id`), edit, or remove
+ * (`action=remove`). Saving one of the shipped samples makes it the
+ * business's own (no longer `sample`); a testimonial then needs the
+ * customer's agreement like any other.
+ */
+async function saveItem<S extends 'offers' | 'testimonials'>(
+  store: LeadStore,
+  owner: SignedInOwner,
+  section: S,
+  fields: readonly FieldSpec[],
+  form: URLSearchParams,
+  now: Date,
+): Promise<SaveOutcome & { id?: number }> {
+  const draft = (await store.siteContentDraft())[section] as SiteContentDraftSection<S>;
+  const items = draft.content as Array<{ id: number; featured?: boolean }>;
+  const revision = revisionOf(form);
+  const idText = form.get('id') ?? '';
+  const id = idText === '' ? null : Number(idText);
+  const values = formValuesFrom(form, fields);
+  if (revision === null || (id !== null && !Number.isSafeInteger(id))) return { kind: 'not-found' };
+  const index = id === null ? -1 : items.findIndex((item) => item.id === id);
+  if (id !== null && index === -1) {
+    // Removed meanwhile, or never there: a conflict when the draft moved on.
+    if (draft.revision !== revision) {
+      return {
+        kind: 'conflict',
+        current: draft,
+        by: await ownerNames(store)(draft.updated_by),
+        at: draft.updated_at,
+      };
+    }
+    return { kind: 'not-found' };
+  }
+  let list: unknown[];
+  let savedId = id;
+  if (form.get('action') === 'remove') {
+    list = items.filter((item) => item.id !== id);
+  } else {
+    savedId = id ?? nextId(items);
+    const item: Record<string, unknown> = { ...contentFrom(values, fields), id: savedId };
+    if (section === 'offers' && item.featured !== true) delete item.featured;
+    list = index === -1 ? [...items, item] : items.map((old, at) => (at === index ? item : old));
+    if (section === 'offers' && item.featured === true) {
+      // One featured offer: this one.
+      list = list.map((offer) => {
+        if (offer === item) return offer;
+        const { featured: _featured, ...rest } = offer as SiteOffer;
+        return rest;
+      });
+    }
+    const position = index === -1 ? list.length - 1 : index;
+    const checked = checkSiteContentSection(section, list);
+    if (!checked.ok) {
+      const mine = checked.problems.filter(
+        (problem) => problem.path.length < 2 || problem.path[1] === position,
+      );
+      return {
+        ...invalid(values, fieldErrors(mine.length ? mine : checked.problems, fields, 2), revision),
+        ...(id !== null ? { id } : {}),
+      };
+    }
+    list = checked.content as unknown[];
+  }
+  const checked = checkSiteContentSection(section, list);
+  if (!checked.ok) return invalid(values, fieldErrors(checked.problems, fields, 2), revision);
+  const outcome = await saveDraftSection(store, owner, section, checked.content, revision, now);
+  return { ...outcome, ...(savedId !== null ? { id: savedId } : {}) };
+}
+
+export function saveOffer(
+  store: LeadStore,
+  owner: SignedInOwner,
+  form: URLSearchParams,
+  now = new Date(),
+): Promise<SaveOutcome & { id?: number }> {
+  return saveItem(store, owner, 'offers', OFFER_FIELDS, form, now);
+}
+
+export function saveTestimonial(
+  store: LeadStore,
+  owner: SignedInOwner,
+  form: URLSearchParams,
+  now = new Date(),
+): Promise<SaveOutcome & { id?: number }> {
+  return saveItem(store, owner, 'testimonials', TESTIMONIAL_FIELDS, form, now);
+}
+
+/** The form values of one offer or testimonial (a new one: empty, rating 5). */
+export function itemValues(
+  item: SiteOffer | SiteTestimonial | null,
+  fields: readonly FieldSpec[],
+): FormValues {
+  if (item) return formValuesOf(item, fields);
+  const values = formValuesOf({}, fields);
+  if ('rating' in values) values.rating = '5';
+  if ('ctaLink' in values) values.ctaLink = '/quote';
+  return values;
+}
+
+// ---------------------------------------------------------------------------
+// Job photos
+
+/** A job photo's service, description and caption: edit, or remove it from the draft. */
+export async function saveJobPhoto(
+  store: LeadStore,
+  owner: SignedInOwner,
+  form: URLSearchParams,
+  now = new Date(),
+): Promise<SaveOutcome & { photoId?: string }> {
+  const draft = (await store.siteContentDraft()).jobPhotos;
+  const revision = revisionOf(form);
+  const photoId = form.get('photoId') ?? '';
+  const index = draft.content.findIndex((photo) => photo.photoId === photoId);
+  const values = formValuesFrom(form, JOB_PHOTO_FIELDS);
+  if (revision === null) return { kind: 'not-found' };
+  if (index === -1) {
+    if (draft.revision !== revision) {
+      return {
+        kind: 'conflict',
+        current: draft,
+        by: await ownerNames(store)(draft.updated_by),
+        at: draft.updated_at,
+      };
+    }
+    return { kind: 'not-found' };
+  }
+  const list =
+    form.get('action') === 'remove'
+      ? draft.content.filter((photo) => photo.photoId !== photoId)
+      : draft.content.map((photo, at) =>
+          at === index ? { ...contentFrom(values, JOB_PHOTO_FIELDS), photoId } : photo,
+        );
+  const checked = checkSiteContentSection('jobPhotos', list);
+  if (!checked.ok) {
+    return {
+      ...invalid(values, fieldErrors(checked.problems, JOB_PHOTO_FIELDS, 2), revision),
+      photoId,
+    };
+  }
+  return {
+    ...(await saveDraftSection(store, owner, 'jobPhotos', checked.content, revision, now)),
+    photoId,
+  };
+}
+
+export const JOB_PHOTO_MESSAGES: Record<SafePhotoRefusal | 'missing' | 'body', string> = {
+  missing: 'Photo: choose a photo to upload',
+  type: 'Photo: a JPEG, PNG or WebP photo only; this file is none of them, whatever its name says',
+  size: `Photo: at most ${JOB_PHOTO_RULES.maxBytes / 1024 / 1024} MB`,
+  pixels: `Photo: at most ${JOB_PHOTO_RULES.maxPixels / 1_000_000} megapixels`,
+  unreadable: 'Photo: the file could not be read as a photo; it may be damaged. Choose another.',
+  body: `Photo: the upload is larger than ${JOB_PHOTO_RULES.maxBytes / 1024 / 1024} MB`,
+};
+
+/** The one file and the text fields of an upload, read within its limits. */
+export type UploadRead =
+  | { ok: true; fields: URLSearchParams; file: Buffer | null; tooLarge: boolean }
+  | { ok: false; reason: 'body' | 'malformed' };
+
+interface Chunks {
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array>;
+}
+
+/**
+ * Reads a job photo's multipart post with busboy: one file (`photo`) of at
+ * most JOB_PHOTO_RULES.maxBytes, a few short text fields, and no more than
+ * the two together in all.
+ */
+export async function readPhotoUpload(
+  contentType: string,
+  body: Chunks | null,
+): Promise<UploadRead> {
+  const fields = new URLSearchParams();
+  const bodyLimit = JOB_PHOTO_RULES.maxBytes + 64 * 1024;
+  let file: Buffer | null = null;
+  let tooLarge = false;
+  let malformed = false;
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      limits: {
+        fieldNameSize: 100,
+        fieldSize: 4 * 1024,
+        fields: 10,
+        fileSize: JOB_PHOTO_RULES.maxBytes,
+        files: 1,
+        parts: 12,
+        headerPairs: 20,
+      },
+    });
+  } catch {
+    return { ok: false, reason: 'malformed' };
+  }
+  parser.on('field', (name, value) => fields.append(name, value));
+  parser.on('file', (name, stream) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (!tooLarge) chunks.push(chunk);
+    });
+    stream.on('limit', () => {
+      tooLarge = true;
+      chunks.length = 0;
+    });
+    stream.on('end', () => {
+      if (name !== 'photo') malformed = true;
+      else if (size > 0 && !tooLarge) file = Buffer.concat(chunks, size);
+    });
+  });
+  const finished = new Promise<void>((resolve) => {
+    parser.on('close', resolve);
+    parser.on('error', () => {
+      malformed = true;
+      resolve();
+    });
+  });
+  let size = 0;
+  if (body) {
+    const chunksOf = body[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        const { done, value } = await chunksOf.next();
+        if (done) break;
+        size += value.byteLength;
+        if (size > bodyLimit) {
+          parser.destroy();
+          return { ok: false, reason: 'body' };
+        }
+        if (malformed) continue;
+        if (!parser.write(value)) {
+          await new Promise<void>((resolve) => {
+            parser.once('drain', resolve);
+            parser.once('error', () => resolve());
+            parser.once('close', resolve);
+          });
+        }
+      }
+    } catch {
+      parser.destroy();
+      return { ok: false, reason: 'malformed' };
+    }
+  }
+  if (!malformed) {
+    parser.end();
+    await finished;
+  }
+  if (malformed) return { ok: false, reason: 'malformed' };
+  return { ok: true, fields, file, tooLarge };
+}
+
+export type UploadOutcome =
+  { kind: 'added'; photoId: string } | { kind: 'invalid'; values: FormValues; errors: FieldErrors };
+
+/**
+ * An uploaded job photo: its details checked by the schema, the file made
+ * safe (safe-photo.server.ts: 20 MB, 40 MP, re-encoded without metadata),
+ * stored, and added to the draft's job photos. Adding only appends, so it
+ * goes onto the draft as it is now, whoever saved it last.
+ */
+export async function uploadJobPhoto(
+  store: LeadStore,
+  owner: SignedInOwner,
+  upload: Extract<UploadRead, { ok: true }>,
+  now = new Date(),
+): Promise<UploadOutcome> {
+  const values = formValuesFrom(upload.fields, JOB_PHOTO_FIELDS);
+  const details = contentFrom(values, JOB_PHOTO_FIELDS);
+  // A placeholder id for the check: the photo is stored only once the details pass.
+  const check = checkSiteContentSection('jobPhotos', [
+    { ...details, photoId: '00000000-0000-4000-8000-000000000000' },
+  ]);
+  const errors = check.ok
+    ? { byField: {}, other: [] }
+    : fieldErrors(check.problems, JOB_PHOTO_FIELDS, 2);
+  const refuse = async (reason: keyof typeof JOB_PHOTO_MESSAGES) => {
+    if (reason !== 'missing') {
+      await store.recordActivity(
+        siteActivity(
+          owner.email,
+          SITE_ACTIVITY.photoRefused,
+          { reason: reason === 'body' ? 'size' : reason },
+          now,
+        ),
+      );
+    }
+    return {
+      kind: 'invalid',
+      values,
+      errors: { ...errors, byField: { ...errors.byField, photo: JOB_PHOTO_MESSAGES[reason] } },
+    } as const;
+  };
+  if (upload.tooLarge) return refuse('size');
+  if (!upload.file) return refuse('missing');
+  if (!check.ok) return { kind: 'invalid', values, errors };
+  const safe = await makeSafePhoto(upload.file, {
+    maxBytes: JOB_PHOTO_RULES.maxBytes,
+    maxPixels: JOB_PHOTO_RULES.maxPixels,
+    maxEdge: JOB_PHOTO_RULES.maxEdge,
+  });
+  if (!safe.ok) return refuse(safe.reason);
+  const stored = await store.addSitePhoto({
+    bytes: new Uint8Array(safe.photo.data),
+    width: safe.photo.width,
+    height: safe.photo.height,
+    ownerId: owner.id,
+  });
+  await store.recordActivity(
+    siteActivity(owner.email, SITE_ACTIVITY.photoAdded, { photo: stored.id }, now),
+  );
+  const photo = {
+    ...(check.ok ? (check.content[0] as JobPhoto) : ({} as JobPhoto)),
+    photoId: stored.id,
+  };
+  // Appended to the draft as it is now; another owner's save meanwhile is kept.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const draft = (await store.siteContentDraft()).jobPhotos;
+    const list = checkSiteContentSection('jobPhotos', [...draft.content, photo]);
+    if (!list.ok) {
+      return { kind: 'invalid', values, errors: fieldErrors(list.problems, JOB_PHOTO_FIELDS, 2) };
+    }
+    const result = await store.saveSiteContentSection(
+      'jobPhotos',
+      list.content,
+      draft.revision,
+      owner.id,
+    );
+    if (result.saved) {
+      await store.recordActivity(
+        siteActivity(
+          owner.email,
+          SITE_ACTIVITY.saved,
+          { section: 'jobPhotos', revision: result.section.revision },
+          now,
+        ),
+      );
+      return { kind: 'added', photoId: stored.id };
+    }
+  }
+  return {
+    kind: 'invalid',
+    values,
+    errors: {
+      byField: {},
+      other: ['The job photos kept changing while this one was added: try again.'],
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Publishing and restoring
+
+export type PublishOutcome =
+  { kind: 'published'; version: number } | { kind: 'refused'; problems: ContentProblem[] };
+
+/** Job photos the content names that the store does not have: the build would fail on them. */
+async function missingPhotos(store: LeadStore, content: SiteContent): Promise<ContentProblem[]> {
+  const problems: ContentProblem[] = [];
+  for (const [index, photo] of content.jobPhotos.entries()) {
+    if (!(await store.sitePhoto(photo.photoId))) {
+      problems.push({
+        path: ['jobPhotos', index, 'photoId'],
+        message: `Job photo ${index + 1}: its file is not stored; remove it and upload it again`,
+      });
+    }
+  }
+  return problems;
+}
+
+/**
+ * "Publish": the whole draft, checked by the schema (and every job photo
+ * it names stored), becomes the next version, and the publisher is asked
+ * to build and switch now. A draft that does not pass publishes nothing.
+ */
+export async function publishDraft(
+  store: LeadStore,
+  owner: SignedInOwner,
+  publishing: SitePublishingControl | undefined,
+  now = new Date(),
+): Promise<PublishOutcome> {
+  const content = draftContent(await store.siteContentDraft());
+  const checked = checkSiteContent(content);
+  const problems = checked.ok ? await missingPhotos(store, checked.content) : checked.problems;
+  if (!checked.ok || problems.length > 0) {
+    await store.recordActivity(
+      siteActivity(owner.email, SITE_ACTIVITY.publishRefused, { problems: problems.length }, now),
+    );
+    return { kind: 'refused', problems };
+  }
+  const version = await store.createSiteContentVersion(checked.content, owner.id);
+  await store.recordActivity(
+    siteActivity(owner.email, SITE_ACTIVITY.published, { version: version.version }, now),
+  );
+  publishing?.publishNow();
+  return { kind: 'published', version: version.version };
+}
+
+export type RestoreOutcome =
+  { kind: 'restored'; version: number; from: number } | { kind: 'refused'; message: string };
+
+/**
+ * "Restore": a new version with an earlier version's content, published
+ * the same way; the draft becomes that content too, so the next "Publish"
+ * does not bring back what was restored away.
+ */
+export async function restoreVersion(
+  store: LeadStore,
+  owner: SignedInOwner,
+  publishing: SitePublishingControl | undefined,
+  from: number,
+  now = new Date(),
+): Promise<RestoreOutcome> {
+  const old = Number.isSafeInteger(from) && from > 0 ? await store.siteContentVersion(from) : null;
+  if (!old) return { kind: 'refused', message: `There is no version ${from} to restore.` };
+  if (old.state !== 'live') {
+    return {
+      kind: 'refused',
+      message: `Version ${from} never went live (its build failed or is still running); restore one that was live.`,
+    };
+  }
+  const checked = checkSiteContent(old.content);
+  const problems = checked.ok ? await missingPhotos(store, checked.content) : checked.problems;
+  if (!checked.ok || problems.length > 0) {
+    return {
+      kind: 'refused',
+      message: `Version ${from} no longer passes the checks: ${problems.map((p) => p.message).join('; ')}`,
+    };
+  }
+  const version = await store.createSiteContentVersion(checked.content, owner.id, from);
+  await store.recordActivity(
+    siteActivity(owner.email, SITE_ACTIVITY.restored, { version: version.version, from }, now),
+  );
+  publishing?.publishNow();
+  const draft = await store.siteContentDraft();
+  for (const section of SITE_CONTENT_SECTIONS) {
+    if (sameContent(draft[section].content, checked.content[section])) continue;
+    // A save made meanwhile wins: the draft is theirs, and the page shows it differs.
+    await store.saveSiteContentSection(
+      section,
+      checked.content[section],
+      draft[section].revision,
+      owner.id,
+    );
+  }
+  return { kind: 'restored', version: version.version, from };
+}
+
+// ---------------------------------------------------------------------------
+// Previews with the site's own cards (app/components/home)
+
+/** An offer as the home page's card shows it (home-cards.ts), from the content's offer. */
+export function offerCardOf(offer: SiteOffer, now = new Date()): OfferCardData {
+  const ended = offer.validUntil < nzDate(now);
+  return {
+    id: offer.id,
+    title: offer.title,
+    discount: offer.discount,
+    ...(offer.description ? { description: offer.description } : {}),
+    ...(offer.originalPrice ? { originalPrice: offer.originalPrice } : {}),
+    ...(offer.discountedPrice ? { discountedPrice: offer.discountedPrice } : {}),
+    validUntil: { iso: offer.validUntil, text: formatLongDateNz(offer.validUntil) },
+    ended,
+    terms: offer.terms,
+    ctaText: ended && offer.ctaLink === '/quote' ? ENDED_OFFER_CTA : offer.ctaText,
+    ctaLink: offer.ctaLink,
+    featured: offer.featured === true,
+  };
+}
+
+/** A testimonial as the home page's card shows it. */
+export function testimonialCardOf(testimonial: SiteTestimonial): TestimonialCardData {
+  return {
+    id: testimonial.id,
+    name: testimonial.name,
+    role: testimonial.role,
+    location: testimonial.location,
+    rating: testimonial.rating,
+    review: testimonial.review,
+    shortReview: truncateReview(testimonial.review),
+    initials: initialsOf(testimonial.name),
+  };
+}
+
+/** Where a schema's refusal of the draft is fixed: its section's editor, at the field. */
+export function contentProblemHref(problem: ContentProblem, content: SiteContent): string {
+  const [section, ...rest] = problem.path.map(String);
+  if (!section || !(SITE_CONTENT_SECTIONS as readonly string[]).includes(section)) {
+    return '/admin/site';
+  }
+  const name = section as SiteContentSection;
+  const base = SECTION_INFO[name].href;
+  if (name === 'offers' || name === 'testimonials') {
+    const item = content[name][Number(rest[0])];
+    if (!item) return base;
+    return `${base}/${item.id}${rest[1] ? `#${fieldId(rest.slice(1).join('.'))}` : ''}`;
+  }
+  if (name === 'jobPhotos') return base;
+  return rest.length > 0 ? `${base}#${fieldId(rest.join('.'))}` : base;
+}

@@ -1,0 +1,421 @@
+import {
+  SERVICE_SLUGS,
+  type ContentProblem,
+  type SiteContent,
+  type SiteContentSection,
+} from '../content/site-content.ts';
+import { OWNER_FACTS, type OwnerFacts } from '../content/facts.ts';
+import { services } from '../content/services.ts';
+
+/**
+ * The fields of /admin/site's forms (docs/operations.md, "Owner's pages"):
+ * each field's name is its path in the section's content
+ * ('phone.display', 'facts.leadTimes.confirmed', 'openingHours.0.days'),
+ * so a form reads into the content and a schema's refusal finds its field.
+ * What the schemas decide is theirs (app/content/site-content.ts); a field
+ * here only says how its text becomes a value: a number, a checkbox, a list
+ * of days, an optional line (empty is left out).
+ */
+
+export type FieldKind =
+  | 'text'
+  | 'optional'
+  | 'textarea'
+  | 'optional-textarea'
+  | 'number'
+  | 'checkbox'
+  | 'date'
+  | 'optional-date'
+  | 'time'
+  | 'days'
+  | 'select'
+  | 'rating';
+
+export interface FieldSpec {
+  name: string;
+  label: string;
+  kind: FieldKind;
+  hint?: string;
+  /** For `select`: value and words. */
+  options?: ReadonlyArray<{ value: string; label: string }>;
+  /** The browser's own limit, when the schema has one. */
+  maxLength?: number;
+  type?: 'email' | 'url' | 'tel';
+  autocomplete?: string;
+}
+
+export const WEEKDAY_NAMES = [
+  'Monday',
+  'Tuesday',
+  'Wednesday',
+  'Thursday',
+  'Friday',
+  'Saturday',
+  'Sunday',
+] as const;
+
+export const TESTIMONIAL_ROLES = [
+  'Homeowner',
+  'Business Owner',
+  'Property Manager',
+  'Contractor',
+  'Interior Designer',
+] as const;
+
+export const SERVICE_OPTIONS = SERVICE_SLUGS.map((slug) => ({
+  value: slug,
+  label: services.find((service) => service.slug === slug)?.title ?? slug,
+}));
+
+export const IDENTITY_FIELDS: readonly FieldSpec[] = [
+  { name: 'name', label: 'Business name', kind: 'text', maxLength: 80 },
+  { name: 'legalName', label: 'Legal name', kind: 'text', maxLength: 120 },
+  {
+    name: 'phone.display',
+    label: 'Phone number as shown',
+    kind: 'text',
+    type: 'tel',
+    hint: 'As visitors read it, such as 07 578 2468',
+    maxLength: 30,
+  },
+  {
+    name: 'phone.e164',
+    label: 'Phone number for calls',
+    kind: 'text',
+    type: 'tel',
+    hint: 'The same number in international form, such as +6475782468',
+  },
+  { name: 'email', label: 'E-mail address', kind: 'text', type: 'email', maxLength: 254 },
+  { name: 'address.street', label: 'Street address', kind: 'text', maxLength: 120 },
+  { name: 'address.suburb', label: 'Suburb', kind: 'text', maxLength: 60 },
+  { name: 'address.city', label: 'Town or city', kind: 'text', maxLength: 60 },
+  { name: 'address.postcode', label: 'Postcode', kind: 'text', maxLength: 4 },
+  { name: 'address.region', label: 'Region', kind: 'text', maxLength: 60 },
+  {
+    name: 'geo.latitude',
+    label: 'Latitude',
+    kind: 'number',
+    hint: 'Where the business is on the map, such as -37.7512',
+  },
+  { name: 'geo.longitude', label: 'Longitude', kind: 'number', hint: 'Such as 176.1003' },
+  {
+    name: 'mapEmbedUrl',
+    label: 'Embedded map address',
+    kind: 'text',
+    type: 'url',
+    hint: 'From Google Maps: Share, Embed a map, the address inside src="…"',
+  },
+  {
+    name: 'mapLinkUrl',
+    label: 'Map link',
+    kind: 'text',
+    type: 'url',
+    hint: 'From Google Maps: Share, Copy link',
+  },
+  { name: 'social.facebook', label: 'Facebook page', kind: 'text', type: 'url' },
+  { name: 'social.instagram', label: 'Instagram page', kind: 'text', type: 'url' },
+  {
+    name: 'privacyOfficer.role',
+    label: 'Privacy Officer’s role',
+    kind: 'text',
+    maxLength: 60,
+    hint: 'As the privacy policy names them, such as Privacy Officer',
+  },
+  { name: 'privacyOfficer.name', label: 'Privacy Officer’s name', kind: 'optional', maxLength: 80 },
+  {
+    name: 'privacyOfficer.email',
+    label: 'Privacy Officer’s e-mail address',
+    kind: 'text',
+    type: 'email',
+    maxLength: 254,
+  },
+];
+
+/** The facts check:launch asks the owner to confirm: their figures, then "confirmed". */
+export const FACT_FIELDS: Record<keyof OwnerFacts, { title: string; fields: FieldSpec[] }> = {
+  leadTimes: {
+    title: 'Lead times',
+    fields: [
+      { name: 'madeToMeasure', label: 'Made-to-measure lead time', kind: 'text', maxLength: 60 },
+      { name: 'cutFromStock', label: 'Cut-from-stock lead time', kind: 'text', maxLength: 60 },
+    ],
+  },
+  installTimes: {
+    title: 'Fitting times',
+    fields: [
+      {
+        name: 'paneOrSplashback',
+        label: 'Time to fit a pane or splashback',
+        kind: 'text',
+        maxLength: 60,
+      },
+      { name: 'showerScreen', label: 'Time to fit a shower screen', kind: 'text', maxLength: 60 },
+      { name: 'retrofitRoom', label: 'Time to retrofit a room', kind: 'text', maxLength: 60 },
+      {
+        name: 'doubleGlazedUnit',
+        label: 'Time to fit a double-glazed unit',
+        kind: 'text',
+        maxLength: 60,
+      },
+    ],
+  },
+  quoteValidity: {
+    title: 'Quotes',
+    fields: [{ name: 'days', label: 'Days a quote stays valid', kind: 'number' }],
+  },
+  paymentTerms: {
+    title: 'Payment',
+    fields: [{ name: 'days', label: 'Days to pay an invoice', kind: 'number' }],
+  },
+  serverLogRetention: {
+    title: 'Server logs',
+    fields: [{ name: 'days', label: 'Days the server logs are kept', kind: 'number' }],
+  },
+  leadBackupRetention: {
+    title: 'Backups of enquiries',
+    fields: [{ name: 'days', label: 'Days backups are kept', kind: 'number' }],
+  },
+};
+
+/** The most opening-hours lines (the schema's limit). */
+export const OPENING_LINES_MAX = 7;
+
+/** The hours form: the lines there are and one empty line more (up to 7), the emergency words, the facts. */
+export function hoursFields(lines: number): FieldSpec[] {
+  const count = Math.min(OPENING_LINES_MAX, lines + 1);
+  const fields: FieldSpec[] = [];
+  for (let index = 0; index < count; index++) {
+    const at = `openingHours.${index}`;
+    fields.push(
+      { name: `${at}.days`, label: 'Days', kind: 'days' },
+      { name: `${at}.opens`, label: 'Opens at', kind: 'time' },
+      { name: `${at}.closes`, label: 'Closes at', kind: 'time' },
+      {
+        name: `${at}.label`,
+        label: 'Hours as shown',
+        kind: 'text',
+        maxLength: 40,
+        hint: 'Such as 7:30am – 5:00pm',
+      },
+    );
+  }
+  fields.push(
+    { name: 'emergency.label', label: 'Emergency badge', kind: 'text', maxLength: 30 },
+    { name: 'emergency.hours', label: 'Emergency hours', kind: 'text', maxLength: 30 },
+    { name: 'emergency.anyTime', label: 'Emergency hours in words', kind: 'text', maxLength: 60 },
+    {
+      name: 'emergency.responseTime',
+      label: 'Emergency response time',
+      kind: 'text',
+      maxLength: 30,
+    },
+  );
+  for (const key of OWNER_FACTS) {
+    for (const field of FACT_FIELDS[key].fields) {
+      fields.push({ ...field, name: `facts.${key}.${field.name}` });
+    }
+    fields.push({
+      name: `facts.${key}.confirmed`,
+      label: 'The business confirms this',
+      kind: 'checkbox',
+    });
+  }
+  return fields;
+}
+
+export const OFFER_FIELDS: readonly FieldSpec[] = [
+  { name: 'title', label: 'Offer title', kind: 'text', maxLength: 100 },
+  { name: 'discount', label: 'Discount', kind: 'text', maxLength: 40, hint: 'Such as $50 off' },
+  { name: 'description', label: 'Description', kind: 'optional-textarea', maxLength: 400 },
+  { name: 'originalPrice', label: 'Original price', kind: 'optional', maxLength: 30 },
+  { name: 'discountedPrice', label: 'Discounted price', kind: 'optional', maxLength: 30 },
+  {
+    name: 'validUntil',
+    label: 'Valid until',
+    kind: 'date',
+    hint: 'The last day it runs, in New Zealand',
+  },
+  { name: 'terms', label: 'Terms', kind: 'textarea', maxLength: 1000 },
+  { name: 'ctaText', label: 'Button text', kind: 'text', maxLength: 40 },
+  {
+    name: 'ctaLink',
+    label: 'Button leads to',
+    kind: 'text',
+    hint: 'A page of this site, such as /quote, or tel for the phone',
+  },
+  {
+    name: 'featured',
+    label: 'Featured (one offer at most: this one replaces any other)',
+    kind: 'checkbox',
+  },
+];
+
+export const TESTIMONIAL_FIELDS: readonly FieldSpec[] = [
+  { name: 'name', label: 'Customer’s name', kind: 'text', maxLength: 60, hint: 'Such as Aroha T.' },
+  {
+    name: 'role',
+    label: 'Customer is a',
+    kind: 'select',
+    options: TESTIMONIAL_ROLES.map((role) => ({ value: role, label: role })),
+  },
+  { name: 'location', label: 'Where the customer is', kind: 'text', maxLength: 60 },
+  { name: 'rating', label: 'Rating', kind: 'rating' },
+  { name: 'review', label: 'Review', kind: 'textarea', maxLength: 1000 },
+  {
+    name: 'permission',
+    label: 'The customer agreed to publication',
+    kind: 'checkbox',
+    hint: 'Required: publish a review only with the customer’s permission',
+  },
+];
+
+export const NOTICE_FIELDS: readonly FieldSpec[] = [
+  {
+    name: 'text',
+    label: 'Notice',
+    kind: 'textarea',
+    maxLength: 280,
+    hint: 'Plain words on one line, at most 280 characters; shown exactly as written',
+  },
+  { name: 'startsOn', label: 'Show from', kind: 'optional-date', hint: 'Empty: from now' },
+  { name: 'endsOn', label: 'Show until', kind: 'optional-date', hint: 'Empty: until removed' },
+];
+
+export const JOB_PHOTO_FIELDS: readonly FieldSpec[] = [
+  { name: 'service', label: 'Service', kind: 'select', options: SERVICE_OPTIONS },
+  {
+    name: 'alt',
+    label: 'Description for screen readers',
+    kind: 'text',
+    maxLength: 150,
+    hint: 'What the photo shows, such as A new frameless shower screen in Bethlehem',
+  },
+  { name: 'caption', label: 'Caption', kind: 'optional', maxLength: 200 },
+];
+
+/** What a form posted, by field name: text, or every value of a repeated field. */
+export type FormValues = Record<string, string | string[]>;
+
+/** The field's id in the page, for labels, links from the checklist and error messages. */
+export function fieldId(name: string): string {
+  return `f-${name.replace(/[^A-Za-z0-9]+/g, '-')}`;
+}
+
+function valueAt(content: unknown, name: string): unknown {
+  let value: unknown = content;
+  for (const part of name.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+/** The content as the form shows it. */
+export function formValuesOf(content: unknown, fields: readonly FieldSpec[]): FormValues {
+  const values: FormValues = {};
+  for (const field of fields) {
+    const value = valueAt(content, field.name);
+    if (field.kind === 'days') values[field.name] = Array.isArray(value) ? value.map(String) : [];
+    else if (field.kind === 'checkbox') values[field.name] = value === true ? 'yes' : '';
+    else values[field.name] = value === undefined || value === null ? '' : String(value);
+  }
+  return values;
+}
+
+/** The posted form's values of these fields (line breaks as \n). */
+export function formValuesFrom(form: URLSearchParams, fields: readonly FieldSpec[]): FormValues {
+  const values: FormValues = {};
+  for (const field of fields) {
+    if (field.kind === 'days') values[field.name] = form.getAll(field.name);
+    else values[field.name] = (form.get(field.name) ?? '').replace(/\r\n?/g, '\n');
+  }
+  return values;
+}
+
+function setAt(target: Record<string, unknown>, name: string, value: unknown): void {
+  const parts = name.split('.');
+  let node: Record<string, unknown> = target;
+  parts.slice(0, -1).forEach((part, index) => {
+    const next = parts[index + 1] ?? '';
+    if (node[part] === undefined) node[part] = /^\d+$/.test(next) ? [] : {};
+    node = node[part] as Record<string, unknown>;
+  });
+  node[parts.at(-1) ?? ''] = value;
+}
+
+/** A number when the text is one; the text otherwise, so the schema names the field. */
+function numberOf(text: string): number | string {
+  const trimmed = text.trim();
+  if (trimmed === '') return '';
+  const number = Number(trimmed);
+  return Number.isFinite(number) ? number : trimmed;
+}
+
+/**
+ * The values as content, for the schema to check: empty optional fields
+ * left out, numbers as numbers, checkboxes as true or false.
+ */
+export function contentFrom(
+  values: FormValues,
+  fields: readonly FieldSpec[],
+): Record<string, unknown> {
+  const content: Record<string, unknown> = {};
+  for (const field of fields) {
+    const raw = values[field.name];
+    const text = typeof raw === 'string' ? raw : '';
+    switch (field.kind) {
+      case 'days':
+        setAt(content, field.name, Array.isArray(raw) ? raw : []);
+        break;
+      case 'checkbox':
+        setAt(content, field.name, text !== '');
+        break;
+      case 'number':
+      case 'rating':
+        setAt(content, field.name, numberOf(text));
+        break;
+      case 'optional':
+      case 'optional-textarea':
+      case 'optional-date':
+        if (text.trim() !== '') setAt(content, field.name, text.trim());
+        break;
+      default:
+        setAt(content, field.name, text);
+    }
+  }
+  return content;
+}
+
+/** Per field: the schema's messages, and the ones that name no field of the form. */
+export interface FieldErrors {
+  byField: Record<string, string>;
+  other: string[];
+}
+
+/**
+ * The schema's problems by the field they name: `skip` leading parts of
+ * each path (the section, and an offer's index) are not the field's.
+ */
+export function fieldErrors(
+  problems: readonly ContentProblem[],
+  fields: readonly FieldSpec[],
+  skip: number,
+): FieldErrors {
+  const names = new Set(fields.map((field) => field.name));
+  const errors: FieldErrors = { byField: {}, other: [] };
+  for (const problem of problems) {
+    const path = problem.path.slice(skip).map(String);
+    // The deepest field the path names: 'openingHours.0.days.2' is the days field.
+    let name: string | undefined;
+    for (let length = path.length; length > 0 && !name; length--) {
+      const candidate = path.slice(0, length).join('.');
+      if (names.has(candidate)) name = candidate;
+    }
+    if (name) errors.byField[name] ??= problem.message;
+    else errors.other.push(problem.message);
+  }
+  return errors;
+}
+
+/** The section's content type, for callers that pick one. */
+export type SectionContent<S extends SiteContentSection> = SiteContent[S];
