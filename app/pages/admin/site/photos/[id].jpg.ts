@@ -1,0 +1,25 @@
+import type { APIRoute } from 'astro';
+
+/**
+ * /admin/site/photos/ID.jpg: a stored job photo, for the owner's pages
+ * only (the gate in front of /admin; docs/operations.md "Owner's pages").
+ * Visitors get job photos from the build, never from here.
+ */
+export const prerender = false;
+
+const PHOTO_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const GET: APIRoute = async ({ locals, params }) => {
+  const context = locals.ownerPages;
+  if (!context || !locals.owner) return new Response(null, { status: 404 });
+  const id = params.id ?? '';
+  const photo = PHOTO_ID.test(id) ? await context.store.sitePhoto(id) : null;
+  if (!photo) return new Response('No such photo', { status: 404 });
+  return new Response(new Uint8Array(photo.bytes), {
+    headers: {
+      'content-type': 'image/jpeg',
+      'cache-control': 'private, no-store',
+      'x-content-type-options': 'nosniff',
+    },
+  });
+};
