@@ -6,6 +6,7 @@ import { createOutbox, eventLoopBusy } from '../app/leads/delivery/outbox.server
 import { createRetentionPurge } from '../app/leads/store/retention.server.ts';
 import { reconnectingLeadStore, storeErrorForLog } from '../app/leads/store/store.server.ts';
 import { createOwnerPagesContext } from '../app/owner/context.server.ts';
+import { siteBuildActivity } from '../app/owner/site-admin.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
 import { leadPhotoLinks } from './lead-photo-links.server.ts';
 import type { LeadsIntegration } from './app.server.ts';
@@ -162,11 +163,13 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
       desired: (now) => siteBuildToPublish(store, now),
       async onBuilt(version, ok, errorSummary) {
         if (version === 0) return;
-        await store.setSiteContentVersionState(
+        const changed = await store.setSiteContentVersionState(
           version,
           ok ? 'live' : 'failed',
           errorSummary ?? undefined,
         );
+        // Once per version, by the process whose build decided it.
+        if (changed) await store.recordActivity(siteBuildActivity(version, ok, new Date()));
       },
     },
     async health(): Promise<LeadsHealth> {

@@ -52,6 +52,13 @@ const publisher = leads.sitePublishing
     })
   : undefined;
 publisher?.start();
+// "Publish" on /admin/site builds at once, and the page shows what this process serves.
+if (publisher && leads.ownerPages) {
+  leads.ownerPages.publishing = {
+    publishNow: () => void publisher.publishNow().catch(() => undefined),
+    servedVersion: () => site.current.stamp?.content?.version ?? null,
+  };
+}
 
 // Time limits on slow clients (http-server.server.ts).
 const server = createHttpServer(app);
