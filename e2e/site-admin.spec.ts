@@ -275,6 +275,11 @@ test('every /admin/site page at a phone’s width: axe clean, 44 px targets, scr
 }) => {
   mkdirSync(SHOTS, { recursive: true });
   const page = await ownerPage(browser, 'kiri@glass.example.nz');
+  // A draft that differs from what is live, for the preview.
+  await page.goto(`${site.url}/admin/site/notice`);
+  await page.getByLabel('Notice', { exact: true }).fill('Closed 25 and 26 December.');
+  await page.getByRole('button', { name: 'Save the notice' }).click();
+  await expect(page.getByRole('status')).toContainText('Saved to the draft');
   const pages = [
     ['site', '/admin/site'],
     ['identity', '/admin/site/identity'],
