@@ -189,6 +189,14 @@ test('home call-back: Submitting..., then /thank-you; payload at both webhooks; 
   });
   expect(payloads[1]![0]!.json).toEqual(payload);
 
+  // The thank-you page sends its page view once it has loaded and painted.
+  await expect
+    .poll(async () =>
+      (await events(page)).some(
+        (event) => event.name === 'page_view' && event.params.page_path === '/thank-you',
+      ),
+    )
+    .toBe(true);
   const all = await events(page);
   const names = all.map((event) => event.params.page_title ?? event.name);
   const formSubmit = all.findIndex((event) => event.name === 'form_submit');
