@@ -441,23 +441,7 @@ describe('upgrading a store whose webhook labels carried the host', () => {
     async () => {
       const harness = await postgresHarness();
       cleanups.push(() => harness.cleanup());
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await client.connect();
-      try {
-        await client.query(`SET search_path = ${harness.schema}`);
-        await client.query(`CREATE TABLE lead_schema_migrations (
-          version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-        for (const migration of POSTGRES_MIGRATIONS.filter((m) => m.version <= 4)) {
-          await client.query(migration.sql);
-          await client.query(`INSERT INTO lead_schema_migrations (version, name) VALUES ($1, $2)`, [
-            migration.version,
-            migration.name,
-          ]);
-        }
-        for (const sql of V4_ROWS) await client.query(sql);
-      } finally {
-        await client.end();
-      }
+      await writePostgresStoreAt(harness.schema, 4, V4_ROWS);
       const store = await harness.open();
       const lead = await store.getLead(V4_LEAD);
       await store.close();
@@ -516,23 +500,7 @@ describe("upgrading a store made before the owner's pages", () => {
   it.skipIf(!TEST_DATABASE_URL)('PostgreSQL: the same', async () => {
     const harness = await postgresHarness();
     cleanups.push(() => harness.cleanup());
-    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await client.connect();
-    try {
-      await client.query(`SET search_path = ${harness.schema}`);
-      await client.query(`CREATE TABLE lead_schema_migrations (
-        version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-      for (const migration of POSTGRES_MIGRATIONS.filter((m) => m.version <= 6)) {
-        await client.query(migration.sql);
-        await client.query(`INSERT INTO lead_schema_migrations (version, name) VALUES ($1, $2)`, [
-          migration.version,
-          migration.name,
-        ]);
-      }
-      for (const sql of V6_ROWS) await client.query(sql);
-    } finally {
-      await client.end();
-    }
+    await writePostgresStoreAt(harness.schema, 6, V6_ROWS);
     const store = await harness.open();
     try {
       expect(await store.getLead(V6_LEAD)).toEqual(
@@ -569,6 +537,31 @@ function writeSqliteStoreAt(dir: string, version: number, rows: readonly string[
   }
   for (const sql of rows) db.exec(sql);
   db.close();
+}
+
+/** A PostgreSQL store in `schema` as migration `version` left it, holding `rows`. */
+async function writePostgresStoreAt(
+  schema: string,
+  version: number,
+  rows: readonly string[],
+): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`SET search_path = ${schema}`);
+    await client.query(`CREATE TABLE lead_schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    for (const migration of POSTGRES_MIGRATIONS.filter((m) => m.version <= version)) {
+      await client.query(migration.sql);
+      await client.query(`INSERT INTO lead_schema_migrations (version, name) VALUES ($1, $2)`, [
+        migration.version,
+        migration.name,
+      ]);
+    }
+    for (const sql of rows) await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }
 
 const URGENT_LEAD = {
@@ -617,23 +610,7 @@ describe('upgrading a store made before urgent enquiries', () => {
   it.skipIf(!TEST_DATABASE_URL)('PostgreSQL: the same', async () => {
     const harness = await postgresHarness();
     cleanups.push(() => harness.cleanup());
-    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await client.connect();
-    try {
-      await client.query(`SET search_path = ${harness.schema}`);
-      await client.query(`CREATE TABLE lead_schema_migrations (
-        version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-      for (const migration of POSTGRES_MIGRATIONS.filter((m) => m.version <= 9)) {
-        await client.query(migration.sql);
-        await client.query(`INSERT INTO lead_schema_migrations (version, name) VALUES ($1, $2)`, [
-          migration.version,
-          migration.name,
-        ]);
-      }
-      for (const sql of V6_ROWS) await client.query(sql);
-    } finally {
-      await client.end();
-    }
+    await writePostgresStoreAt(harness.schema, 9, V6_ROWS);
     const store = await harness.open();
     try {
       await expectUpgradedToUrgent(store);
