@@ -1,5 +1,9 @@
 import type { Logger } from 'pino';
-import { business } from '../app/content/business.ts';
+import {
+  emailSender,
+  shippedIdentity,
+  type IdentitySource,
+} from '../app/content/served-identity.ts';
 import { emailTarget, type EmailTarget } from '../app/leads/delivery/email.server.ts';
 import type { PhotoLinks } from '../app/leads/delivery/photo-links.server.ts';
 import type { DeliveryTarget, LeadPhotoSource } from '../app/leads/delivery/targets.server.ts';
@@ -27,6 +31,8 @@ export function createDeliveryTargets(
      * server's store. Without it (`leads test-delivery`) no photo is sent.
      */
     photos?: { source: LeadPhotoSource; links: PhotoLinks } | undefined;
+    /** The business identity served now (the sender's name and default address); the shipped one without it. */
+    identity?: IdentitySource;
   } = {},
 ): DeliveryTargets {
   const targets: DeliveryTarget[] = webhookTargets(env.LEAD_WEBHOOK_URLS, {
@@ -39,8 +45,7 @@ export function createDeliveryTargets(
       ? emailTarget({
           smtp: env.SMTP_URL,
           to: env.LEAD_EMAIL_TO,
-          from: env.LEAD_EMAIL_FROM,
-          siteName: business.name,
+          sender: emailSender(options.identity ?? shippedIdentity, env.LEAD_EMAIL_FROM),
           siteUrl: env.SITE_URL,
           photos: options.photos?.source,
           timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,

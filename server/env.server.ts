@@ -1,7 +1,6 @@
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 import { DEFAULT_LEAD_RETENTION_DAYS } from '../app/leads/store/retention.ts';
-import { business } from '../app/content/business.ts';
 import { parseSmtpUrl } from '../app/leads/delivery/email.server.ts';
 import { isLoopbackHost } from '../app/leads/delivery/webhooks.server.ts';
 
@@ -128,9 +127,8 @@ const envSchema = z
       }
       return [...new Set(list.map((item) => item.toLowerCase()))];
     }),
-    LEAD_EMAIL_FROM: optionalText.pipe(
-      z.email({ error: 'must be an e-mail address' }).default(business.email),
-    ),
+    // Unset: the published business e-mail (app/content/served-identity.ts).
+    LEAD_EMAIL_FROM: optionalText.pipe(z.email({ error: 'must be an e-mail address' }).optional()),
     // Parsed here so a bad value stops the server; the message never repeats
     // the value (it holds the password).
     SMTP_URL: optionalText.transform((value, ctx) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { business } from '../app/content/business.ts';
+import { publishedIdentity } from '../app/content/served-identity.ts';
 import {
   activity,
   ACTIVITY,
@@ -20,6 +20,7 @@ import {
   type LeadStore,
   type LeadWithDeliveries,
 } from '../app/leads/store/store.server.ts';
+import { openStoreForBuild } from './site-content-build.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
 import { EnvError, parseEnv, type Env } from './env.server.ts';
 
@@ -426,7 +427,10 @@ export function describeTestResult(label: string, outcome: DeliveryOutcome): str
  * configured target, nothing stored; non-zero when any target failed.
  */
 async function testDelivery(env: Env, io: CliIo): Promise<number> {
-  const delivery = createDeliveryTargets(env);
+  // The business as published: the e-mail's sender name, as every lead's.
+  const store = await openStoreForBuild(env).catch(() => null);
+  const identity = await publishedIdentity(store).finally(() => store?.close());
+  const delivery = createDeliveryTargets(env, undefined, { identity: () => identity });
   try {
     if (delivery.targets.length === 0) {
       io.stderr(
@@ -438,8 +442,8 @@ async function testDelivery(env: Env, io: CliIo): Promise<number> {
     const lead: LeadRecord = {
       id: randomUUID(),
       name: 'Test enquiry (website set-up)',
-      email: env.LEAD_EMAIL_FROM,
-      phone: business.phone.display,
+      email: env.LEAD_EMAIL_FROM ?? identity.email,
+      phone: identity.phone.display,
       service: 'Windows',
       message: 'A test enquiry from "npm run leads -- test-delivery". Nothing was stored.',
       created_at: new Date().toISOString(),

@@ -5,6 +5,7 @@ import { createLeadService } from '../app/leads/lead-service.server.ts';
 import { createOutbox, eventLoopBusy } from '../app/leads/delivery/outbox.server.ts';
 import { createRetentionPurge } from '../app/leads/store/retention.server.ts';
 import { reconnectingLeadStore, storeErrorForLog } from '../app/leads/store/store.server.ts';
+import { shippedIdentity, type IdentitySource } from '../app/content/served-identity.ts';
 import { createOwnerPagesContext } from '../app/owner/context.server.ts';
 import { siteBuildActivity } from '../app/owner/site-admin.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
@@ -49,7 +50,15 @@ export const WRITE_CHECK_REUSE_MS = 1000;
  * (embedded or PostgreSQL), the delivery targets and their outbox, the lead service, the HTTP API
  * and the guards a form's post to its page shares with it.
  */
-export async function createLeadsIntegration(env: Env, logger: Logger): Promise<LeadsRuntime> {
+export async function createLeadsIntegration(
+  env: Env,
+  logger: Logger,
+  options: {
+    /** The business identity the site serves now (the served release's); the shipped one without it. */
+    identity?: IdentitySource;
+  } = {},
+): Promise<LeadsRuntime> {
+  const identity = options.identity ?? shippedIdentity;
   const leadLogger = logger.child({ component: 'leads' });
   // Never fails: a database that is down is an outage the site rides out.
   const store = await reconnectingLeadStore({
@@ -64,7 +73,10 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
     siteUrl: env.SITE_URL,
     secret: () => store.getOrCreateSecret('photo-links'),
   });
-  const delivery = createDeliveryTargets(env, leadLogger, { photos: { source: store, links } });
+  const delivery = createDeliveryTargets(env, leadLogger, {
+    photos: { source: store, links },
+    identity,
+  });
   const { targets, email } = delivery;
   // A lead a webhook never got, and the leads a removed target will never
   // get, reach the owner's inbox.
@@ -148,6 +160,7 @@ export async function createLeadsIntegration(env: Env, logger: Logger): Promise<
       store,
       siteUrl: env.SITE_URL,
       logger: logger.child({ component: 'owner-pages' }),
+      identity,
       email:
         env.LEAD_EMAIL_TO.length > 0 && env.SMTP_URL
           ? {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultSiteContent } from '../app/content/site-content.ts';
 import { startSmtpServer } from '../app/leads/testing/smtp-test-support.server.ts';
 import { openPostgresLeadStore } from '../app/leads/store/store-postgres.server.ts';
 import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
@@ -289,6 +290,44 @@ describe('owner add e-mails the link to the owner when lead e-mail is configured
       expect(mail?.parsed.subject).toMatch(/^Set up your sign-in to the .* website$/);
       expect(mail?.parsed.text).toContain(`${SITE_URL}/admin/setup/${token}`);
       expect(mail?.parsed.html).toContain(`href="${SITE_URL}/admin/setup/${token}"`);
+    } finally {
+      await smtp.close();
+      data.remove();
+    }
+  });
+
+  it('names the business as published, from its published e-mail when LEAD_EMAIL_FROM is unset', async () => {
+    const smtp = await startSmtpServer();
+    const data = tempDataDir('owner-cli-email-');
+    try {
+      const store = await openSqliteLeadStore({ dataDir: data.dir });
+      try {
+        const identity = {
+          ...defaultSiteContent.identity,
+          name: 'Kōwhai Glass Repairs',
+          email: 'kia.ora@kowhai-glass.example.nz',
+        };
+        const { version } = await store.createSiteContentVersion(
+          { ...defaultSiteContent, identity },
+          null,
+        );
+        await store.setSiteContentVersionState(version, 'live');
+      } finally {
+        await store.close();
+      }
+      const result = await cli(['add', 'ana@glass.example.nz'], {
+        DATA_DIR: data.dir,
+        SITE_URL,
+        LEAD_EMAIL_TO: 'office@glass.example.nz',
+        SMTP_URL: smtp.url,
+      });
+      expect(result.code, result.stderr).toBe(0);
+      await smtp.waitForMessages(1);
+      const [mail] = smtp.messages;
+      expect(mail?.parsed.subject).toBe('Set up your sign-in to the Kōwhai Glass Repairs website');
+      expect(mail?.parsed.from?.value).toEqual([
+        { name: 'Kōwhai Glass Repairs website', address: 'kia.ora@kowhai-glass.example.nz' },
+      ]);
     } finally {
       await smtp.close();
       data.remove();

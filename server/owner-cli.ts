@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { business } from '../app/content/business.ts';
+import { emailSender, publishedIdentity } from '../app/content/served-identity.ts';
 import { nzDateTime } from '../app/leads/delivery/email.server.ts';
 import { EMAIL_PATTERN, SINGLE_LINE_FORBIDDEN } from '../app/leads/intake/form-rules.ts';
 import {
@@ -206,6 +206,8 @@ async function addOwner(store: LeadStore, env: Env, email: string, io: OwnerCliI
     io.stdout('Not e-mailed: lead e-mail is not configured (LEAD_EMAIL_TO and SMTP_URL).\n');
     return 0;
   }
+  const identity = await publishedIdentity(store);
+  const sender = emailSender(() => identity, env.LEAD_EMAIL_FROM);
   const sent = await sendOwnerLinkEmail(
     env.SMTP_URL,
     {
@@ -213,8 +215,7 @@ async function addOwner(store: LeadStore, env: Env, email: string, io: OwnerCliI
       url,
       kind: 'setup',
       expiresAt: link.expiresAt,
-      siteName: business.name,
-      from: env.LEAD_EMAIL_FROM,
+      ...sender(),
     },
     { timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS },
   );

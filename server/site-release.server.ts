@@ -2,7 +2,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
-import { business } from '../app/content/business.ts';
+import { defaultSiteContent, type SiteContent } from '../app/content/site-content.ts';
 import { STAMP_FILE_NAME, type BuildStamp } from '../scripts/build-config.ts';
 import {
   cspOptionsOf,
@@ -37,6 +37,8 @@ export interface LoadedRelease extends SiteRelease {
   /** The release folder (its real path). */
   dir: string;
   stamp: ReleaseStamp | undefined;
+  /** The content it was built from: what Node code reads of the site served. */
+  content: SiteContent;
 }
 
 /** The path, in a release, of the content it was built from. */
@@ -55,17 +57,21 @@ export function readReleaseStamp(dir: string): ReleaseStamp | undefined {
 }
 
 /**
- * The map a release's pages frame: its content's identity, or the shipped
- * business identity for a release built without content.
+ * The content a release was built from (the file scripts/build.ts writes:
+ * { version, key, content }), or the shipped defaults for a release built
+ * without one. Node code reads the identity it serves from here
+ * (app/content/served-identity.ts).
  */
-export function releaseMapEmbedUrl(dir: string): string | undefined {
+export function releaseContent(dir: string): SiteContent {
   const file = path.join(dir, RELEASE_CONTENT_FILE);
-  if (!existsSync(file)) return business.mapEmbedUrl;
-  // The file as scripts/build.ts writes it (BuiltContentFile): { version, key, content }.
-  const built = JSON.parse(readFileSync(file, 'utf8')) as {
-    content?: { identity?: { mapEmbedUrl?: unknown } };
-  };
-  const url = built.content?.identity?.mapEmbedUrl;
+  if (!existsSync(file)) return defaultSiteContent;
+  const built = JSON.parse(readFileSync(file, 'utf8')) as { content?: SiteContent };
+  return built.content ?? defaultSiteContent;
+}
+
+/** The map a release's pages frame: its content's map, or none when the owner removed it. */
+export function releaseMapEmbedUrl(content: SiteContent): string | undefined {
+  const url = content.identity.mapEmbedUrl;
   return typeof url === 'string' && url !== '' ? url : undefined;
 }
 
@@ -77,12 +83,13 @@ export async function loadRelease(dir: string, env: Env): Promise<LoadedRelease>
   // Its own file URL: a new module instance per release, never the cached old one.
   const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
   if (typeof handler !== 'function') throw new Error(`${entry} exports no handler`);
+  const content = releaseContent(real);
   const site = await loadSiteRelease(
     path.join(real, 'client'),
     handler,
-    cspOptionsOf(env, releaseMapEmbedUrl(real)),
+    cspOptionsOf(env, releaseMapEmbedUrl(content)),
   );
-  return { ...site, dir: real, stamp: readReleaseStamp(real) };
+  return { ...site, dir: real, stamp: readReleaseStamp(real), content };
 }
 
 export interface ServedSiteOptions {

@@ -39,7 +39,10 @@ if (!release || !existsSync(path.join(release, 'server/entry.mjs'))) {
 const site = await ServedSite.open(release, { env, logger });
 process.on('exit', () => site.close());
 
-const leads = await createLeadsIntegration(env, logger);
+// E-mails and passkeys name the business the served release names.
+const leads = await createLeadsIntegration(env, logger, {
+  identity: () => site.current.content.identity,
+});
 const app = await createApp({ env, logger, site, leads });
 const publisher = leads.sitePublishing
   ? createSitePublisher({

@@ -12,7 +12,8 @@
  * publishes from /admin/site replaces the identity, the hours and the
  * emergency service in the build that publishes it (`business`, through
  * ./published.ts; docs/operations.md#site-content). Code run by Node (the
- * server, the CLIs) reads the defaults.
+ * server, the CLIs) reads the published identity as data instead
+ * (./served-identity.ts).
  */
 import { publishedHours, publishedIdentity } from './published.ts';
 

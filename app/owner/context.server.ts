@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { business } from '../content/business.ts';
+import { emailSender, type IdentitySource } from '../content/served-identity.ts';
 import type { SmtpSettings } from '../leads/delivery/email.server.ts';
 import type { LeadStore, OwnerLinkKind } from '../leads/store/store.server.ts';
 import { sendOwnerLinkEmail } from './email.server.ts';
@@ -27,8 +27,8 @@ export interface OwnerPagesContext {
   cookie: SessionCookie;
   /** SITE_URL's origin: links, the origin check, the passkey's expected origin. */
   siteOrigin: string;
-  /** The passkey's relying party: SITE_URL's host name, and the business's name. */
-  relyingParty: { id: string; name: string };
+  /** The passkey's relying party: SITE_URL's host name, and the name of the business served now. */
+  readonly relyingParty: { id: string; name: string };
   /**
    * E-mails a one-time link to an owner's own address; false when it could
    * not be sent. Undefined when lead e-mail is not configured.
@@ -67,25 +67,38 @@ export interface OwnerPagesOptions {
   store: LeadStore;
   siteUrl: string;
   logger: Logger;
-  /** Lead e-mail's settings, when configured: the sign-in links go out the same way. */
-  email?: { smtp: SmtpSettings; from: string; timeoutMs: number; tls?: { ca?: string | Buffer } };
+  /**
+   * Lead e-mail's settings, when configured: the sign-in links go out the
+   * same way. `from` is LEAD_EMAIL_FROM; unset, the served business e-mail.
+   */
+  email?: {
+    smtp: SmtpSettings;
+    from: string | undefined;
+    timeoutMs: number;
+    tls?: { ca?: string | Buffer };
+  };
+  /** The business identity served now: the e-mails' sender and the passkey's relying party name. */
+  identity: IdentitySource;
 }
 
 export function createOwnerPagesContext(options: OwnerPagesOptions): OwnerPagesContext {
   const site = new URL(options.siteUrl);
-  const { email, logger } = options;
+  const { email, logger, identity } = options;
+  const sender = emailSender(identity, email?.from);
   return {
     store: options.store,
     sessions: ownerSessions(options.store),
     limits: signInLimits(options.store),
     cookie: sessionCookie(site),
     siteOrigin: site.origin,
-    relyingParty: { id: site.hostname, name: business.name },
+    get relyingParty() {
+      return { id: site.hostname, name: identity().name };
+    },
     sendLink: email
       ? async (link) => {
           const sent = await sendOwnerLinkEmail(
             email.smtp,
-            { ...link, siteName: business.name, from: email.from },
+            { ...link, ...sender() },
             { timeoutMs: email.timeoutMs, tls: email.tls },
           );
           if (!sent.ok)

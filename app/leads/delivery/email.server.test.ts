@@ -201,7 +201,8 @@ describe('sending through a real SMTP server (STARTTLS, authentication)', () => 
   ) => {
     const made = emailTarget({
       smtp: settings(server),
-      ...options,
+      siteUrl: options.siteUrl,
+      sender: () => ({ siteName: options.siteName, from: options.from }),
       to: ['office@glass.example.nz', 'owner@glass.example.nz'],
       timeoutMs: 5000,
       tls: { ca: certificate.cert },
@@ -267,6 +268,20 @@ describe('sending through a real SMTP server (STARTTLS, authentication)', () => 
     expect(smtp.messages[before]?.parsed.subject).toBe(
       'URGENT: New enquiry: Windows, from Mere Pōtae',
     );
+  });
+
+  it('reads its sender at every send: a business name published meanwhile is in the next e-mail', async () => {
+    let served = { siteName: 'Harbourside Glass', from: 'website@glass.example.nz' };
+    const renamed = makeTarget(smtp, { sender: () => served });
+    const before = smtp.messages.length;
+    await renamed.deliver(lead);
+    served = { siteName: 'Kōwhai Glass Repairs', from: 'hello@kowhai.example.nz' };
+    await renamed.deliver({ ...lead, id: '7f0f3c4e-5b1a-4c8e-9d2f-0a1b2c3d4e5f' });
+    await smtp.waitForMessages(before + 2);
+    expect(smtp.messages.slice(before).map((mail) => mail.parsed.from?.value)).toEqual([
+      [{ name: 'Harbourside Glass website', address: 'website@glass.example.nz' }],
+      [{ name: 'Kōwhai Glass Repairs website', address: 'hello@kowhai.example.nz' }],
+    ]);
   });
 
   it('a second send of the same lead carries the same Message-ID', async () => {

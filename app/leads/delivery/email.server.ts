@@ -298,11 +298,20 @@ function subjectOf(lead: LeadRecord, test: boolean): string {
 // ---------------------------------------------------------------------------
 // Sending
 
+/** Whom lead e-mails are from: the business's name and the sending address. */
+export interface LeadEmailSender {
+  siteName: string;
+  from: string;
+}
+
 export interface EmailTargetOptions {
   smtp: SmtpSettings;
   to: readonly string[];
-  from: string;
-  siteName: string;
+  /**
+   * Read at every send: the published business name (and its e-mail when
+   * LEAD_EMAIL_FROM is unset), so a publication reaches the next e-mail.
+   */
+  sender: () => LeadEmailSender;
   /** SITE_URL, for the link to the lead's page. */
   siteUrl: string;
   /** Where the leads' photos are (the lead store); without it none is attached. */
@@ -498,9 +507,8 @@ export function emailTarget(options: EmailTargetOptions): EmailTarget {
       }
       return send(
         composeLeadEmail(lead, {
-          siteName: options.siteName,
+          ...options.sender(),
           siteUrl: options.siteUrl,
-          from: options.from,
           to: options.to,
           test: deliverOptions?.test,
           attachments,
@@ -508,10 +516,10 @@ export function emailTarget(options: EmailTargetOptions): EmailTarget {
       );
     },
     sendGivenUpAlert(lead, targetLabel, error) {
+      const sender = options.sender();
       const message = composeLeadEmail(lead, {
-        siteName: options.siteName,
+        ...sender,
         siteUrl: options.siteUrl,
-        from: options.from,
         to: options.to,
       });
       const notice = `This enquiry could not be delivered to ${targetLabel} (${error}), and the website has stopped trying. It is shown below and kept on the server ("npm run leads -- list").`;
@@ -520,7 +528,7 @@ export function emailTarget(options: EmailTargetOptions): EmailTarget {
         subject: `Not delivered to ${targetLabel}: ${String(message.subject)}`,
         messageId: leadMessageId(
           `alert-${lead.id}-${targetLabel.replace(/[^a-z0-9]+/gi, '-')}`,
-          options.from,
+          sender.from,
         ),
         text: `${notice}\n\n${String(message.text)}`,
         html: String(message.html).replace(
@@ -530,13 +538,14 @@ export function emailTarget(options: EmailTargetOptions): EmailTarget {
       });
     },
     sendRemovedTargetReport(report) {
+      const sender = options.sender();
       return send({
-        from: { name: `${options.siteName} website`, address: options.from },
+        from: { name: `${sender.siteName} website`, address: sender.from },
         to: [...options.to],
         subject: `Not delivered to ${report.label}: ${report.count} ${report.count === 1 ? 'enquiry' : 'enquiries'} waiting when it was removed`,
         messageId: leadMessageId(
           `removed-${report.label.replace(/[^a-z0-9]+/gi, '-')}-${randomUUID()}`,
-          options.from,
+          sender.from,
         ),
         headers: { 'Auto-Submitted': 'auto-generated' },
         text: removedTargetReportText(report),

@@ -1,0 +1,105 @@
+import { mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { E2E_BUILD_DIR } from './support/env.ts';
+import { attachServerLogsOnFailure } from './support/lead-server.ts';
+import { signInLinkMailed, startOwnerSite, type OwnerSite } from './support/owner-server.ts';
+import { signInAsOwner } from './support/owner-session.ts';
+
+/**
+ * Content is data (docs/operations.md, "Site content"): what the owner
+ * publishes is read by the server's own code too, not only by the pages
+ * built from it. After a new business name is published, the next lead
+ * e-mail and the next sign-in e-mail carry it, from the same running server.
+ * The server has no LEAD_EMAIL_FROM: the sending address is the published
+ * business e-mail.
+ */
+
+test.describe.configure({ mode: 'serial', timeout: 10 * 60_000 });
+test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
+// eslint-disable-next-line no-empty-pattern
+test.afterEach(async ({}, testInfo) => attachServerLogsOnFailure(testInfo));
+
+const root = path.resolve(import.meta.dirname, '..');
+const NAME = 'Kōwhai Glass Repairs';
+const EMAIL = 'kia.ora@kowhai-glass.example.nz';
+const OWNER = 'aroha@kowhai-glass.example.nz';
+
+let site: OwnerSite;
+let scratch: string;
+
+test.beforeAll(async () => {
+  // A BUILD_DIR of its own, starting from the suite's build (as site-admin.spec.ts).
+  scratch = mkdtempSync(path.join(root, 'build-identity-test-'));
+  const buildDir = path.join(scratch, 'build');
+  symlinkSync(realpathSync(path.resolve(root, E2E_BUILD_DIR)), buildDir);
+  site = await startOwnerSite({
+    BUILD_DIR: buildDir,
+    SITE_PUBLISH_INTERVAL_S: '3600',
+    LEAD_EMAIL_FROM: '',
+  });
+});
+
+test.afterAll(async () => {
+  await site?.stop();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+test('a published business name is in the next lead e-mail and sign-in e-mail', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  await signInAsOwner(context, site.server, OWNER);
+  const page = await context.newPage();
+
+  await page.goto(`${site.url}/admin/site/identity`);
+  await page.getByLabel('Business name', { exact: true }).fill(NAME);
+  await page.getByLabel('E-mail address', { exact: true }).fill(EMAIL);
+  await page.getByRole('button', { name: 'Save business details' }).click();
+  await expect(page.getByRole('status')).toContainText('Saved to the draft');
+  await page.goto(`${site.url}/admin/site`);
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect
+    .poll(async () => (await fetch(`${site.server.url}/`)).text(), {
+      timeout: 60_000,
+      intervals: [200],
+    })
+    .toContain(NAME);
+
+  // The next enquiry's e-mail.
+  const before = site.smtp.messages.length;
+  const response = await fetch(`${site.server.url}/api/leads`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Hemi Walker',
+      email: 'hemi.walker@example.nz',
+      phone: '027 555 0199',
+      service: 'Windows',
+      message: 'A cracked pane in the back door.',
+      source: 'quote_form',
+    }),
+  });
+  expect(response.status).toBe(201);
+  await site.smtp.waitForMessages(before + 1);
+  const leadMail = site.smtp.messages
+    .slice(before)
+    .find((mail) => mail.parsed.subject?.includes('Hemi Walker'));
+  expect(leadMail?.parsed.from?.value).toEqual([{ name: `${NAME} website`, address: EMAIL }]);
+
+  // The next sign-in e-mail, asked for as an owner without a passkey would.
+  const beforeLink = site.smtp.messages.length;
+  const asked = await fetch(`${site.url}/admin/sign-in`, {
+    method: 'POST',
+    headers: { origin: site.url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email: OWNER }),
+  });
+  expect(asked.status).toBe(200);
+  await signInLinkMailed(site, OWNER, beforeLink);
+  const linkMail = site.smtp.messages
+    .slice(beforeLink)
+    .find((mail) => mail.envelope.to.includes(OWNER));
+  expect(linkMail?.parsed.subject).toBe(`Your sign-in link for the ${NAME} website`);
+  expect(linkMail?.parsed.from?.value).toEqual([{ name: `${NAME} website`, address: EMAIL }]);
+  await context.close();
+});
