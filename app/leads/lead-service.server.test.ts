@@ -121,6 +121,8 @@ class FailingStore implements LeadStore {
     this.#inner.createSiteContentVersion(...args);
   setSiteContentVersionState: LeadStore['setSiteContentVersionState'] = async (...args) =>
     this.#inner.setSiteContentVersionState(...args);
+  supersedeSiteContentVersions: LeadStore['supersedeSiteContentVersions'] = async (...args) =>
+    this.#inner.supersedeSiteContentVersions(...args);
   newestLiveSiteContent: LeadStore['newestLiveSiteContent'] = async () =>
     this.#inner.newestLiveSiteContent();
   siteContentVersion: LeadStore['siteContentVersion'] = async (...args) =>

@@ -21,8 +21,10 @@ import {
  * - `publishing`: stored, its build not yet done.
  * - `live`: its build was published (the newest live version is the site's).
  * - `failed`: its build failed; visitors still see the version before.
+ * - `superseded`: a later version's build started before its own did, so it
+ *   is never built (five publishes in a row make two builds, issue 31).
  */
-export type SiteContentVersionState = 'publishing' | 'live' | 'failed';
+export type SiteContentVersionState = 'publishing' | 'live' | 'failed' | 'superseded';
 
 export interface SiteContentVersionRecord {
   /** 1, 2, 3…: the order versions were made in. */
@@ -129,6 +131,13 @@ export interface SiteContentStore {
     state: 'live' | 'failed',
     error?: string,
   ): Promise<boolean>;
+
+  /**
+   * A build of `version` starts: every version below it still `publishing`
+   * becomes `superseded` (its build never starts). Returns their numbers,
+   * lowest first.
+   */
+  supersedeSiteContentVersions(version: number): Promise<number[]>;
 
   /** The live version with the highest number: what the site shows; null before any. */
   newestLiveSiteContent(): Promise<SiteContentVersionRecord | null>;

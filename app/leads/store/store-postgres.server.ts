@@ -370,6 +370,18 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // A version a later one's build overtook is `superseded`, never left
+    // `publishing` (issue 31).
+    version: 14,
+    name: 'superseded site content versions',
+    sql: `
+      ALTER TABLE site_content_versions
+        DROP CONSTRAINT site_content_versions_state_check,
+        ADD CONSTRAINT site_content_versions_state_check
+          CHECK (state IN ('publishing', 'live', 'failed', 'superseded'));
+    `,
+  },
 ];
 
 const LEAD_COLUMNS =
@@ -1513,6 +1525,16 @@ export class PostgresLeadStore implements LeadStore {
       ],
     );
     return result.rowCount === 1;
+  }
+
+  async supersedeSiteContentVersions(version: number): Promise<number[]> {
+    if (!checkVersionNumber(version)) return [];
+    const result = await this.#pool.query<{ version: number }>(
+      `UPDATE site_content_versions SET state = 'superseded'
+       WHERE version < $1 AND state = 'publishing' RETURNING version`,
+      [Math.min(version, 2_147_483_647)],
+    );
+    return result.rows.map((row) => Number(row.version)).sort((a, b) => a - b);
   }
 
   async newestLiveSiteContent(): Promise<SiteContentVersionRecord | null> {

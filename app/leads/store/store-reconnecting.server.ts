@@ -161,6 +161,8 @@ export class ReconnectingLeadStore implements LeadStore {
     this.#call((s) => s.createSiteContentVersion(...args));
   setSiteContentVersionState: LeadStore['setSiteContentVersionState'] = (...args) =>
     this.#call((s) => s.setSiteContentVersionState(...args));
+  supersedeSiteContentVersions: LeadStore['supersedeSiteContentVersions'] = (...args) =>
+    this.#call((s) => s.supersedeSiteContentVersions(...args));
   newestLiveSiteContent: LeadStore['newestLiveSiteContent'] = () =>
     this.#call((s) => s.newestLiveSiteContent());
   siteContentVersion: LeadStore['siteContentVersion'] = (...args) =>

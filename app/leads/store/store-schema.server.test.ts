@@ -619,3 +619,72 @@ describe('upgrading a store made before urgent enquiries', () => {
     }
   });
 });
+
+// ---------------------------------------------------------------------------
+// Upgrading a store made before `superseded` (issue 31): its versions are
+// kept with their states and restores, and a version can then be superseded.
+
+const CONTENT = '\'{"identity":{"name":"Kōwhai Glass"}}\'';
+/** Versions 1 (live), 2 (restoring 1) and 3, numbered by the store as they are inserted. */
+const V13_VERSIONS = [
+  `INSERT INTO site_content_versions (content, created_at, state, live_at)
+     VALUES (${CONTENT}, '2025-03-01T00:00:00.000Z', 'live', '2025-03-01T00:01:00.000Z')`,
+  `INSERT INTO site_content_versions (content, created_at, restored_from, state)
+     VALUES (${CONTENT}, '2025-03-02T00:00:00.000Z', 1, 'publishing')`,
+  `INSERT INTO site_content_versions (content, created_at, state)
+     VALUES (${CONTENT}, '2025-03-03T00:00:00.000Z', 'publishing')`,
+];
+
+async function expectUpgradedToSuperseded(store: LeadStore) {
+  expect(await store.siteContentVersion(2)).toMatchObject({
+    restored_from: 1,
+    state: 'publishing',
+  });
+  expect(await store.supersedeSiteContentVersions(3)).toEqual([2]);
+  expect((await store.listSiteContentVersions(3)).map((row) => [row.version, row.state])).toEqual([
+    [3, 'publishing'],
+    [2, 'superseded'],
+    [1, 'live'],
+  ]);
+  expect(await store.newestLiveSiteContent()).toMatchObject({
+    version: 1,
+    live_at: '2025-03-01T00:01:00.000Z',
+  });
+}
+
+describe('upgrading a store made before superseded site versions', () => {
+  it('SQLite: versions, states and restores are kept; one can be superseded', async () => {
+    const data = tempDataDir('leads-v13-');
+    cleanups.push(async () => data.remove());
+    writeSqliteStoreAt(data.dir, 13, V13_VERSIONS);
+    const { openSqliteLeadStore } = await import('./store-sqlite.server.ts');
+    const store = await openSqliteLeadStore({ dataDir: data.dir });
+    try {
+      await expectUpgradedToSuperseded(store);
+    } finally {
+      await store.close();
+    }
+    // The restore still refers to a version the table holds.
+    const db = new DatabaseSync(path.join(data.dir, SQLITE_FILE_NAME));
+    try {
+      expect(db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
+      expect(
+        db.prepare(`SELECT sql FROM sqlite_schema WHERE name = 'site_content_versions'`).get()?.sql,
+      ).toMatch(/restored_from INTEGER REFERENCES "?site_content_versions"? \(version\)/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it.skipIf(!TEST_DATABASE_URL)('PostgreSQL: the same', async () => {
+    const harness = await postgresHarness();
+    cleanups.push(() => harness.cleanup());
+    await writePostgresStoreAt(harness.schema, 13, V13_VERSIONS);
+    const store = await harness.open();
+    try {
+      await expectUpgradedToSuperseded(store);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -446,6 +446,32 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    // A version a later one's build overtook is `superseded`, never left
+    // `publishing` (issue 31). SQLite cannot change a CHECK in place: the
+    // table is made again, its self-reference following the rename.
+    version: 14,
+    name: 'superseded site content versions',
+    sql: `
+      CREATE TABLE site_content_versions_next (
+        version INTEGER PRIMARY KEY,
+        content TEXT NOT NULL CHECK (json_valid(content)),
+        created_at TEXT NOT NULL,
+        created_by TEXT REFERENCES owners (id),
+        restored_from INTEGER REFERENCES site_content_versions_next (version),
+        state TEXT NOT NULL CHECK (state IN ('publishing', 'live', 'failed', 'superseded')),
+        error TEXT,
+        live_at TEXT
+      ) STRICT;
+      INSERT INTO site_content_versions_next
+        SELECT version, content, created_at, created_by, restored_from, state, error, live_at
+        FROM site_content_versions ORDER BY version;
+      DROP TABLE site_content_versions;
+      ALTER TABLE site_content_versions_next RENAME TO site_content_versions;
+      CREATE INDEX site_content_versions_live ON site_content_versions (version)
+        WHERE state = 'live';
+    `,
+  },
 ];
 
 type Row = Record<string, SQLOutputValue>;
@@ -1733,6 +1759,17 @@ export class SqliteLeadStore implements LeadStore {
       ),
     );
     return Number(result.changes) === 1;
+  }
+
+  async supersedeSiteContentVersions(version: number): Promise<number[]> {
+    if (!checkVersionNumber(version)) return [];
+    const rows = await this.#attempt('write', () =>
+      this.#statement(
+        `UPDATE site_content_versions SET state = 'superseded'
+           WHERE version < ? AND state = 'publishing' RETURNING version`,
+      ).all(version),
+    );
+    return rows.map((row) => Number(row.version)).sort((a, b) => a - b);
   }
 
   async newestLiveSiteContent(): Promise<SiteContentVersionRecord | null> {

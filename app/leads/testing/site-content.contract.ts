@@ -208,6 +208,31 @@ export function runSiteContentStoreContract(
       expect((await reopened.newestLiveSiteContent())?.content).toEqual(withName('Kōwhai Glass'));
     });
 
+    it('marks the versions still publishing below a version being built as superseded', async () => {
+      // Five publishes in a row: 1 is built, then 5; 2 to 4 will never be.
+      for (const name of ['One', 'Two', 'Three', 'Four', 'Five']) {
+        await store.createSiteContentVersion(withName(`${name} Glass`), ownerId);
+      }
+      await store.setSiteContentVersionState(1, 'live');
+      expect(await store.supersedeSiteContentVersions(5)).toEqual([2, 3, 4]);
+      // Once only; 5 itself and the live one are left as they are.
+      expect(await store.supersedeSiteContentVersions(5)).toEqual([]);
+      expect(
+        (await store.listSiteContentVersions(5)).map((version) => [version.version, version.state]),
+      ).toEqual([
+        [5, 'publishing'],
+        [4, 'superseded'],
+        [3, 'superseded'],
+        [2, 'superseded'],
+        [1, 'live'],
+      ]);
+      // A superseded version's build never decides its state afterwards.
+      expect(await store.setSiteContentVersionState(3, 'live')).toBe(false);
+      expect(await store.setSiteContentVersionState(5, 'live')).toBe(true);
+      expect((await store.newestLiveSiteContent())?.version).toBe(5);
+      expect(await store.supersedeSiteContentVersions(-1)).toEqual([]);
+    });
+
     it('stores job photos as JPEG bytes with their size, and nothing else', async () => {
       const jpeg = await sharp({
         create: { width: 64, height: 48, channels: 3, background: '#0b2e3f' },
