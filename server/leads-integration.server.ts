@@ -174,6 +174,17 @@ export async function createLeadsIntegration(
     // and where it records how each build went.
     sitePublishing: {
       desired: (now) => siteBuildToPublish(store, now),
+      async onBuildStarting(version) {
+        if (version === 0) return;
+        // Five publishes in a row build the first and the last: the others never will.
+        const superseded = await store.supersedeSiteContentVersions(version);
+        if (superseded.length > 0) {
+          logger.info(
+            { version, superseded },
+            'site content versions superseded before their build',
+          );
+        }
+      },
       async onBuilt(version, ok, errorSummary) {
         if (version === 0) return;
         const changed = await store.setSiteContentVersionState(

@@ -70,6 +70,7 @@ class Source implements SitePublishSource {
   desired() {
     return Promise.resolve(this.wanted);
   }
+  onBuildStarting() {}
   onBuilt(version: number, ok: boolean, error: string | null) {
     this.built.push([version, ok, error]);
   }
@@ -78,6 +79,7 @@ class Source implements SitePublishSource {
 interface RunningSite {
   url: string;
   site: ServedSite;
+  leads: LeadsRuntime;
   log: ReturnType<typeof captureLogger>;
   close(): Promise<void>;
 }
@@ -97,6 +99,7 @@ async function startSite(): Promise<RunningSite> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     site,
+    leads,
     log,
     async close() {
       server.closeAllConnections();
@@ -107,7 +110,7 @@ async function startSite(): Promise<RunningSite> {
   };
 }
 
-function publisherFor(running: RunningSite, source: Source, siteUrl: string) {
+function publisherFor(running: RunningSite, source: SitePublishSource, siteUrl: string) {
   return createSitePublisher({
     source,
     site: running.site,
@@ -261,6 +264,47 @@ describe('publishing the site', () => {
     } finally {
       await second.close();
     }
+  }, 180_000);
+
+  it('five publishes in a row: two builds, and the versions passed over are marked superseded', async () => {
+    // The server's own source: the newest version an owner published, and the store's states.
+    const publisher = publisherFor(first, first.leads.sitePublishing!, SITE_A);
+    const firstVersion = await storedVersion();
+    const outcomes = [publisher.publishNow()];
+    const building = (version: number) =>
+      first.log.entries().filter((line) => line.msg === `building content version ${version}`);
+    await eventually(() => expect(building(firstVersion.version)).toHaveLength(1));
+    // Four more while the first one builds: each asks for a publish at once.
+    const later: ContentStamp[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      later.push(await storedVersion());
+      outcomes.push(publisher.publishNow());
+    }
+    const last = later.at(-1)!.version;
+    expect((await Promise.all(outcomes)).map((outcome) => outcome.kind)).toEqual(
+      Array(5).fill('switched'),
+    );
+    expect(first.site.current.stamp?.content?.version).toBe(last);
+    expect(later.slice(0, -1).flatMap((stamp) => building(stamp.version))).toEqual([]);
+    expect(building(last)).toHaveLength(1);
+
+    const store = await openSqliteLeadStore({ dataDir });
+    try {
+      const states = await Promise.all(
+        [firstVersion, ...later].map(async ({ version }) => [
+          version,
+          (await store.siteContentVersion(version))?.state,
+        ]),
+      );
+      expect(states).toEqual([
+        [firstVersion.version, 'live'],
+        ...later.slice(0, -1).map(({ version }) => [version, 'superseded']),
+        [last, 'live'],
+      ]);
+    } finally {
+      await store.close();
+    }
+    await publisher.close();
   }, 180_000);
 });
 

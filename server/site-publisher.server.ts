@@ -22,6 +22,11 @@ import { readReleaseStamp, type ContentStamp, type ServedSite } from './site-rel
 export interface SitePublishSource {
   /** The content version and key that should be served now; null: none published. */
   desired(now: Date): Promise<ContentStamp | null>;
+  /**
+   * A build for `version` starts in this process: the versions published
+   * before it whose builds have not started never will (superseded).
+   */
+  onBuildStarting(version: number): Promise<void> | void;
   /** A build for `version` ended: built and served, or failed with the build's last lines. */
   onBuilt(version: number, ok: boolean, errorSummary: string | null): Promise<void> | void;
 }
@@ -169,6 +174,15 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
         return switchTo(built.release, desired, started, false);
       }
       logger.info({ version: desired.version }, `building content version ${desired.version}`);
+      try {
+        await source.onBuildStarting(desired.version);
+      } catch (reportError) {
+        // The build goes on: the versions it passes over stay `publishing` until the next one.
+        logger.error(
+          { err: reportError, version: desired.version },
+          'cannot record the build start',
+        );
+      }
       const result = await runBuild(desired);
       const output = result.output.slice(-OUTPUT_LOG_CHARS);
       built = builtContent();

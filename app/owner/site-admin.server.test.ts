@@ -471,6 +471,32 @@ for (const backend of STORE_BACKENDS) {
         );
       });
 
+      it('says in words what became of each version, one replaced before its build too', async () => {
+        // Four publishes in a row: 1 was built, then 4; 2 and 3 never were.
+        for (let i = 0; i < 4; i += 1) {
+          await store.createSiteContentVersion(defaultSiteContent, owner.id);
+        }
+        await store.setSiteContentVersionState(1, 'live');
+        await store.supersedeSiteContentVersions(4);
+        let view = await siteOverview(store, publisher());
+        expect(view.versions.map((row) => [row.version, row.status])).toEqual([
+          [4, 'building'],
+          [3, 'replaced by a later version before it went live'],
+          [2, 'replaced by a later version before it went live'],
+          [1, 'live now'],
+        ]);
+        expect(view.state).toMatchObject({ kind: 'building', version: 4 });
+        await store.setSiteContentVersionState(4, 'failed', 'astro: out of memory');
+        await store.createSiteContentVersion(defaultSiteContent, owner.id);
+        await store.setSiteContentVersionState(5, 'live');
+        view = await siteOverview(store, publisher());
+        expect(view.versions.map((row) => row.status).slice(0, 2)).toEqual([
+          'live now',
+          'its build failed',
+        ]);
+        expect(view.versions.at(-1)?.status).toBe('was live');
+      });
+
       it('refuses a draft naming a job photo the store does not have, and publishes nothing', async () => {
         const control = publisher();
         const photoId = '3f1b8f5e-8f0a-4c55-9a51-6f1f2f0b7c11';

@@ -294,6 +294,23 @@ export interface VersionRow {
   /** The live version visitors see. */
   current: boolean;
   error: string | null;
+  /** What became of it, in words for the owner ("live now", "building"…). */
+  status: string;
+}
+
+/** A version's state as the owner reads it: never the store's name for it. */
+export function versionStatus(state: VersionRow['state'], current: boolean): string {
+  if (current) return 'live now';
+  switch (state) {
+    case 'live':
+      return 'was live';
+    case 'failed':
+      return 'its build failed';
+    case 'superseded':
+      return 'replaced by a later version before it went live';
+    case 'publishing':
+      return 'building';
+  }
 }
 
 export interface SiteOverview {
@@ -354,6 +371,7 @@ export async function siteOverview(
       restored_from: version.restored_from,
       current: version.version === live?.version,
       error: version.error,
+      status: versionStatus(version.state, version.version === live?.version),
     })),
   );
   const newest = versions[0];
