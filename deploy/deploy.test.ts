@@ -1,11 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
 import {
-  chmodSync,
   chownSync,
+  existsSync,
+  lchownSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
+  statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:http';
@@ -13,7 +17,10 @@ import { constants as osConstants, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseEnv as parseDotEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { createRelease, publishRelease } from '../server/build-releases.ts';
+import { defaultSiteContent } from '../app/content/site-content.ts';
+import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
+import { eventually } from '../app/leads/testing/test-support.server.ts';
+import { createRelease, currentRelease, publishRelease } from '../server/build-releases.ts';
 import { parseEnv } from '../server/env.server.ts';
 import { watchServerOutput } from '../server/server-output.server.ts';
 
@@ -191,36 +198,87 @@ const sandboxSkip = hasSandboxTools
   ? ''
   : ' (SKIPPED: needs root, systemd-analyze, unshare, python3 and libseccomp)';
 
+/** The unit's StateDirectory=, the one writable place (the environment file's paths are in it). */
+const STATE_DIR = `/var/lib/${unitValues('StateDirectory')[0]}`;
+
+/**
+ * The service's file system, made in the sandbox's own mount namespace
+ * before the user changes (nothing outside the namespace sees it):
+ * - /proc mounted as ProtectProc= and ProcSubset= say;
+ * - the project at INSTALL_DIR, as installed (deploy/README.md): every
+ *   entry of the checkout bound read-only (ProtectSystem=strict), and
+ *   `.astro` a link into the state folder. Bound, not reached through the
+ *   checkout's own path, so the user nobody runs it from any clone, even
+ *   one under a folder only its owner may enter (issue 31);
+ * - the state folder (SANDBOX_STATE) bound at STATE_DIR, where the
+ *   environment file's DATA_DIR, BUILD_DIR and BUILD_CACHE_DIR are, on a
+ *   tmpfs hiding the rest of STATE_DIR's parent (a mount needs a folder);
+ * - a /tmp of its own (PrivateTmp=).
+ */
+const SANDBOX_MOUNTS = `
+set -e
+mount -t proc -o "$SANDBOX_PROC_OPTIONS" proc /proc
+mount -t tmpfs -o mode=0755 tmpfs "\${SANDBOX_INSTALL_DIR%/*}"
+mkdir "$SANDBOX_INSTALL_DIR"
+for entry in "$SANDBOX_PROJECT"/* "$SANDBOX_PROJECT"/.[!.]*; do
+  [ -e "$entry" ] || continue
+  name="\${entry##*/}"
+  [ "$name" = .astro ] && continue
+  if [ -d "$entry" ]; then mkdir "$SANDBOX_INSTALL_DIR/$name"; else : > "$SANDBOX_INSTALL_DIR/$name"; fi
+  mount --bind -o ro "$entry" "$SANDBOX_INSTALL_DIR/$name"
+done
+ln -s "$SANDBOX_STATE_DIR/astro" "$SANDBOX_INSTALL_DIR/.astro"
+mount -o remount,ro "\${SANDBOX_INSTALL_DIR%/*}"
+mount -t tmpfs -o mode=0755 tmpfs "\${SANDBOX_STATE_DIR%/*}"
+mkdir -m 0700 "$SANDBOX_STATE_DIR"
+if [ -n "$SANDBOX_STATE" ]; then mount --bind "$SANDBOX_STATE" "$SANDBOX_STATE_DIR"; fi
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+cd "$SANDBOX_INSTALL_DIR"
+exec python3 -c "$SANDBOX_LOADER" "$@"
+`;
+
+/** The unit's command line, run from INSTALL_DIR inside the sandbox. */
+const execStart = unitValues('ExecStart')[0]!.split(/\s+/);
+const sandboxNode = execStart[0]!;
+
+interface SandboxOptions {
+  /** The state folder on this machine (STATE_DIR inside); none: an empty one. */
+  state?: string;
+  /** The checkout to install (this one by default). */
+  project?: string;
+}
+
 /**
  * `command` as the unit runs it, as far as that can be done without systemd
- * as PID 1: in a mount namespace of its own whose /proc is mounted as
- * ProtectProc= and ProcSubset= say, as the user nobody, under the unit's
- * system-call filter, address families and MemoryDenyWriteExecute=.
+ * as PID 1: in a mount namespace of its own with the service's file system
+ * (SANDBOX_MOUNTS), as the user nobody, under the unit's system-call
+ * filter, address families and MemoryDenyWriteExecute=.
  */
-function spawnSandboxed(command: string[], env: Record<string, string>) {
+function spawnSandboxed(
+  command: string[],
+  env: Record<string, string>,
+  options: SandboxOptions = {},
+) {
   const familyNumbers: Record<string, number> = { AF_UNIX: 1, AF_INET: 2, AF_INET6: 10 };
   const families = unitValues('RestrictAddressFamilies').flatMap((line) => line.split(/\s+/));
   const hidepid = unitValues('ProtectProc')[0] ?? 'default';
   const subset = unitValues('ProcSubset')[0] === 'pid' ? ',subset=pid' : '';
   const errnoName = unitValues('SystemCallErrorNumber')[0] ?? 'EPERM';
   const errno = osConstants.errno[errnoName as keyof typeof osConstants.errno];
-  const mountProc = `mount -t proc -o hidepid=${hidepid === 'default' ? 'off' : hidepid}${subset} proc /proc`;
   return spawn(
     'unshare',
-    [
-      '--mount',
-      '--propagation',
-      'private',
-      'sh',
-      '-c',
-      `${mountProc} && exec python3 -c "$SANDBOX_LOADER" "$@"`,
-      'sandbox',
-      ...command,
-    ],
+    ['--mount', '--propagation', 'private', 'sh', '-c', SANDBOX_MOUNTS, 'sandbox', ...command],
     {
-      cwd: root,
+      cwd: '/',
       env: {
         PATH: process.env.PATH,
+        // Nobody's home, which does not exist: nothing may be written there.
+        HOME: '/nonexistent',
+        SANDBOX_PROC_OPTIONS: `hidepid=${hidepid === 'default' ? 'off' : hidepid}${subset}`,
+        SANDBOX_PROJECT: options.project ?? root,
+        SANDBOX_INSTALL_DIR: INSTALL_DIR,
+        SANDBOX_STATE_DIR: STATE_DIR,
+        SANDBOX_STATE: options.state ?? '',
         SANDBOX_LOADER,
         SANDBOX_SYSCALLS: allowedSyscalls().join(' '),
         SANDBOX_FAMILIES: families.map((family) => String(familyNumbers[family])).join(' '),
@@ -235,14 +293,37 @@ function spawnSandboxed(command: string[], env: Record<string, string>) {
 }
 
 /** Runs `command` in the sandbox to its end; its output. */
-async function runSandboxed(command: string[]): Promise<{ code: number | null; output: string }> {
-  const child = spawnSandboxed(command, {});
+async function runSandboxed(
+  command: string[],
+  options: SandboxOptions = {},
+): Promise<{ code: number | null; output: string }> {
+  const child = spawnSandboxed(command, {}, options);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   return { code, output };
 }
+
+/** What a sandboxed process shows of its sandbox. */
+const PROBE = `const fs = require('node:fs');
+  let setPriority = 'allowed';
+  try { require('node:os').setPriority(19); } catch (error) { setPriority = error.info?.code ?? error.code; }
+  const writable = (file) => { try { fs.closeSync(fs.openSync(file, 'wx')); fs.rmSync(file); return true; } catch (error) { return error.code; } };
+  console.log(JSON.stringify({ setPriority, self: fs.existsSync('/proc/' + process.pid),
+    init: fs.existsSync('/proc/1'), cpuinfo: fs.existsSync('/proc/cpuinfo'), uid: process.getuid(),
+    cwd: process.cwd(), project: writable('.sandbox-probe'), state: writable('${STATE_DIR}/probe') }));`;
+
+/** Gives the state folder, and everything in it, to the service's user (StateDirectory=). */
+function giveToService(dir: string) {
+  chownSync(dir, NOBODY, NOBODY);
+  for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    lchownSync(path.join(dir, entry), NOBODY, NOBODY);
+  }
+}
+
+/** The business name the owner publishes in the sandboxed run. */
+const PUBLISHED_NAME = 'Sandbox Glass Tauranga';
 
 describe('deploy/glass-site.service hardening', () => {
   it.skipIf(!hasSystemdAnalyze)(
@@ -264,7 +345,25 @@ describe('deploy/glass-site.service hardening', () => {
   });
 
   it.skipIf(!hasSandboxTools)(
-    `the server runs, stores a lead and delivers its webhook under the unit's sandbox${sandboxSkip}`,
+    `runs the unit's command from a checkout under a folder only its owner may enter${sandboxSkip}`,
+    async () => {
+      // mkdtemp makes the folder 0700, as /root is: nobody cannot pass it.
+      const parent = mkdtempSync(path.join(tmpdir(), 'private-'));
+      try {
+        expect(statSync(parent).mode & 0o777).toBe(0o700);
+        const checkout = path.join(parent, 'glass-site');
+        symlinkSync(root, checkout);
+        const probe = await runSandboxed([sandboxNode, '-e', PROBE], { project: checkout });
+        expect(probe.code, probe.output).toBe(0);
+        expect(JSON.parse(probe.output)).toMatchObject({ uid: NOBODY, cwd: INSTALL_DIR });
+      } finally {
+        rmSync(parent, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it.skipIf(!hasSandboxTools)(
+    `the server runs, stores a lead, delivers its webhook and builds what the owner publishes, under the unit's sandbox${sandboxSkip}`,
     async () => {
       const scratch = mkdtempSync(path.join(tmpdir(), 'sandbox-'));
       const hook = createServer((req, res) => {
@@ -280,16 +379,11 @@ describe('deploy/glass-site.service hardening', () => {
       try {
         // The sandbox is in force: a call outside the filter fails (setpriority,
         // in @resources), /proc shows no process of another user (init) and
-        // no /proc/cpuinfo.
-        const probe = await runSandboxed([
-          process.execPath,
-          '-e',
-          `const fs = require('node:fs');
-           let setPriority = 'allowed';
-           try { require('node:os').setPriority(19); } catch (error) { setPriority = error.info?.code ?? error.code; }
-           console.log(JSON.stringify({ setPriority, self: fs.existsSync('/proc/' + process.pid),
-             init: fs.existsSync('/proc/1'), cpuinfo: fs.existsSync('/proc/cpuinfo'), uid: process.getuid() }));`,
-        ]);
+        // no /proc/cpuinfo, the project is read-only and the state folder is not.
+        const state = path.join(scratch, 'state');
+        mkdirSync(state, { mode: 0o700 });
+        giveToService(state);
+        const probe = await runSandboxed([sandboxNode, '-e', PROBE], { state });
         expect(probe.code, probe.output).toBe(0);
         expect(JSON.parse(probe.output)).toEqual({
           setPriority: 'EPERM',
@@ -297,11 +391,15 @@ describe('deploy/glass-site.service hardening', () => {
           init: false,
           cpuinfo: false,
           uid: NOBODY,
+          cwd: INSTALL_DIR,
+          project: 'EROFS',
+          state: true,
         });
 
+        // The environment file's folders, as this machine sees them.
+        const onHost = (file: string) => path.join(state, path.relative(STATE_DIR, file));
         // A release the server can start from: a stand-in server bundle and a page.
-        chmodSync(scratch, 0o755);
-        const buildDir = path.join(scratch, 'build');
+        const buildDir = onHost(exampleEnv.BUILD_DIR!);
         const release = createRelease(buildDir);
         mkdirSync(path.join(release, 'client'));
         writeFileSync(path.join(release, 'client/index.html'), 'home');
@@ -311,21 +409,35 @@ describe('deploy/glass-site.service hardening', () => {
           "export function handler(_req, res) { res.statusCode = 404; res.end('not found'); }\n",
         );
         publishRelease(buildDir, release);
-        const dataDir = path.join(scratch, 'data');
-        mkdirSync(dataDir, { mode: 0o700 });
-        chownSync(dataDir, NOBODY, NOBODY);
+        // What an owner published on /admin/site: the server builds it at start.
+        const dataDir = onHost(exampleEnv.DATA_DIR!);
+        const store = await openSqliteLeadStore({ dataDir });
+        const { version } = await store.createSiteContentVersion(
+          {
+            ...defaultSiteContent,
+            identity: { ...defaultSiteContent.identity, name: PUBLISHED_NAME },
+          },
+          null,
+        );
+        await store.close();
+        giveToService(state);
         await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
         const hookPort = (hook.address() as { port: number }).port;
 
-        const child = spawnSandboxed([process.execPath, 'server/start.ts'], {
-          HOST: '127.0.0.1',
-          PORT: '0',
-          SITE_URL: 'http://localhost',
-          BUILD_DIR: buildDir,
-          DATA_DIR: dataDir,
-          LEAD_WEBHOOK_URLS: `http://127.0.0.1:${hookPort}/hook`,
-          LOG_LEVEL: 'info',
-        });
+        const child = spawnSandboxed(
+          execStart,
+          {
+            HOST: '127.0.0.1',
+            PORT: '0',
+            SITE_URL: 'http://localhost',
+            BUILD_DIR: exampleEnv.BUILD_DIR!,
+            BUILD_CACHE_DIR: exampleEnv.BUILD_CACHE_DIR!,
+            DATA_DIR: exampleEnv.DATA_DIR!,
+            LEAD_WEBHOOK_URLS: `http://127.0.0.1:${hookPort}/hook`,
+            LOG_LEVEL: 'info',
+          },
+          { state },
+        );
         server = child;
         const printed = watchServerOutput(child);
         const port = await printed.port;
@@ -346,8 +458,35 @@ describe('deploy/glass-site.service hardening', () => {
         });
         expect(posted.status, printed.text()).toBe(201);
         await webhookArrived;
-        // Nothing the server tried was refused in a way it logged.
-        expect(printed.text()).not.toMatch(/EPERM|EAFNOSUPPORT|operation not permitted/i);
+
+        // The publish's build ran in the sandbox, as the server's child: the
+        // release it made is served.
+        const switched = `site switched to content version ${version}`;
+        await eventually(
+          () => expect(printed.text()).toMatch(new RegExp(`${switched}|site build failed`)),
+          240_000,
+        );
+        expect(printed.text()).toContain(switched);
+        const home = await (await fetch(`${base}/`)).text();
+        expect(home).toContain(PUBLISHED_NAME);
+        const built = currentRelease(buildDir)!;
+        expect(built).not.toBe(release);
+        expect(existsSync(path.join(built, 'client/index.html'))).toBe(true);
+        expect(statSync(built).uid).toBe(NOBODY);
+        // Nothing the server or the build tried was refused in a way it logged.
+        expect(printed.text()).not.toMatch(
+          /EPERM|EAFNOSUPPORT|EROFS|EACCES|operation not permitted/i,
+        );
+
+        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        child.kill('SIGTERM');
+        await exited;
+        const after = await openSqliteLeadStore({ dataDir });
+        try {
+          expect(await after.siteContentVersion(version)).toMatchObject({ state: 'live' });
+        } finally {
+          await after.close();
+        }
       } finally {
         if (server && server.exitCode === null && server.signalCode === null) {
           const exited = new Promise<void>((resolve) => server!.once('exit', () => resolve()));
@@ -358,6 +497,7 @@ describe('deploy/glass-site.service hardening', () => {
         rmSync(scratch, { recursive: true, force: true });
       }
     },
+    300_000,
   );
 });
 
