@@ -1,3 +1,4 @@
+import http from 'node:http';
 import type { Request, Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from './site-test-support.server.ts';
@@ -49,7 +50,8 @@ describe('the owner gate', () => {
       const response = await fetch(`${site.url}${path}`, {
         method,
         redirect: 'manual',
-        headers: method === 'GET' || method === 'HEAD' ? {} : { origin: site.url },
+        headers:
+          method === 'GET' || method === 'HEAD' ? {} : { origin: 'https://glass.example.nz' },
       });
       expect([method, path, response.status]).toEqual([method, path, 303]);
       expect(response.headers.get('location')).toBe('/admin/sign-in');
@@ -101,6 +103,32 @@ describe('the owner gate', () => {
       expect(response.headers.get('cache-control')).toBe('no-store');
       expect(rendered.length).toBe(before);
     }
+  });
+
+  it("refuses a state change whose origin is not SITE_URL's exactly, whatever the Host", async () => {
+    const session = await signIn('mere@glass.example.nz');
+    // Sent as a browser would to a server reached as glass.example.nz: the
+    // Host matches each origin's host, only the scheme or port differs.
+    const post = (origin: string, host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = http.request(`${site.url}/admin/leads/x`, {
+          method: 'POST',
+          headers: { origin, host, cookie: cookieFor(session), 'content-length': '0' },
+        });
+        request.on('response', (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        request.on('error', reject);
+        request.end();
+      });
+    const statuses = {
+      http: await post('http://glass.example.nz', 'glass.example.nz'),
+      otherPort: await post('https://glass.example.nz:8443', 'glass.example.nz:8443'),
+      server: await post(site.url, new URL(site.url).host),
+      site: await post('https://glass.example.nz', 'glass.example.nz'),
+    };
+    expect(statuses).toEqual({ http: 403, otherPort: 403, server: 403, site: 200 });
   });
 
   it("renders a signed-in owner's page with the owner, and not a forged or ended session's", async () => {

@@ -1,7 +1,6 @@
 import { parseCookie } from 'cookie';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { OwnerPagesContext, SignedInOwner } from '../app/owner/context.server.ts';
-import { isAllowedOrigin } from '../app/leads/intake/receive-lead.server.ts';
 
 /**
  * The door of the owner's pages (docs/operations.md, "Owner's pages"):
@@ -11,9 +10,10 @@ import { isAllowedOrigin } from '../app/leads/intake/receive-lead.server.ts';
  * - Every answer is private: `Cache-Control: no-store` and
  *   `X-Robots-Tag: noindex`.
  * - A state-changing request (any method but GET and HEAD) must come from
- *   the site's own pages: its `Origin` must be the site's, or it is refused
- *   with 403 before a page or the store sees it. Browsers send `Origin` with
- *   every such request, so one without it is refused too.
+ *   the site's own pages: its `Origin` must be SITE_URL's origin exactly
+ *   (scheme, host and port; never whatever Host the request names), or it
+ *   is refused with 403 before a page or the store sees it. Browsers send
+ *   `Origin` with every such request, so one without it is refused too.
  * - The session cookie is resolved to its owner (a sliding 7 days, 30 at
  *   most). Without one, only the sign-in pages answer (OPEN_PATHS); every
  *   other URL leads to /admin/sign-in, with no page rendered at all, so no
@@ -52,6 +52,18 @@ export interface OwnerGateOptions {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
+/** Whether an `Origin` header names the site's own origin (SITE_URL's), exactly. */
+export function isSiteOrigin(origin: string | undefined, siteOrigin: string): boolean {
+  if (origin === undefined) return false;
+  try {
+    // Through URL, so `HTTPS://Glass.example.nz:443` is the site's too; the
+    // opaque origin `null` and anything unparsable are not.
+    return new URL(origin.trim()).origin === siteOrigin;
+  } catch {
+    return false;
+  }
+}
+
 export function ownerGate(options: OwnerGateOptions): Router {
   const { context } = options;
   const router = Router();
@@ -59,14 +71,7 @@ export function ownerGate(options: OwnerGateOptions): Router {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('X-Robots-Tag', 'noindex');
     if (!SAFE_METHODS.has(req.method)) {
-      const origin = req.get('origin');
-      const sameSite =
-        origin !== undefined &&
-        isAllowedOrigin(
-          { origin, secFetchSite: req.get('sec-fetch-site'), host: req.get('host') },
-          context.siteOrigin,
-        );
-      if (!sameSite) {
+      if (!isSiteOrigin(req.get('origin'), context.siteOrigin)) {
         res.status(403).type('text/plain').send('This request did not come from this site.');
         return;
       }
