@@ -1356,8 +1356,10 @@ export class PostgresLeadStore implements LeadStore {
   }
 
   async createOwnerChallenge(challenge: OwnerChallengeRecord): Promise<void> {
+    // Expired ones go as new ones come: the table holds only live challenges.
     await this.#pool.query(
-      `INSERT INTO owner_challenges (challenge_hash, kind, owner_id, created_at, expires_at)
+      `WITH expired AS (DELETE FROM owner_challenges WHERE expires_at <= $4::timestamptz)
+       INSERT INTO owner_challenges (challenge_hash, kind, owner_id, created_at, expires_at)
        VALUES ($1, $2, $3, $4::timestamptz, $5::timestamptz)`,
       [
         challenge.challenge_hash,

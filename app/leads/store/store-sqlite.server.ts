@@ -1592,16 +1592,22 @@ export class SqliteLeadStore implements LeadStore {
 
   async createOwnerChallenge(challenge: OwnerChallengeRecord): Promise<void> {
     await this.#attempt('write', () =>
-      this.#statement(
-        `INSERT INTO owner_challenges (challenge_hash, kind, owner_id, created_at, expires_at)
-         VALUES (?, ?, ?, ?, ?)`,
-      ).run(
-        challenge.challenge_hash,
-        challenge.kind,
-        challenge.owner_id,
-        challenge.created_at,
-        challenge.expires_at,
-      ),
+      this.#transaction(() => {
+        // Expired ones go as new ones come: the table holds only live challenges.
+        this.#statement('DELETE FROM owner_challenges WHERE expires_at <= ?').run(
+          challenge.created_at,
+        );
+        this.#statement(
+          `INSERT INTO owner_challenges (challenge_hash, kind, owner_id, created_at, expires_at)
+           VALUES (?, ?, ?, ?, ?)`,
+        ).run(
+          challenge.challenge_hash,
+          challenge.kind,
+          challenge.owner_id,
+          challenge.created_at,
+          challenge.expires_at,
+        );
+      }),
     );
   }
 

@@ -1236,6 +1236,19 @@ export function runLeadStoreContract(
       expect(
         await store.consumeOwnerChallenge('f'.repeat(64), 'authentication', iso(now)),
       ).toBeNull();
+      // And by every new challenge: the table holds only live ones, however many are asked for.
+      await store.createOwnerChallenge(challenge('1', 'authentication', null));
+      await store.createOwnerChallenge({
+        ...challenge('2', 'authentication', null),
+        created_at: iso(now + 60_000),
+        expires_at: iso(now + 120_000),
+      });
+      expect(
+        await store.consumeOwnerChallenge('1'.repeat(64), 'authentication', iso(now)),
+      ).toBeNull();
+      expect(await store.consumeOwnerChallenge('2'.repeat(64), 'authentication', iso(now))).toEqual(
+        { owner_id: null },
+      );
     });
 
     it('purges expired sessions and links', async () => {
