@@ -1,6 +1,8 @@
 import { parseCookie } from 'cookie';
 import { Router, type NextFunction, type Request, type Response } from 'express';
+import { rateLimit } from 'express-rate-limit';
 import type { OwnerPagesContext, SignedInOwner } from '../app/owner/context.server.ts';
+import { PASSKEY_OPTIONS_LIMIT, TOO_MANY } from '../app/owner/limits.server.ts';
 
 /**
  * The door of the owner's pages (docs/operations.md, "Owner's pages"):
@@ -14,6 +16,9 @@ import type { OwnerPagesContext, SignedInOwner } from '../app/owner/context.serv
  *   (scheme, host and port; never whatever Host the request names), or it
  *   is refused with 403 before a page or the store sees it. Browsers send
  *   `Origin` with every such request, so one without it is refused too.
+ * - The passkey sign-in's challenge request (POST /admin/sign-in/options),
+ *   anonymous and stored, is limited per client (PASSKEY_OPTIONS_LIMIT, an
+ *   IPv6 client by its /64) before the store sees it: 429 beyond.
  * - The session cookie is resolved to its owner (a sliding 7 days, 30 at
  *   most). Without one, only the sign-in pages answer (OPEN_PATHS); every
  *   other URL leads to /admin/sign-in, with no page rendered at all, so no
@@ -76,6 +81,21 @@ export function ownerGate(options: OwnerGateOptions): Router {
         return;
       }
     }
+    next();
+  });
+  router.post(
+    '/sign-in/options',
+    rateLimit({
+      windowMs: PASSKEY_OPTIONS_LIMIT.windowMs,
+      limit: PASSKEY_OPTIONS_LIMIT.max,
+      // One client: an IPv4 address, or an IPv6 /64 (what one home or phone gets).
+      ipv6Subnet: 64,
+      standardHeaders: 'draft-7',
+      legacyHeaders: false,
+      message: { ok: false, message: TOO_MANY },
+    }),
+  );
+  router.use(async (req, res, next) => {
     try {
       const cookies = parseCookie(req.get('cookie') ?? '');
       const signedIn = await context.sessions.resolve(cookies[context.cookie.name]);

@@ -27,6 +27,19 @@ export const SIGN_IN_LIMITS = {
   failedPasskeyPerClient: { max: 20, windowMs: 15 * MINUTE_MS },
 } as const satisfies Record<string, Limit>;
 
+/** What a client over a passkey limit is told (the sign-in page shows it). */
+export const TOO_MANY =
+  'Too many sign-in attempts from here. Wait a quarter of an hour, or ask for a sign-in link by e-mail.';
+
+/**
+ * The passkey sign-in's challenge requests (POST /admin/sign-in/options) a
+ * client may make: each is anonymous and stores a challenge, so a flood is
+ * refused (429) before the store sees it. Counted in each server process's
+ * memory (the gate, server/owner-gate.server.ts), per client address, an
+ * IPv6 client by its /64. An owner makes one per "Sign in with a passkey".
+ */
+export const PASSKEY_OPTIONS_LIMIT = { max: 30, windowMs: 15 * MINUTE_MS } as const satisfies Limit;
+
 type LimitName = keyof typeof SIGN_IN_LIMITS;
 
 function key(name: LimitName, subject: string): string {

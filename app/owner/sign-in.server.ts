@@ -10,6 +10,7 @@ import {
   verifyAuthentication,
   verifyRegistration,
 } from './passkeys.server.ts';
+import { TOO_MANY } from './limits.server.ts';
 import { isSecret, ownerLinkUrl, secretHash } from './sessions.server.ts';
 
 /**
@@ -188,9 +189,6 @@ export async function finishSetup(
 
 // ---------------------------------------------------------------------------
 // Signing in with a passkey
-
-const TOO_MANY =
-  'Too many sign-in attempts from here. Wait a quarter of an hour, or ask for a sign-in link by e-mail.';
 
 export async function signInOptions(
   context: OwnerPagesContext,
