@@ -17,20 +17,24 @@ for (const backend of STORE_BACKENDS) {
       await harness.cleanup();
     });
 
-    it('at most 5 sign-in links per address an hour, whatever its case or the client', async () => {
+    it('at most 5 sign-in links per address an hour from one client, whatever its case', async () => {
       const limits = signInLimits(store);
       const answers = [];
       for (let index = 0; index < 6; index++) {
         answers.push(
           await limits.allowLinkRequest(
             index % 2 ? 'Ana@Glass.example.nz' : 'ana@glass.example.nz',
-            `client-${index}`,
+            // One IPv6 /64 is one client.
+            `2001:db8:0:1::${index + 1}`,
           ),
         );
       }
       expect(answers).toEqual([true, true, true, true, true, false]);
-      // Another address is not held back by it.
-      expect(await limits.allowLinkRequest('rawiri@glass.example.nz', 'client-0')).toBe(true);
+      // Another address is not held back by it, nor the address from another client.
+      expect(await limits.allowLinkRequest('rawiri@glass.example.nz', '2001:db8:0:1::9')).toBe(
+        true,
+      );
+      expect(await limits.allowLinkRequest('ana@glass.example.nz', '2001:db8:0:2::1')).toBe(true);
       // The table holds no address.
       expect(await store.peekRateLimit('ana@glass.example.nz')).toBeNull();
     });

@@ -1,15 +1,18 @@
 import { createHash } from 'node:crypto';
+import { ipKeyGenerator } from 'express-rate-limit';
 import type { LeadStore } from '../leads/store/store.server.ts';
 import { normaliseEmail } from '../leads/store/store.server.ts';
 
 /**
  * Sign-in limits of the owner's pages (docs/operations.md#owners-pages): they count
  * what an attacker does, not what an owner does. Sign-in link requests are
- * counted per address (at most 5 an hour) and per client; failed passkey
+ * counted per address from one client (at most 5 an hour: requests from
+ * elsewhere never use up the owner's own) and per client; failed passkey
  * attempts per client and, when the passkey names an owner, per address. A
- * successful sign-in is never counted. The counts live in the lead store's
- * rate-limit table, so every server process shares them; keys are hashed,
- * so the table holds no address.
+ * successful sign-in is never counted. A client is its address, an IPv6 one
+ * by its /64. The counts live in the lead store's rate-limit table, so
+ * every server process shares them; keys are hashed, so the table holds no
+ * address.
  */
 
 const MINUTE_MS = 60 * 1000;
@@ -21,6 +24,7 @@ export interface Limit {
 }
 
 export const SIGN_IN_LIMITS = {
+  /** Per address from one client. */
   linkPerAddress: { max: 5, windowMs: HOUR_MS },
   linkPerClient: { max: 20, windowMs: HOUR_MS },
   failedPasskeyPerAddress: { max: 10, windowMs: 15 * MINUTE_MS },
@@ -41,6 +45,11 @@ export const TOO_MANY =
 export const PASSKEY_OPTIONS_LIMIT = { max: 30, windowMs: 15 * MINUTE_MS } as const satisfies Limit;
 
 type LimitName = keyof typeof SIGN_IN_LIMITS;
+
+/** One client: an IPv4 address, or an IPv6 /64 (what one home or phone gets). */
+export function clientKey(client: string): string {
+  return ipKeyGenerator(client, 64);
+}
 
 function key(name: LimitName, subject: string): string {
   return createHash('sha256').update(`owner-${name}:${subject}`).digest('base64url');
@@ -72,20 +81,20 @@ export function signInLimits(store: LeadStore): SignInLimits {
   return {
     async allowLinkRequest(address, client) {
       const [byAddress, byClient] = await Promise.all([
-        hit('linkPerAddress', normaliseEmail(address)),
-        hit('linkPerClient', client),
+        hit('linkPerAddress', `${normaliseEmail(address)}\n${clientKey(client)}`),
+        hit('linkPerClient', clientKey(client)),
       ]);
       return byAddress && byClient;
     },
     async passkeyBlocked(client, address) {
-      const checks = [over('failedPasskeyPerClient', client)];
+      const checks = [over('failedPasskeyPerClient', clientKey(client))];
       if (address !== undefined) {
         checks.push(over('failedPasskeyPerAddress', normaliseEmail(address)));
       }
       return (await Promise.all(checks)).some(Boolean);
     },
     async countFailedPasskey(client, address) {
-      await hit('failedPasskeyPerClient', client);
+      await hit('failedPasskeyPerClient', clientKey(client));
       if (address !== undefined) await hit('failedPasskeyPerAddress', normaliseEmail(address));
     },
   };

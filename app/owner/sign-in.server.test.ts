@@ -87,13 +87,27 @@ describe('an e-mailed sign-in link', () => {
     expect(await context.sessions.resolve(session ?? undefined)).toBeNull();
   });
 
-  it('is sent at most 5 times an hour to one address, from any client', async () => {
+  it('is sent at most 5 times an hour to one address from one client, an IPv6 /64 being one', async () => {
     const owner = await newOwner();
     const results: boolean[] = [];
     for (let i = 0; i < SIGN_IN_LIMITS.linkPerAddress.max + 2; i++) {
-      results.push(await (await requestSignInLink(context, owner.email, uniqueClient())).sent);
+      const client = `2001:db8:77:${counter}:${i + 1}::1`;
+      results.push(await (await requestSignInLink(context, owner.email, client)).sent);
     }
     expect(results).toEqual([true, true, true, true, true, false, false]);
+  });
+
+  it('cannot be used up for the owner by requests from other clients', async () => {
+    const owner = await newOwner();
+    // Strangers ask for the owner's links, from more clients than the allowance.
+    const strangers: boolean[] = [];
+    for (let i = 0; i < SIGN_IN_LIMITS.linkPerAddress.max * 3; i++) {
+      strangers.push(await (await requestSignInLink(context, owner.email, uniqueClient())).sent);
+    }
+    expect(strangers.every(Boolean)).toBe(true);
+    // The owner, on their own connection, still gets theirs.
+    const own = uniqueClient();
+    expect(await (await requestSignInLink(context, owner.email, own)).sent).toBe(true);
   });
 
   it('is limited per client too, whatever the addresses', async () => {
