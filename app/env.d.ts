@@ -20,6 +20,12 @@ declare namespace App {
     owner?: import('./owner/context.server.ts').SignedInOwner | null;
     /** Under /admin: the client's address as the server sees it (behind TRUST_PROXY, the visitor's), for the sign-in limits. */
     client?: string;
+    /**
+     * Under /admin: runs `task` once the answer has been sent (the gate,
+     * server/owner-gate.server.ts), so what it does cannot change the
+     * answer or its timing.
+     */
+    afterResponse?: (task: () => Promise<unknown>) => void;
   }
 }
 

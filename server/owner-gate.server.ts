@@ -43,6 +43,8 @@ export interface OwnerGateLocals {
   owner: SignedInOwner | null;
   /** The client's address as the server sees it (req.ip, so behind TRUST_PROXY the visitor's), for the sign-in limits. */
   client: string;
+  /** Runs `task` once the answer has been sent (or the client has gone); its failure is logged. */
+  afterResponse: (task: () => Promise<unknown>) => void;
 }
 
 export interface OwnerGateOptions {
@@ -109,6 +111,16 @@ export function ownerGate(options: OwnerGateOptions): Router {
         ownerPages: context,
         owner,
         client: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+        afterResponse: (task) => {
+          const run = () => {
+            task().catch((error: unknown) =>
+              context.logger.error({ err: error }, 'Work after an answer failed'),
+            );
+          };
+          // Sent, or the client gone: either way the answer can no longer tell.
+          if (res.closed) run();
+          else res.once('close', run);
+        },
       });
     } catch (error) {
       next(error);

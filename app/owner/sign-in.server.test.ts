@@ -1,11 +1,18 @@
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownerGate } from '../../server/owner-gate.server.ts';
 import { startTestSite, type TestSite } from '../../server/site-test-support.server.ts';
+import { eventually } from '../leads/testing/test-support.server.ts';
 import { startSmtpServer, type TestSmtpServer } from '../leads/testing/smtp-test-support.server.ts';
 import type { OwnerRecord } from '../leads/store/store.server.ts';
 import type { OwnerPagesContext } from './context.server.ts';
-import { SIGN_IN_LIMITS } from './limits.server.ts';
-import { secretHash } from './sessions.server.ts';
+import { SIGN_IN_LIMITS, signInLimits } from './limits.server.ts';
+import { ownerSessions, secretHash } from './sessions.server.ts';
 import {
+  answerLinkRequest,
   finishPasskeySignIn,
   finishSetup,
   readBody,
@@ -118,6 +125,121 @@ describe('an e-mailed sign-in link', () => {
     }
     expect(await (await requestSignInLink(context, owner.email, client)).sent).toBe(false);
     expect(await (await requestSignInLink(context, owner.email, uniqueClient())).sent).toBe(true);
+  });
+});
+
+describe("the link form's answer", () => {
+  /**
+   * The gate and the sign-in page's POST (answerLinkRequest) on a server,
+   * with the store watched: whether the address is an owner's, the answer
+   * is the same and is sent before the store is asked anything, so its
+   * timing cannot tell either (issue 31, 5a).
+   */
+  let server: http.Server;
+  let url: string;
+  let events: string[];
+
+  beforeAll(async () => {
+    events = [];
+    const watched = new Set(['hitRateLimit', 'findOwnerByEmail', 'createOwnerLink']);
+    const store = new Proxy(context.store, {
+      get(target, name) {
+        const value: unknown = Reflect.get(target, name, target);
+        if (typeof value !== 'function' || !watched.has(String(name))) return value;
+        return (...args: unknown[]) => {
+          events.push(`store.${String(name)}`);
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const watchedContext: OwnerPagesContext = {
+      ...context,
+      store,
+      limits: signInLimits(store),
+      sessions: ownerSessions(store),
+    };
+    const app = express();
+    app.set('trust proxy', 'loopback');
+    app.use(
+      '/admin',
+      ownerGate({
+        context: watchedContext,
+        render: async (req, res, _next, locals) => {
+          const request = new Request(`${SITE_URL}${req.originalUrl}`, {
+            method: req.method,
+            headers: req.headers as Record<string, string>,
+            body: Readable.toWeb(req) as ReadableStream,
+            duplex: 'half',
+          } as RequestInit);
+          const answer = await answerLinkRequest(
+            locals.ownerPages,
+            request,
+            locals.client,
+            locals.afterResponse,
+          );
+          res.once('finish', () => events.push('answered'));
+          res.status(answer.status);
+          answer.headers.forEach((value, name) => res.setHeader(name, value));
+          res.end(Buffer.from(await answer.arrayBuffer()));
+        },
+      }),
+    );
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  let clients = 0;
+  async function ask(email: string) {
+    clients += 1;
+    const response = await fetch(`${url}/admin/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        origin: SITE_URL,
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-forwarded-for': `2001:db8:5a:${clients.toString(16)}::1`,
+      },
+      body: new URLSearchParams({ email }).toString(),
+    });
+    return {
+      answer: {
+        status: response.status,
+        location: response.headers.get('location'),
+        cookie: response.headers.get('set-cookie'),
+        body: await response.text(),
+      },
+    };
+  }
+
+  it('is the same for an owner and a stranger, and sent before the store is asked', async () => {
+    const owner = await newOwner();
+    const answers = [];
+    for (const email of [owner.email, 'stranger@glass.example.nz']) {
+      events = [];
+      const before = smtp.messages.length;
+      const { answer } = await ask(email);
+      answers.push(answer);
+      // The work goes on after the answer: the limits, the owner, the link.
+      await eventually(() =>
+        expect(events).toContain(
+          email === owner.email ? 'store.createOwnerLink' : 'store.findOwnerByEmail',
+        ),
+      );
+      if (email === owner.email) await smtp.waitForMessages(before + 1);
+      expect(events[0]).toBe('answered');
+    }
+    expect(answers[0]).toEqual({
+      status: 303,
+      location: '/admin/sign-in?asked',
+      cookie: null,
+      body: '',
+    });
+    expect(answers[1]).toEqual(answers[0]);
   });
 });
 

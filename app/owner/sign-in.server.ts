@@ -239,9 +239,10 @@ const ADDRESS_MAX = 254;
 /**
  * Asks for a sign-in link. The visitor is told the same thing whatever
  * happens here (an owner's address or not, over a limit or not, the e-mail
- * sent or not), so the answer gives nothing away; the e-mail goes out after
- * the answer, so its time gives nothing away either. Resolves once the
- * request is counted; `sent` resolves once the e-mail was handed on (tests).
+ * sent or not), so the answer gives nothing away; the page runs this only
+ * once its answer has been sent (answerLinkRequest), so its time gives
+ * nothing away either. Resolves once the request is counted; `sent`
+ * resolves once the e-mail was handed on.
  */
 export async function requestSignInLink(
   context: OwnerPagesContext,
@@ -273,6 +274,29 @@ export async function requestSignInLink(
     return false;
   });
   return { sent };
+}
+
+/** Where the link form's post leads: the sign-in page, saying a link is on its way if… */
+export const LINK_ASKED_PATH = '/admin/sign-in?asked';
+
+/**
+ * The answer to the sign-in page's link form (POST /admin/sign-in): a
+ * redirect to LINK_ASKED_PATH (post, redirect, get: a reload does not ask
+ * again), the same for any address. Everything else (the limits, finding
+ * the owner, the link, the e-mail) is given to `afterResponse`, which runs
+ * it once the answer has been sent: neither the answer nor its timing can
+ * tell whether the address is an owner's.
+ */
+export async function answerLinkRequest(
+  context: OwnerPagesContext,
+  request: Request,
+  client: string,
+  afterResponse: (task: () => Promise<unknown>) => void,
+): Promise<Response> {
+  const form = await readForm(request);
+  const address = form?.get('email') ?? '';
+  afterResponse(async () => (await requestSignInLink(context, address, client)).sent);
+  return new Response(null, { status: 303, headers: { location: LINK_ASKED_PATH } });
 }
 
 /** Uses a sign-in link (once, within 15 minutes) and starts a session. */
