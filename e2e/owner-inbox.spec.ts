@@ -148,7 +148,7 @@ for (const variant of VARIANTS) {
     await page.goto(`${site}/admin`);
     await expect(page.getByRole('heading', { name: 'Enquiries', level: 1 })).toBeVisible();
     await expect(page.getByTestId('new-since')).toHaveText(
-      '55 new enquiries since you last looked.',
+      '55 new enquiries since you last marked them as seen.',
     );
     const rows = page.getByTestId('lead-row');
     await expect(rows).toHaveCount(50);
@@ -187,9 +187,19 @@ for (const variant of VARIANTS) {
     await page.getByRole('link', { name: 'Show all' }).click();
     await expect(rows).toHaveCount(50);
 
+    // Looking changes nothing (a GET never does); the owner's button does.
     await page.reload();
     await expect(page.getByTestId('new-since')).toHaveText(
-      'No new enquiries since you last looked.',
+      '55 new enquiries since you last marked them as seen.',
+    );
+    await page.getByRole('button', { name: 'Mark all as seen' }).click();
+    await expect(page.getByTestId('new-since')).toHaveText(
+      'No new enquiries since you last marked them as seen.',
+    );
+    await expect(page.getByRole('button', { name: 'Mark all as seen' })).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByTestId('new-since')).toHaveText(
+      'No new enquiries since you last marked them as seen.',
     );
     await page.context().close();
   });
@@ -306,8 +316,12 @@ for (const person of PEOPLE) {
     await expect(page.getByTestId('lead-row')).toHaveCount(2);
     await page.getByRole('link', { name: person.name }).first().click();
 
+    // Only the button's POST downloads, and notes it: a GET (a prefetch, a
+    // link followed by a scanner) is refused and writes nothing.
+    const got = await page.request.get(`${page.url()}/export.json`);
+    expect(got.status()).toBe(405);
     const downloading = page.waitForEvent('download');
-    await page.getByRole('link', { name: 'Download everything about this person' }).click();
+    await page.getByRole('button', { name: 'Download everything about this person' }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^enquiries-[0-9a-f-]{36}\.json$/);
     const file = await readFile((await download.path()) ?? '', 'utf8');
@@ -335,6 +349,7 @@ for (const person of PEOPLE) {
     const mine = page.getByTestId('activity-row').filter({ hasText: owner });
     await expect(mine.first()).toContainText("Deleted a person's enquiries (2 enquiries)");
     await expect(mine.nth(1)).toContainText('Downloaded everything about a person (2 enquiries)');
+    await expect(mine.filter({ hasText: 'Downloaded everything' })).toHaveCount(1);
     const text = (await page.locator('main').textContent()) ?? '';
     for (const personal of [person.name, person.email, '027 555 0200', person.name.split(' ')[0]]) {
       expect(text).not.toContain(personal);

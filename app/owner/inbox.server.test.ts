@@ -8,7 +8,8 @@ import {
   handleLeadPost,
   inboxHref,
   inboxPage,
-  newSinceLastLook,
+  markAllSeen,
+  newSinceSeen,
   nzShortTime,
   parseInboxQuery,
 } from './inbox.server.ts';
@@ -124,13 +125,30 @@ describe('a page of the inbox', () => {
     expect(second.leads.at(-1)?.id).toBe(urgent.id);
   });
 
-  it('counts the enquiries since the owner last looked, then from this look', async () => {
+  it('counts the enquiries since the owner marked them as seen; looking changes nothing', async () => {
     await stored();
     await stored();
-    expect(await newSinceLastLook(store, owner)).toBe(2);
-    expect(await newSinceLastLook(store, owner)).toBe(0);
-    await stored({ created_at: new Date(Date.now() + 1000).toISOString() });
-    expect(await newSinceLastLook(store, owner, new Date(Date.now() + 500))).toBe(1);
+    expect(await newSinceSeen(store, owner)).toBe(2);
+    expect(await newSinceSeen(store, owner)).toBe(2);
+    // Marked from a page counted before a third came in: that one stays new.
+    const counted = Date.now();
+    await stored({ created_at: new Date(counted + 1000).toISOString() });
+    await markAllSeen(store, owner, new Date(counted).toISOString(), new Date(counted + 2000));
+    expect(await newSinceSeen(store, owner)).toBe(1);
+    // An older page's button does not move it back.
+    await markAllSeen(store, owner, new Date(counted - 60_000).toISOString(), new Date(counted));
+    expect(await newSinceSeen(store, owner)).toBe(1);
+    // A time from the future is taken as now; one that is not a time, too.
+    await markAllSeen(
+      store,
+      owner,
+      new Date(counted + 3_600_000).toISOString(),
+      new Date(counted + 1500),
+    );
+    expect(await newSinceSeen(store, owner)).toBe(0);
+    await stored({ created_at: new Date(counted + 3000).toISOString() });
+    await markAllSeen(store, owner, 'soon', new Date(counted + 4000));
+    expect(await newSinceSeen(store, owner)).toBe(0);
   });
 });
 

@@ -127,18 +127,34 @@ export async function inboxPage(store: LeadStore, query: InboxQuery): Promise<In
 }
 
 /**
- * "N new enquiries since you last looked": counted from the owner's last
- * look at the inbox, which this look then becomes.
+ * "N new enquiries since you last marked them as seen": counted from the
+ * last time the owner pressed "Mark all as seen" (markAllSeen). Reading
+ * the inbox changes nothing: only an owner's POST does.
  */
-export async function newSinceLastLook(
+export async function newSinceSeen(store: LeadStore, owner: SignedInOwner): Promise<number> {
+  const record = await store.getOwner(owner.id);
+  return store.countLeadsSince(record?.inbox_seen_at ?? null);
+}
+
+/**
+ * "Mark all as seen" on the inbox: the count starts again from `until`, the
+ * time the page the owner pressed it on was counted, so an enquiry that came
+ * in after that page stays new. Never later than now (a time from elsewhere
+ * is not believed), and never back from a later mark (an older page's
+ * button).
+ */
+export async function markAllSeen(
   store: LeadStore,
   owner: SignedInOwner,
+  until: string,
   now = new Date(),
-): Promise<number> {
+): Promise<void> {
+  const asked = Date.parse(until);
+  const at = Number.isFinite(asked) ? Math.min(asked, now.getTime()) : now.getTime();
   const record = await store.getOwner(owner.id);
-  const count = await store.countLeadsSince(record?.inbox_seen_at ?? null);
-  await store.markInboxSeen(owner.id, now.toISOString());
-  return count;
+  const seen = record?.inbox_seen_at ? Date.parse(record.inbox_seen_at) : Number.NEGATIVE_INFINITY;
+  if (at <= seen) return;
+  await store.markInboxSeen(owner.id, new Date(at).toISOString());
 }
 
 /** What a post to a lead's page did, for the page to show. */

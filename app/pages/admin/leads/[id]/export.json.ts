@@ -2,14 +2,22 @@ import type { APIRoute } from 'astro';
 import { ACTIVITY, activity, exportPerson } from '../../../../leads/person-data.server.ts';
 
 /**
- * GET /admin/leads/ID/export.json: "Download everything about this person"
- * on a lead's page: the same JSON as `npm run leads -- export --email` for
- * the lead's address (app/leads/person-data.server.ts), as a file. Noted in
- * the activity list with the lead's id and a count.
+ * POST /admin/leads/ID/export.json: "Download everything about this person"
+ * on a lead's page (a form's button, so it works without JavaScript): the
+ * same JSON as `npm run leads -- export --email` for the lead's address
+ * (app/leads/person-data.server.ts), as a file. Noted in the activity list
+ * with the lead's id and a count, so only a POST does it: a GET (a
+ * prefetch, a scanner following a link) is refused and writes nothing.
  */
 export const prerender = false;
 
-export const GET: APIRoute = async ({ params, locals }) => {
+export const GET: APIRoute = () =>
+  new Response('Use the button on the enquiry’s page to download this.', {
+    status: 405,
+    headers: { Allow: 'POST', 'Content-Type': 'text/plain; charset=utf-8' },
+  });
+
+export const POST: APIRoute = async ({ params, locals }) => {
   const context = locals.ownerPages;
   const owner = locals.owner;
   const lead = context && owner ? await context.store.getLead(params.id ?? '') : null;
