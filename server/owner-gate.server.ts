@@ -2,7 +2,7 @@ import { parseCookie } from 'cookie';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { OwnerPagesContext, SignedInOwner } from '../app/owner/context.server.ts';
-import { PASSKEY_OPTIONS_LIMIT, TOO_MANY } from '../app/owner/limits.server.ts';
+import { SIGN_IN_POST_LIMIT, TOO_MANY } from '../app/owner/limits.server.ts';
 
 /**
  * The door of the owner's pages (docs/operations.md, "Owner's pages"):
@@ -16,9 +16,10 @@ import { PASSKEY_OPTIONS_LIMIT, TOO_MANY } from '../app/owner/limits.server.ts';
  *   (scheme, host and port; never whatever Host the request names), or it
  *   is refused with 403 before a page or the store sees it. Browsers send
  *   `Origin` with every such request, so one without it is refused too.
- * - The passkey sign-in's challenge request (POST /admin/sign-in/options),
- *   anonymous and stored, is limited per client (PASSKEY_OPTIONS_LIMIT, an
- *   IPv6 client by its /64) before the store sees it: 429 beyond.
+ * - A state-changing request to a sign-in page (the passkey sign-in's
+ *   challenge request, POST /admin/sign-in/options, anonymous and stored,
+ *   among them) is limited per client (SIGN_IN_POST_LIMIT, an IPv6 client
+ *   by its /64) before the store sees it: 429 beyond.
  * - The session cookie is resolved to its owner (a sliding 7 days, 30 at
  *   most). Without one, only the sign-in pages answer (OPEN_PATHS); every
  *   other URL leads to /admin/sign-in, with no page rendered at all, so no
@@ -85,18 +86,26 @@ export function ownerGate(options: OwnerGateOptions): Router {
     }
     next();
   });
-  router.post(
-    '/sign-in/options',
-    rateLimit({
-      windowMs: PASSKEY_OPTIONS_LIMIT.windowMs,
-      limit: PASSKEY_OPTIONS_LIMIT.max,
-      // One client: an IPv4 address, or an IPv6 /64 (what one home or phone gets).
-      ipv6Subnet: 64,
-      standardHeaders: 'draft-7',
-      legacyHeaders: false,
-      message: { ok: false, message: TOO_MANY },
-    }),
-  );
+  // Every state-changing request to a sign-in page, however its path is
+  // spelt (Astro decodes it), so none can go round the limit.
+  const signInPosts = rateLimit({
+    windowMs: SIGN_IN_POST_LIMIT.windowMs,
+    limit: SIGN_IN_POST_LIMIT.max,
+    // One client: an IPv4 address, or an IPv6 /64 (what one home or phone gets).
+    ipv6Subnet: 64,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    handler: (req, res) => {
+      res.status(429);
+      // The passkey script reads JSON; the link form's page is read by a person.
+      if (req.is('application/json')) res.json({ ok: false, message: TOO_MANY });
+      else res.type('text/plain').send(TOO_MANY);
+    },
+  });
+  router.use((req, res, next) => {
+    if (SAFE_METHODS.has(req.method) || !isOpenPath(req.path)) return next();
+    return signInPosts(req, res, next);
+  });
   router.use(async (req, res, next) => {
     try {
       const cookies = parseCookie(req.get('cookie') ?? '');

@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { SQLITE_FILE_NAME } from '../app/leads/store/store-sqlite.server.ts';
+import { SIGN_IN_POST_LIMIT } from '../app/owner/limits.server.ts';
 import { POST } from '../app/pages/admin/sign-in/options.ts';
 import { startTestSite, type TestSite } from './site-test-support.server.ts';
 
@@ -23,7 +24,12 @@ describe('the passkey challenge request', () => {
       { SITE_URL: 'https://glass.example.nz', DATA_DIR: data.dir },
       undefined,
       async (req: Request, res: Response, _next, locals) => {
-        if (req.url !== '/admin/sign-in/options' || !locals) {
+        // Routed as Astro routes: by the decoded path.
+        const route = decodeURI(new URL(req.url, 'http://x').pathname);
+        if (
+          path.posix.normalize(route).replace(/\/$/, '') !== '/admin/sign-in/options' ||
+          !locals
+        ) {
           res.status(404).end();
           return;
         }
@@ -40,8 +46,8 @@ describe('the passkey challenge request', () => {
     data.remove();
   });
 
-  const ask = async (forwardedFor?: string) => {
-    const response = await fetch(`${site.url}/admin/sign-in/options`, {
+  const ask = async (forwardedFor?: string, spelling = '/admin/sign-in/options') => {
+    const response = await fetch(`${site.url}${spelling}`, {
       method: 'POST',
       headers: {
         origin: 'https://glass.example.nz',
@@ -50,7 +56,10 @@ describe('the passkey challenge request', () => {
       },
       body: '{}',
     });
-    const body = (await response.json()) as { ok: boolean; message?: string };
+    const text = await response.text();
+    const body = response.headers.get('content-type')?.startsWith('application/json')
+      ? (JSON.parse(text) as { ok: boolean; message?: string })
+      : text;
     return { status: response.status, body };
   };
 
@@ -100,6 +109,24 @@ describe('the passkey challenge request', () => {
     // Another client is not refused for it.
     expect((await ask('198.51.100.8')).status).toBe(200);
     console.info(`600 requests in ${seconds.toFixed(1)} s: ${JSON.stringify(statuses)}`);
+  });
+
+  it('counts the request however its path is spelt', async () => {
+    const spellings = [
+      '/admin/sign-in/options',
+      '/admin/sign-in/%6Fptions',
+      '/admin/sign-in/%2e/options',
+      '/admin/sign-in/options/',
+    ];
+    const statuses: Record<number, number> = {};
+    for (let i = 0; i < 120; i++) {
+      const spelling = spellings[i % spellings.length]!;
+      const { status } = await ask('198.51.100.20', spelling);
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    }
+    // One client's allowance, not one per spelling.
+    expect(statuses[200] ?? 0).toBeLessThanOrEqual(SIGN_IN_POST_LIMIT.max);
+    expect(statuses[429]).toBe(120 - (statuses[200] ?? 0));
   });
 
   it('counts one IPv6 /64 as one client', async () => {

@@ -36,13 +36,15 @@ export const TOO_MANY =
   'Too many sign-in attempts from here. Wait a quarter of an hour, or ask for a sign-in link by e-mail.';
 
 /**
- * The passkey sign-in's challenge requests (POST /admin/sign-in/options) a
- * client may make: each is anonymous and stores a challenge, so a flood is
- * refused (429) before the store sees it. Counted in each server process's
- * memory (the gate, server/owner-gate.server.ts), per client address, an
- * IPv6 client by its /64. An owner makes one per "Sign in with a passkey".
+ * The state-changing requests a client may make to the sign-in pages (the
+ * passkey sign-in's challenge request, POST /admin/sign-in/options, and
+ * its answer, the link form, the set-up link's): each is anonymous, and
+ * the challenge request stores a challenge, so a flood is refused (429)
+ * before the store sees it. Counted in each server process's memory (the
+ * gate, server/owner-gate.server.ts), per client address, an IPv6 client by
+ * its /64. An owner makes two per sign-in with a passkey.
  */
-export const PASSKEY_OPTIONS_LIMIT = { max: 30, windowMs: 15 * MINUTE_MS } as const satisfies Limit;
+export const SIGN_IN_POST_LIMIT = { max: 30, windowMs: 15 * MINUTE_MS } as const satisfies Limit;
 
 type LimitName = keyof typeof SIGN_IN_LIMITS;
 
