@@ -230,7 +230,7 @@ export interface OwnerRecord {
   created_at: string;
   /** When a session was last started for this owner (any way of signing in). */
   last_sign_in_at: string | null;
-  /** When this owner last looked at the inbox, so it can count the enquiries since. */
+  /** When this owner last marked the inbox as seen ("Mark all as seen"), so it can count the enquiries since. */
   inbox_seen_at: string | null;
 }
 
