@@ -13,6 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import islandScript from 'astro/runtime/server/astro-island.prebuilt.js';
 import sharp from 'sharp';
 import { SiteContentError } from '../app/leads/store/site-content-store.server.ts';
 import {
@@ -21,6 +22,7 @@ import {
   publishRelease,
   pruneReleases,
 } from '../server/build-releases.ts';
+import { hashSource, INLINE_CODE_FILE, type InlineCodeRecord } from '../server/csp.server.ts';
 import { parseEnv } from '../server/env.server.ts';
 import {
   CONTENT_DIR_NAME,
@@ -191,19 +193,32 @@ await sharp(path.join(root, 'public/favicon.svg'), { density: 200 })
 // loaded and painted, so the first paint gets the bandwidth
 // (scripts/defer-scripts.ts). A page whose script tag is
 // not the shape expected fails the build, so an Astro upgrade cannot quietly
-// undo it.
+// undo it. What each page runs inline is recorded by hash, as written
+// here, for its Content Security Policy (server/csp.server.ts).
+const inlineCode: InlineCodeRecord = { pages: {} };
 let deferred = 0;
 for (const file of builtPages) {
   const full = path.join(clientDir, file);
   const html = readFileSync(full, 'utf8');
-  const rewritten = deferPageScripts(html);
-  if (rewritten === html || /<script type="module" src=/.test(rewritten)) {
+  const page = deferPageScripts(html);
+  if (page.html === html || /<script type="module" src=/.test(page.html)) {
     console.error(`Cannot defer the scripts of ${file}: no module script of the expected shape`);
     process.exit(1);
   }
-  writeFileSync(full, rewritten);
+  // An island (its element has quoted attributes, which owner text cannot
+  // spell) needs Astro's island runtime, recognised above.
+  if (html.includes('<astro-island uid="') && !page.scripts.includes(islandScript)) {
+    console.error(`Cannot defer the scripts of ${file}: no island runtime of the expected shape`);
+    process.exit(1);
+  }
+  writeFileSync(full, page.html);
+  inlineCode.pages[file] = {
+    scripts: page.scripts.map(hashSource),
+    styles: page.styles.map(hashSource),
+  };
   deferred += 1;
 }
+writeFileSync(path.join(release, INLINE_CODE_FILE), `${JSON.stringify(inlineCode, null, 2)}\n`);
 console.log(
   `Deferred the scripts of ${deferred} prerendered pages until they have loaded and painted`,
 );

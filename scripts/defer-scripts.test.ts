@@ -1,3 +1,5 @@
+import islandScript from 'astro/runtime/server/astro-island.prebuilt.js';
+import { ISLAND_STYLES } from 'astro/runtime/server/astro-island-styles.js';
 import { describe, expect, it } from 'vitest';
 import { afterLoadAndPaint, deferPageScripts } from './defer-scripts.ts';
 
@@ -6,11 +8,16 @@ describe('deferPageScripts', () => {
     const html =
       '<main><p>x</p></main><script type="module" src="/assets/site.Ab1.js"></script>' +
       '<script type="module" src="/assets/thank-you.Cd2.js"></script></body>';
-    expect(deferPageScripts(html)).toBe(
-      '<main><p>x</p></main>' +
-        `<script type="module">${afterLoadAndPaint('import("/assets/site.Ab1.js")')}</script>` +
-        `<script type="module">${afterLoadAndPaint('import("/assets/thank-you.Cd2.js")')}</script></body>`,
-    );
+    const site = afterLoadAndPaint('import("/assets/site.Ab1.js")');
+    const thankYou = afterLoadAndPaint('import("/assets/thank-you.Cd2.js")');
+    expect(deferPageScripts(html)).toEqual({
+      html:
+        '<main><p>x</p></main>' +
+        `<script type="module">${site}</script>` +
+        `<script type="module">${thankYou}</script></body>`,
+      scripts: [site, thankYou],
+      styles: [],
+    });
   });
 
   /** Runs the inline code against a stand-in window, document and PerformanceObserver. */
@@ -77,12 +84,22 @@ describe('deferPageScripts', () => {
   it("makes Astro's island runtime inline modules, which run once the document is parsed", () => {
     const directive =
       '(()=>{var s=o=>{};(self.Astro||(self.Astro={})).afterload=s;window.dispatchEvent(new Event("astro:afterload"));})();\n';
-    const island =
-      '(()=>{var a=1;if(a<2){customElements.get("astro-island")||customElements.define("astro-island",class extends HTMLElement{})}})();';
-    const html = `<main><script>${directive}</script><script>${island}</script><astro-island></astro-island></main>`;
-    expect(deferPageScripts(html)).toBe(
-      `<main><script type="module">${directive}</script><script type="module">${island}</script><astro-island></astro-island></main>`,
-    );
+    const html = `<main><style>${ISLAND_STYLES}</style><script>${directive}</script><script>${islandScript}</script><astro-island uid="a"></astro-island></main>`;
+    expect(deferPageScripts(html)).toEqual({
+      html: `<main><style>${ISLAND_STYLES}</style><script type="module">${directive}</script><script type="module">${islandScript}</script><astro-island uid="a"></astro-island></main>`,
+      scripts: [directive, islandScript],
+      styles: [ISLAND_STYLES],
+    });
+  });
+
+  it('records no script or style an owner typed into an attribute value', () => {
+    // As Astro writes an attribute: only & and " are escaped.
+    const typed = `Glass</script><script>alert(1)</script><style>${ISLAND_STYLES}</style><script>alert(2)</script><script>${islandScript.replaceAll('"', '&quot;')}</script>`;
+    const html = `<meta property="og:site_name" content="${typed}"><script type="module" src="/assets/site.Ab1.js"></script>`;
+    const page = deferPageScripts(html);
+    expect(page.html).toContain(`content="${typed}"`);
+    expect(page.scripts).toEqual([afterLoadAndPaint('import("/assets/site.Ab1.js")')]);
+    expect(page.styles).toEqual([]);
   });
 
   it('inlines the one rule the islands hydrate on, whole and without comments', () => {
@@ -98,6 +115,6 @@ describe('deferPageScripts', () => {
     const html =
       '<script type="application/ld+json">{}</script><script>(()=>{})()</script>' +
       '<link rel="stylesheet" href="/assets/a.css">';
-    expect(deferPageScripts(html)).toBe(html);
+    expect(deferPageScripts(html)).toEqual({ html, scripts: [], styles: [] });
   });
 });

@@ -1,3 +1,5 @@
+import islandScript from 'astro/runtime/server/astro-island.prebuilt.js';
+import { ISLAND_STYLES } from 'astro/runtime/server/astro-island-styles.js';
 import { transformSync } from 'esbuild';
 import { whenLoadedAndPainted } from '../app/directives/when-loaded-and-painted.ts';
 
@@ -37,8 +39,10 @@ export function afterLoadAndPaint(call: string): string {
 
 /**
  * Astro's island runtime: the `astro-island` element and the hydration
- * directives, written as classic inline scripts before a page's first
- * island. A classic script waits for the stylesheets and holds up the
+ * directive, written as classic inline scripts before a page's first
+ * island, after the one inline style the islands need
+ * (`<style>ISLAND_STYLES</style><script>directive</script><script>island</script>`).
+ * A classic script waits for the stylesheets and holds up the
  * parser meanwhile, so the first frame often showed the header alone and
  * the page's largest text came a frame or more later, with the image and
  * script requests of that gap counted against the LCP (measured on /blog:
@@ -46,20 +50,64 @@ export function afterLoadAndPaint(call: string): string {
  * they run once the document is parsed, in the same order; an island
  * element waits for its definition, as it does for a directive.
  */
-const CLASSIC_INLINE_SCRIPT = /<script>((?:(?!<\/script>)[\s\S])*)<\/script>/g;
+const PRESCRIPTS_START = `<style>${ISLAND_STYLES}</style><script>`;
+const ISLAND_SCRIPT = `</script><script>${islandScript}</script>`;
 
-function isIslandRuntime(code: string): boolean {
-  return code.startsWith('(()=>{') && /self\.Astro|"astro-island"/.test(code);
+/**
+ * The inline code a page runs and applies, as this step wrote it: what the
+ * page's Content Security Policy allows by hash (server/csp.server.ts),
+ * and nothing else.
+ *
+ * Only what the build itself emits is recognised, never whatever looks
+ * like a script: text an owner types reaches a page escaped (`<` in text
+ * as `&lt;`, `"` in an attribute value as `&quot;`, by Astro and React
+ * alike), so it can spell `<script>…</script>` inside an attribute value,
+ * which is no element, but never a tag with a double-quoted attribute, nor
+ * Astro's island runtime, which holds double quotes. A module script is
+ * recognised by its quoted `src`; the island's directive only as the
+ * script right before that runtime.
+ */
+export interface DeferredPage {
+  html: string;
+  /** The bodies of its inline scripts. */
+  scripts: string[];
+  /** The bodies of its inline styles. */
+  styles: string[];
 }
 
-export function deferPageScripts(html: string): string {
-  return html
-    .replace(CLASSIC_INLINE_SCRIPT, (tag, code: string) =>
-      isIslandRuntime(code) ? `<script type="module">${code}</script>` : tag,
-    )
-    .replace(
-      MODULE_SCRIPT,
-      (_tag, src: string) =>
-        `<script type="module">${afterLoadAndPaint(`import(${JSON.stringify(src)})`)}</script>`,
-    );
+export function deferPageScripts(html: string): DeferredPage {
+  const scripts = new Set<string>();
+  const styles = new Set<string>();
+  let out = '';
+  let from = 0;
+  for (
+    let at = html.indexOf(PRESCRIPTS_START);
+    at !== -1;
+    at = html.indexOf(PRESCRIPTS_START, from)
+  ) {
+    const directiveStart = at + PRESCRIPTS_START.length;
+    const directiveEnd = html.indexOf('</script>', directiveStart);
+    if (directiveEnd === -1 || !html.startsWith(ISLAND_SCRIPT, directiveEnd)) {
+      out += html.slice(from, directiveStart);
+      from = directiveStart;
+      continue;
+    }
+    const directive = html.slice(directiveStart, directiveEnd);
+    out +=
+      html.slice(from, at) +
+      `<style>${ISLAND_STYLES}</style>` +
+      `<script type="module">${directive}</script>` +
+      `<script type="module">${islandScript}</script>`;
+    from = directiveEnd + ISLAND_SCRIPT.length;
+    styles.add(ISLAND_STYLES);
+    scripts.add(directive);
+    scripts.add(islandScript);
+  }
+  out += html.slice(from);
+  out = out.replace(MODULE_SCRIPT, (_tag, src: string) => {
+    const code = afterLoadAndPaint(`import(${JSON.stringify(src)})`);
+    scripts.add(code);
+    return `<script type="module">${code}</script>`;
+  });
+  return { html: out, scripts: [...scripts], styles: [...styles] };
 }

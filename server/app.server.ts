@@ -1,16 +1,11 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { business } from '../app/content/business.ts';
-import {
-  contentSecurityPolicy,
-  inlineScriptHashes,
-  inlineStyleHashes,
-  type CspOptions,
-} from './csp.server.ts';
+import { contentSecurityPolicy, type CspOptions, type InlineCodeRecord } from './csp.server.ts';
 import { PHOTO_LINK_PATH } from '../app/leads/delivery/photo-links.server.ts';
 import type { LeadsRequestContext } from '../app/leads/intake/receive-lead.server.ts';
 import type { Env } from './env.server.ts';
@@ -111,10 +106,15 @@ export const PERMISSIONS_POLICY = [
 const ONE_YEAR_S = 365 * 24 * 60 * 60;
 const REVALIDATE = 'public, max-age=0, must-revalidate';
 
-/** Finds every prerendered page and the CSP its inline scripts need. */
+/**
+ * Finds every prerendered page and the CSP its inline scripts need: those
+ * the build recorded for it (csp.server.ts, INLINE_CODE_FILE), none when
+ * it recorded nothing (the page then works as it does without JavaScript).
+ */
 export async function loadPrerenderedPages(
   files: StaticFiles,
   cspOptions: CspOptions,
+  inlineCode: InlineCodeRecord = { pages: {} },
 ): Promise<Map<string, PrerenderedPage>> {
   const pages = new Map<string, PrerenderedPage>();
   const entries = await readdir(files.root, { recursive: true, encoding: 'utf8' });
@@ -122,9 +122,11 @@ export async function loadPrerenderedPages(
     const relative = entry.split(path.sep).join('/');
     if (relative !== 'index.html' && !relative.endsWith('/index.html')) continue;
     const urlPath = `/${relative.replace(/\/?index\.html$/, '')}`;
-    const html = await readFile(path.join(files.root, relative), 'utf8');
-    const hashes = inlineScriptHashes(html);
-    const styleHashes = inlineStyleHashes(html);
+    const recorded = Object.hasOwn(inlineCode.pages, relative)
+      ? inlineCode.pages[relative]
+      : undefined;
+    const hashes = recorded?.scripts ?? [];
+    const styleHashes = recorded?.styles ?? [];
     pages.set(urlPath, {
       file: relative,
       csp: contentSecurityPolicy({ hashes, styleHashes }, cspOptions),
@@ -150,9 +152,10 @@ export async function loadSiteRelease(
   clientDir: string,
   render: AstroHandler,
   cspOptions: CspOptions,
+  inlineCode?: InlineCodeRecord,
 ): Promise<SiteRelease> {
   const files = await StaticFiles.scan(clientDir);
-  const pages = await loadPrerenderedPages(files, cspOptions);
+  const pages = await loadPrerenderedPages(files, cspOptions, inlineCode);
   // A page rendered on request has the same inline scripts and styles as the
   // prerendered ones (Astro's island loader): the hashes of all of them, and
   // nothing else.

@@ -33,37 +33,24 @@ const ADS_IMG = [
 ];
 const ADS_FRAME = ['https://td.doubleclick.net', 'https://www.googletagmanager.com'];
 
-/** 'sha256-…' sources for every inline <script> that the browser would run. */
-export function inlineScriptHashes(html: string): string[] {
-  const hashes = new Set<string>();
-  const pattern = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
-  for (const match of html.matchAll(pattern)) {
-    const attributes = match[1] ?? '';
-    const body = match[2] ?? '';
-    if (/\bsrc\s*=/.test(attributes) || body === '') continue;
-    const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attributes)?.[1]?.toLowerCase();
-    // Data blocks such as JSON-LD are never executed.
-    if (
-      type &&
-      type !== 'module' &&
-      type !== 'text/javascript' &&
-      type !== 'application/javascript'
-    )
-      continue;
-    hashes.add(`'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
-  }
-  return [...hashes];
+/** The 'sha256-…' source that allows one inline script or style by its body. */
+export function hashSource(body: string): string {
+  return `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`;
 }
 
-/** 'sha256-…' sources for every inline <style> element. */
-export function inlineStyleHashes(html: string): string[] {
-  const hashes = new Set<string>();
-  for (const match of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)) {
-    const body = match[1] ?? '';
-    if (body !== '')
-      hashes.add(`'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
-  }
-  return [...hashes];
+/**
+ * The file, in a release (beside its build stamp, never served), where
+ * the build records each prerendered page's inline code by hash
+ * (scripts/build.ts, from scripts/defer-scripts.ts, which wrote it). The
+ * hashes come from what the build emitted, never from reading the HTML
+ * back: text an owner typed may spell a `<script>` inside an attribute
+ * value, which is no element and must not be allowed.
+ */
+export const INLINE_CODE_FILE = 'inline-code.json';
+
+/** Its content: per page (its file under client/), the sources of its inline scripts and styles. */
+export interface InlineCodeRecord {
+  pages: Record<string, { scripts: string[]; styles: string[] }>;
 }
 
 export function contentSecurityPolicy(

@@ -11,6 +11,7 @@ import {
   type SiteRelease,
 } from './app.server.ts';
 import { markInUse } from './build-releases.ts';
+import { INLINE_CODE_FILE, type InlineCodeRecord } from './csp.server.ts';
 import type { Env } from './env.server.ts';
 
 /**
@@ -75,6 +76,20 @@ export function releaseMapEmbedUrl(content: SiteContent): string | undefined {
   return typeof url === 'string' && url !== '' ? url : undefined;
 }
 
+/**
+ * The inline code the build recorded for each of a release's pages
+ * (INLINE_CODE_FILE); none for a release built before it was recorded,
+ * whose pages then run no inline script (they work without JavaScript)
+ * until the next build.
+ */
+export function readInlineCode(dir: string): InlineCodeRecord | undefined {
+  try {
+    return JSON.parse(readFileSync(path.join(dir, INLINE_CODE_FILE), 'utf8')) as InlineCodeRecord;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Loads a release completely; throws, changing nothing, if it cannot be served. */
 export async function loadRelease(dir: string, env: Env): Promise<LoadedRelease> {
   const real = realpathSync(dir);
@@ -88,6 +103,7 @@ export async function loadRelease(dir: string, env: Env): Promise<LoadedRelease>
     path.join(real, 'client'),
     handler,
     cspOptionsOf(env, releaseMapEmbedUrl(content)),
+    readInlineCode(real),
   );
   return { ...site, dir: real, stamp: readReleaseStamp(real), content };
 }

@@ -1,0 +1,129 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { JSDOM } from 'jsdom';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultSiteContent } from '../app/content/site-content.ts';
+import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
+import { captureLogger, tempDataDir } from '../app/leads/testing/test-support.server.ts';
+import { parseEnv } from './env.server.ts';
+import { ServedSite } from './site-release.server.ts';
+
+/**
+ * Nothing an owner types widens the Content Security Policy: a business name that looks like a script is published, the site
+ * is built for real (`node scripts/build.ts`), and every hash in every
+ * page's CSP must be the hash of an inline script or style element in that
+ * page's DOM, as a real HTML parser (jsdom's parse5) reads it.
+ */
+
+const root = path.resolve(import.meta.dirname, '..');
+const scratch = tempDataDir('csp-owner-text-');
+const dataDir = path.join(scratch.dir, 'leads');
+const buildDir = path.join(scratch.dir, 'build');
+const SITE_URL = 'https://glass.example.nz';
+const TYPED = 'Glass</script><script>alert(1)</script><style>body{display:none}</style>';
+
+const sha = (body: string) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`;
+
+/** The hashes of the inline code a browser would run or apply on a page, from its DOM. */
+function domHashes(html: string): { scripts: Set<string>; styles: Set<string> } {
+  const { document } = new JSDOM(html).window;
+  const scripts = new Set<string>();
+  for (const script of document.querySelectorAll('script:not([src])')) {
+    const type = script.getAttribute('type')?.toLowerCase();
+    if (type && type !== 'module' && type !== 'text/javascript') continue;
+    if (script.textContent) scripts.add(sha(script.textContent));
+  }
+  const styles = new Set<string>();
+  for (const style of document.querySelectorAll('style')) {
+    if (style.textContent) styles.add(sha(style.textContent));
+  }
+  return { scripts, styles };
+}
+
+/** The 'sha256-…' sources of one directive of a policy. */
+function policyHashes(csp: string, directive: string): string[] {
+  const part = csp.split('; ').find((entry) => entry.startsWith(`${directive} `)) ?? '';
+  return part.split(' ').filter((source) => source.startsWith("'sha256-"));
+}
+
+let site: ServedSite;
+
+beforeAll(async () => {
+  const store = await openSqliteLeadStore({ dataDir });
+  try {
+    const content = {
+      ...defaultSiteContent,
+      identity: { ...defaultSiteContent.identity, name: TYPED },
+    };
+    const { version } = await store.createSiteContentVersion(content, null);
+    await store.setSiteContentVersionState(version, 'live');
+  } finally {
+    await store.close();
+  }
+  const output: string[] = [];
+  const code = await new Promise<number | null>((resolve) => {
+    const child = spawn(process.execPath, [path.join(root, 'scripts/build.ts')], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        SITE_URL,
+        DATA_DIR: dataDir,
+        BUILD_DIR: buildDir,
+        BUILD_CACHE_DIR: path.join(scratch.dir, 'cache'),
+        ASTRO_TELEMETRY_DISABLED: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.once('close', resolve);
+  });
+  expect(code, output.join('')).toBe(0);
+  site = await ServedSite.open(buildDir, {
+    env: parseEnv({ SITE_URL, DATA_DIR: dataDir }),
+    logger: captureLogger().logger,
+  });
+}, 300_000);
+
+afterAll(() => {
+  site?.close();
+  scratch.remove();
+});
+
+describe('a business name that looks like a script', () => {
+  it('is on the pages as text in attributes, never as an element', () => {
+    const html = readFileSync(path.join(site.current.dir, 'client/index.html'), 'utf8');
+    // The page carries the name (Open Graph's site name, in an attribute)…
+    expect(html).toContain(TYPED);
+    // …and the browser makes no script of it.
+    expect(domHashes(html).scripts).not.toContain(sha('alert(1)'));
+  });
+
+  it("adds nothing to any page's CSP: every hash is of an inline element in that page's DOM", () => {
+    const allScripts = new Set<string>();
+    const allStyles = new Set<string>();
+    expect(site.current.pages.size).toBeGreaterThan(20);
+    for (const [urlPath, page] of site.current.pages) {
+      const dom = domHashes(readFileSync(path.join(site.current.dir, 'client', page.file), 'utf8'));
+      dom.scripts.forEach((hash) => allScripts.add(hash));
+      dom.styles.forEach((hash) => allStyles.add(hash));
+      expect({ urlPath, hashes: policyHashes(page.csp, 'script-src').sort() }).toEqual({
+        urlPath,
+        hashes: [...dom.scripts].sort(),
+      });
+      expect({ urlPath, hashes: policyHashes(page.csp, 'style-src').sort() }).toEqual({
+        urlPath,
+        hashes: [...dom.styles].sort(),
+      });
+    }
+    // A page rendered on request (/admin, the 404 page) allows what the prerendered ones have.
+    const rendered = site.current.renderedPageCsp;
+    expect(policyHashes(rendered, 'script-src')).not.toContain(sha('alert(1)'));
+    expect(policyHashes(rendered, 'style-src')).not.toContain(sha('body{display:none}'));
+    for (const hash of policyHashes(rendered, 'script-src')) expect(allScripts).toContain(hash);
+    for (const hash of policyHashes(rendered, 'style-src')) expect(allStyles).toContain(hash);
+  });
+});
