@@ -27,6 +27,7 @@ import { parseEnv } from '../server/env.server.ts';
 import {
   CONTENT_DIR_NAME,
   contentForBuild,
+  fallbackContent,
   openStoreForBuild,
   requestedVersion,
   SiteContentBuildError,
@@ -64,33 +65,59 @@ const publicConfig = currentPublicConfig();
 let built: BuiltContentFile;
 const contentStaging = mkdtempSync(path.join(tmpdir(), 'glass-site-content-'));
 let contentFile: string;
+let fallbackUsed = false;
+/** Why the store could not be read, in words (never the DATABASE_URL). */
+const storeProblem = (problem: unknown) => {
+  const { message, code } = problem as { message?: unknown; code?: unknown };
+  return (typeof message === 'string' && message) || (typeof code === 'string' && code) || 'error';
+};
 {
   const env = parseEnv();
   let store: Awaited<ReturnType<typeof openStoreForBuild>> = null;
+  let requested: number | undefined;
   try {
+    requested = requestedVersion(process.env.SITE_CONTENT_VERSION);
     store = await openStoreForBuild(env);
-    built = await contentForBuild(
-      store,
-      requestedVersion(process.env.SITE_CONTENT_VERSION),
-      new Date(startedAt),
-    );
+    built = await contentForBuild(store, requested, new Date(startedAt));
     contentFile = await writeContentFiles(contentStaging, built, store);
   } catch (problem) {
-    rmSync(contentStaging, { recursive: true, force: true });
     if (problem instanceof SiteContentBuildError || problem instanceof SiteContentError) {
+      rmSync(contentStaging, { recursive: true, force: true });
       console.error(problem.message);
       process.exit(1);
     }
-    throw problem;
+    // The store cannot be read (a database that is down). A version asked
+    // for (the server's publisher) is only in the store: it fails, and
+    // the publisher tries again. Otherwise (npm start, npm run build) the
+    // site is built from what it serves, so a deploy during an outage
+    // never takes it down; the publisher catches up once the store answers.
+    if (requested !== undefined) {
+      rmSync(contentStaging, { recursive: true, force: true });
+      throw problem;
+    }
+    rmSync(contentStaging, { recursive: true, force: true });
+    mkdirSync(contentStaging);
+    const fallback = await fallbackContent(buildDir, contentStaging, new Date(startedAt));
+    built = fallback.built;
+    contentFile = fallback.file;
+    fallbackUsed = true;
+    console.warn(
+      `Cannot read the site content (${storeProblem(problem)}); building from ` +
+        (fallback.release
+          ? `the content of the release being served (version ${built.version})`
+          : 'the shipped defaults (no release served has any)') +
+        '; the server builds the published content once the lead store answers.',
+    );
   } finally {
-    await store?.close();
+    await store?.close().catch(() => undefined);
   }
 }
-console.log(
-  built.version === 0
-    ? 'Site content: the shipped defaults (nothing published yet)'
-    : `Site content: version ${built.version} (${built.key})`,
-);
+if (!fallbackUsed)
+  console.log(
+    built.version === 0
+      ? 'Site content: the shipped defaults (nothing published yet)'
+      : `Site content: version ${built.version} (${built.key})`,
+  );
 
 const release = createRelease(buildDir);
 linkDependencies(buildDir, path.join(root, 'node_modules'));

@@ -1,4 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -11,6 +19,7 @@ import { tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import {
   contentForBuild,
   desiredSiteBuild,
+  fallbackContent,
   openStoreForBuild,
   requestedVersion,
   siteBuildToPublish,
@@ -143,6 +152,41 @@ describe('the content a build is made from', () => {
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
+  });
+
+  it('is, when the store cannot be read, the content of the release served, photos and all', async () => {
+    const { createRelease, publishRelease } = await import('./build-releases.ts');
+    const buildDir = path.join(data.dir, 'build');
+    const out = path.join(data.dir, 'out');
+    // No release yet: the shipped defaults.
+    mkdirSync(out);
+    const none = await fallbackContent(buildDir, out, NOW);
+    expect(none.release).toBeUndefined();
+    expect(none.built).toMatchObject({ version: 0, key: 'v0', content: defaultSiteContent });
+    expect(JSON.parse(readFileSync(none.file, 'utf8'))).toEqual(none.built);
+
+    // A release built from version 7, with a job photo.
+    const release = createRelease(buildDir);
+    const photoId = crypto.randomUUID();
+    const content: SiteContent = {
+      ...published,
+      jobPhotos: [{ photoId, service: 'windows', alt: 'A new lounge window' }],
+    };
+    mkdirSync(path.join(release, 'content/photos'), { recursive: true });
+    writeFileSync(
+      path.join(release, 'content/site-content.json'),
+      JSON.stringify({ version: 7, key: 'v7-key', content }),
+    );
+    writeFileSync(path.join(release, `content/photos/${photoId}.jpg`), 'the photo');
+    publishRelease(buildDir, release);
+    const again = path.join(data.dir, 'again');
+    mkdirSync(again);
+    const served = await fallbackContent(buildDir, again, NOW);
+    expect(served.release).toBe(realpathSync(release));
+    // Its version and key: the publisher builds again when the store says otherwise.
+    expect(served.built).toEqual({ version: 7, key: 'v7-key', content });
+    expect(JSON.parse(readFileSync(served.file, 'utf8'))).toEqual(served.built);
+    expect(readFileSync(path.join(again, `photos/${photoId}.jpg`), 'utf8')).toBe('the photo');
   });
 });
 

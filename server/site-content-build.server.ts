@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   checkSiteContent,
@@ -10,6 +10,7 @@ import {
 } from '../app/content/site-content.ts';
 import { SQLITE_FILE_NAME } from '../app/leads/store/store-sqlite.server.ts';
 import { openLeadStore, type LeadStore } from '../app/leads/store/store.server.ts';
+import { currentRelease } from './build-releases.ts';
 
 /**
  * What a build is made from (docs/operations.md#site-content): a version of
@@ -161,4 +162,47 @@ export async function siteBuildToPublish(store: LeadStore, now: Date): Promise<S
     return { version: newest.version, key: contentKey(newest.version, newest.content, now) };
   }
   return desiredSiteBuild(store, now);
+}
+
+/** What a build uses when it cannot read the lead store, and where it came from. */
+export interface FallbackContent {
+  built: BuiltContentFile;
+  /** The content file written into the build's folder. */
+  file: string;
+  /** The release whose content it is; undefined: the shipped defaults. */
+  release?: string;
+}
+
+/**
+ * The content of a build that cannot read the lead store (the database is
+ * down while `npm start` or `npm run build` builds): the content of the
+ * release BUILD_DIR serves, as the build that made it wrote it (its
+ * `content/` folder, job photos included, with its version and key, so the
+ * server's publisher builds again once the store answers and shows
+ * anything else), or the shipped defaults (version 0) when no release has
+ * any. A site never stops serving because its database is down.
+ */
+export async function fallbackContent(
+  buildDir: string,
+  dir: string,
+  now: Date,
+): Promise<FallbackContent> {
+  const release = currentRelease(buildDir);
+  const served = release ? path.join(release, CONTENT_DIR_NAME) : undefined;
+  if (served && existsSync(path.join(served, CONTENT_FILE_NAME))) {
+    const built = JSON.parse(
+      readFileSync(path.join(served, CONTENT_FILE_NAME), 'utf8'),
+    ) as BuiltContentFile;
+    const checked = checkSiteContent(built.content);
+    if (checked.ok) {
+      cpSync(served, dir, { recursive: true });
+      return {
+        built: { version: built.version, key: built.key, content: checked.content },
+        file: path.join(dir, CONTENT_FILE_NAME),
+        release,
+      };
+    }
+  }
+  const built = await contentForBuild(null, 0, now);
+  return { built, file: await writeContentFiles(dir, built, null) };
 }
