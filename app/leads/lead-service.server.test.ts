@@ -131,6 +131,8 @@ class FailingStore implements LeadStore {
     this.#inner.listSiteContentVersions(...args);
   addSitePhoto: LeadStore['addSitePhoto'] = async (...args) => this.#inner.addSitePhoto(...args);
   sitePhoto: LeadStore['sitePhoto'] = async (...args) => this.#inner.sitePhoto(...args);
+  deleteUnusedSitePhotos: LeadStore['deleteUnusedSitePhotos'] = async (...args) =>
+    this.#inner.deleteUnusedSitePhotos(...args);
   findPasskey: LeadStore['findPasskey'] = async (...args) => this.#inner.findPasskey(...args);
   listPasskeys: LeadStore['listPasskeys'] = async (...args) => this.#inner.listPasskeys(...args);
   recordPasskeyUse: LeadStore['recordPasskeyUse'] = async (...args) =>

@@ -383,6 +383,42 @@ for (const backend of STORE_BACKENDS) {
         expect((await store.siteContentDraft()).jobPhotos.content).toEqual([]);
       });
 
+      it('deletes a photo taken out of the draft that no version names; keeps a published one', async () => {
+        const added: string[] = [];
+        for (const alt of ['A new lounge window', 'A shower screen']) {
+          const read = await upload(
+            { ...details, alt, revision: String(added.length) },
+            new Blob([new Uint8Array(await jpeg())], { type: 'image/jpeg' }),
+          );
+          if (!read.ok) return expect.fail('not read');
+          const outcome = await uploadJobPhoto(store, owner, read);
+          if (outcome.kind !== 'added') return expect.fail(outcome.kind);
+          added.push(outcome.photoId);
+        }
+        const [published, draftOnly] = added as [string, string];
+        // The first is published (kept for Restore), then both are taken out.
+        const { version } = await store.createSiteContentVersion(
+          {
+            ...defaultSiteContent,
+            jobPhotos: (await store.siteContentDraft()).jobPhotos.content.slice(0, 1),
+          },
+          owner.id,
+        );
+        await store.setSiteContentVersionState(version, 'live');
+        let revision = 2;
+        for (const photoId of [draftOnly, published]) {
+          const remove = new URLSearchParams({
+            action: 'remove',
+            photoId,
+            revision: String(revision++),
+          });
+          expect(await saveJobPhoto(store, owner, remove)).toMatchObject({ kind: 'saved' });
+        }
+        // What /admin/site/photos/ID.jpg answers from.
+        expect(await store.sitePhoto(draftOnly)).toBeNull();
+        expect(await store.sitePhoto(published)).not.toBeNull();
+      });
+
       it('refuses a file by its content, whatever its name and type say', async () => {
         const text = new Blob(['<svg xmlns="http://www.w3.org/2000/svg"/>'], {
           type: 'image/jpeg',

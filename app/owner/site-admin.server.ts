@@ -694,10 +694,13 @@ export async function saveJobPhoto(
       photoId,
     };
   }
-  return {
-    ...(await saveDraftSection(store, owner, 'jobPhotos', checked.content, revision, now)),
-    photoId,
-  };
+  const outcome = await saveDraftSection(store, owner, 'jobPhotos', checked.content, revision, now);
+  // A photo taken out of the draft that no version names goes from the
+  // store (and from /admin/site/photos); one a version names stays for Restore.
+  if (outcome.kind === 'saved' && form.get('action') === 'remove') {
+    await store.deleteUnusedSitePhotos([photoId]);
+  }
+  return { ...outcome, photoId };
 }
 
 export const JOB_PHOTO_MESSAGES: Record<SafePhotoRefusal | 'missing' | 'body', string> = {

@@ -151,6 +151,14 @@ export interface SiteContentStore {
   addSitePhoto(photo: NewSitePhoto): Promise<SitePhotoInfo>;
 
   sitePhoto(id: string): Promise<SitePhotoRecord | null>;
+
+  /**
+   * Deletes those of the photos `ids` that neither the draft nor any
+   * version names (a photo taken out of the draft before it was ever
+   * published), and returns their ids. A photo any version names stays:
+   * Restore may put that version back.
+   */
+  deleteUnusedSitePhotos(ids: readonly string[]): Promise<string[]>;
 }
 
 /** The section as the schema has it (trimmed…), or SiteContentError. */

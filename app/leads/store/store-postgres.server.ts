@@ -1582,6 +1582,25 @@ export class PostgresLeadStore implements LeadStore {
     return toSitePhotoInfo(row);
   }
 
+  async deleteUnusedSitePhotos(ids: readonly string[]): Promise<string[]> {
+    const wanted = ids.filter((id) => UUID.test(id));
+    if (wanted.length === 0) return [];
+    const result = await this.#pool.query(
+      `DELETE FROM site_photos
+       WHERE id = ANY($1::uuid[])
+         AND NOT EXISTS (
+           SELECT 1 FROM site_content_versions AS v,
+             jsonb_array_elements(v.content -> 'jobPhotos') AS p
+           WHERE p ->> 'photoId' = site_photos.id::text)
+         AND NOT EXISTS (
+           SELECT 1 FROM site_content_draft AS d, jsonb_array_elements(d.content) AS p
+           WHERE d.section = 'jobPhotos' AND p ->> 'photoId' = site_photos.id::text)
+       RETURNING id`,
+      [wanted],
+    );
+    return (result.rows as Row[]).map((row) => String(row.id));
+  }
+
   async sitePhoto(id: string): Promise<SitePhotoRecord | null> {
     if (!UUID.test(id)) return null;
     const result = await this.#pool.query(

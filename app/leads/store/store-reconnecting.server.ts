@@ -171,6 +171,8 @@ export class ReconnectingLeadStore implements LeadStore {
     this.#call((s) => s.listSiteContentVersions(...args));
   addSitePhoto: LeadStore['addSitePhoto'] = (...args) => this.#call((s) => s.addSitePhoto(...args));
   sitePhoto: LeadStore['sitePhoto'] = (...args) => this.#call((s) => s.sitePhoto(...args));
+  deleteUnusedSitePhotos: LeadStore['deleteUnusedSitePhotos'] = (...args) =>
+    this.#call((s) => s.deleteUnusedSitePhotos(...args));
 
   /** Also what GET /healthz asks: it records whether the store answers now. */
   async ping(): Promise<void> {

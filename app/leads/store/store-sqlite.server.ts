@@ -1831,6 +1831,24 @@ export class SqliteLeadStore implements LeadStore {
     });
   }
 
+  async deleteUnusedSitePhotos(ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.#attempt('write', () =>
+      this.#statement(
+        `DELETE FROM site_photos
+           WHERE id IN (SELECT value FROM json_each(?))
+             AND NOT EXISTS (
+               SELECT 1 FROM site_content_versions AS v, json_each(v.content, '$.jobPhotos') AS p
+                 WHERE json_extract(p.value, '$.photoId') = site_photos.id)
+             AND NOT EXISTS (
+               SELECT 1 FROM site_content_draft AS d, json_each(d.content) AS p
+                 WHERE d.section = 'jobPhotos' AND json_extract(p.value, '$.photoId') = site_photos.id)
+           RETURNING id`,
+      ).all(JSON.stringify(ids)),
+    );
+    return rows.map((row) => String(row.id));
+  }
+
   async countFailedDeliveries(): Promise<number> {
     const row = await this.#attempt('read', () =>
       this.#statement(`SELECT count(*) AS n FROM lead_deliveries WHERE state = 'failed'`).get(),

@@ -268,5 +268,55 @@ export function runSiteContentStoreContract(
         store.addSitePhoto({ bytes: new Uint8Array(jpeg), width: 0, height: 48, ownerId }),
       ).rejects.toThrow(/width and height/);
     });
+
+    it('deletes a job photo once neither the draft nor any version names it', async () => {
+      const jpeg = await sharp({
+        create: { width: 8, height: 6, channels: 3, background: '#136a83' },
+      })
+        .jpeg()
+        .toBuffer();
+      const add = () =>
+        store.addSitePhoto({ bytes: new Uint8Array(jpeg), width: 8, height: 6, ownerId });
+      const [published, drafted, removed, unused] = [
+        await add(),
+        await add(),
+        await add(),
+        await add(),
+      ];
+      const jobPhoto = (photoId: string) => ({
+        photoId,
+        service: 'windows' as const,
+        alt: 'A new lounge window',
+      });
+      // Published once (kept for Restore), then taken out of the draft.
+      const { version } = await store.createSiteContentVersion(
+        { ...defaultSiteContent, jobPhotos: [jobPhoto(published.id)] },
+        ownerId,
+      );
+      await store.setSiteContentVersionState(version, 'live');
+      const first = await store.saveSiteContentSection(
+        'jobPhotos',
+        [jobPhoto(drafted.id), jobPhoto(removed.id)],
+        0,
+        ownerId,
+      );
+      expect(first.saved).toBe(true);
+      await store.saveSiteContentSection('jobPhotos', [jobPhoto(drafted.id)], 1, ownerId);
+
+      const all = [published.id, drafted.id, removed.id, unused.id];
+      expect((await store.deleteUnusedSitePhotos(all)).sort()).toEqual(
+        [removed.id, unused.id].sort(),
+      );
+      expect(await store.sitePhoto(removed.id)).toBeNull();
+      expect(await store.sitePhoto(unused.id)).toBeNull();
+      expect(await store.sitePhoto(published.id)).not.toBeNull();
+      expect(await store.sitePhoto(drafted.id)).not.toBeNull();
+      // Only the photos asked about, and nothing twice.
+      expect(await store.deleteUnusedSitePhotos(all)).toEqual([]);
+      expect(await store.deleteUnusedSitePhotos(['not-an-id'])).toEqual([]);
+      const later = await add();
+      expect(await store.deleteUnusedSitePhotos([drafted.id])).toEqual([]);
+      expect(await store.sitePhoto(later.id)).not.toBeNull();
+    });
   });
 }
