@@ -29,6 +29,7 @@ import {
   contentForBuild,
   fallbackContent,
   openStoreForBuild,
+  pruneJobPhotoCache,
   requestedVersion,
   SiteContentBuildError,
   writeContentFiles,
@@ -145,6 +146,15 @@ if (result.status !== 0) {
   rmSync(contentStaging, { recursive: true, force: true });
   process.exit(result.status ?? 1);
 }
+// Astro's image cache keeps no copy of a job photo this build does not
+// show (a photo taken off the site): it is where astro.config.ts puts it.
+const buildCacheDir = process.env.BUILD_CACHE_DIR?.trim();
+pruneJobPhotoCache(
+  buildCacheDir
+    ? path.resolve(buildCacheDir, 'astro/assets')
+    : path.join(root, 'node_modules/.astro/assets'),
+  path.join(release, 'client/assets'),
+);
 // What this release was built from, beside it (never served: outside client/).
 cpSync(contentStaging, path.join(release, CONTENT_DIR_NAME), { recursive: true });
 rmSync(contentStaging, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { addressNetwork } from './log-address.server.ts';
 import { onDemandRoutes } from './on-demand-routes.server.ts';
 import { ownerGate } from './owner-gate.server.ts';
 import type { OwnerPagesContext } from '../app/owner/context.server.ts';
+import { JOB_PHOTO_FILE } from './site-content-build.server.ts';
 import type { SitePublishSource } from './site-publisher.server.ts';
 import { StaticFiles } from './static.server.ts';
 import { trailingSlashRedirect } from './trailing-slash.server.ts';
@@ -104,6 +105,7 @@ export const PERMISSIONS_POLICY = [
 ].join(', ');
 
 const ONE_YEAR_S = 365 * 24 * 60 * 60;
+const JOB_PHOTO_MAX_AGE_S = 60 * 60;
 const REVALIDATE = 'public, max-age=0, must-revalidate';
 
 /**
@@ -306,8 +308,12 @@ export async function createApp(options: AppOptions) {
     }
     const file = files.resolve(req.path);
     if (!file || file.endsWith('.html')) return next();
+    // A job photo's copies for an hour: one taken off the site leaves
+    // visitors' caches soon (its names change with the photo all the same).
     const cacheControl = file.startsWith('assets/')
-      ? `public, max-age=${ONE_YEAR_S}, immutable`
+      ? JOB_PHOTO_FILE.test(file.slice('assets/'.length))
+        ? `public, max-age=${JOB_PHOTO_MAX_AGE_S}`
+        : `public, max-age=${ONE_YEAR_S}, immutable`
       : /\.(?:xml|txt|webmanifest)$/.test(file)
         ? REVALIDATE
         : 'public, max-age=86400';

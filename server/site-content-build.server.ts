@@ -1,4 +1,12 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import {
   checkSiteContent,
@@ -205,4 +213,29 @@ export async function fallbackContent(
   }
   const built = await contentForBuild(null, 0, now);
   return { built, file: await writeContentFiles(dir, built, null) };
+}
+
+/**
+ * A job photo's files in a build and in Astro's image cache: named by the
+ * photo's id, then a hash of its bytes (`<id>.<hash>_<transform>.webp`),
+ * so a name never stands for another photo.
+ */
+export const JOB_PHOTO_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\./;
+
+/**
+ * Deletes from Astro's image cache (`cacheAssetsDir`) every copy of a job
+ * photo that the build just made (`clientAssetsDir`) does not have: the
+ * resized copies of a photo taken off the site would otherwise stay there
+ * through every later build. Returns the files deleted.
+ */
+export function pruneJobPhotoCache(cacheAssetsDir: string, clientAssetsDir: string): string[] {
+  if (!existsSync(cacheAssetsDir)) return [];
+  const built = new Set(existsSync(clientAssetsDir) ? readdirSync(clientAssetsDir) : []);
+  const removed: string[] = [];
+  for (const file of readdirSync(cacheAssetsDir)) {
+    if (!JOB_PHOTO_FILE.test(file) || built.has(file)) continue;
+    rmSync(path.join(cacheAssetsDir, file), { force: true });
+    removed.push(file);
+  }
+  return removed;
 }
