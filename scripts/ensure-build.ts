@@ -36,7 +36,10 @@ export async function staleReason(now: Date = new Date()): Promise<string | null
   }
   if (newestSourceMtime() > stamp.builtAt) return 'sources changed since the last build';
   // The site starts whether or not the lead store answers: without it, the
-  // build there is kept (a build now would stop on the same store).
+  // build there is kept (a build now could only remake it from the content
+  // it already has: scripts/build.ts builds from the served release's
+  // content when the store cannot be read, and the server's publisher
+  // catches up once it answers).
   let store: Awaited<ReturnType<typeof openStoreForBuild>>;
   let wanted: Awaited<ReturnType<typeof desiredSiteBuild>>;
   try {
