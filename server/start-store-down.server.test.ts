@@ -14,11 +14,12 @@ import {
 } from '../app/leads/testing/test-support.server.ts';
 
 /**
- * `npm start` with its database down and a build due (no build yet): the
- * build cannot read the site content, builds from the shipped defaults
- * (there is no release to take it from), says so in one line, and the
- * server serves; once the database answers, the server's publisher builds
- * the content published meanwhile and serves it. The database is a real
+ * `npm start` with its database down and a build due: with no build yet,
+ * the build cannot read the site content and builds from the shipped
+ * defaults, says so in one line, and the server serves; once the database
+ * answers, the server's publisher builds the content published meanwhile.
+ * In the next outage a changed SITE_URL makes a build due again: it is made
+ * from the content of the release served. The database is a real
  * PostgreSQL behind a relay on loopback, closed at first.
  */
 
@@ -91,7 +92,7 @@ async function page(url: string): Promise<{ status: number; body: string }> {
 }
 
 describe.skipIf(!TEST_DATABASE_URL)('npm start while the database is down', () => {
-  it('builds from the defaults, serves, and catches up once the database answers', async () => {
+  it('builds from the defaults or the served release, serves, and catches up once the database answers', async () => {
     const target = new URL(TEST_DATABASE_URL!);
     const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await admin.connect();
@@ -109,7 +110,7 @@ describe.skipIf(!TEST_DATABASE_URL)('npm start while the database is down', () =
     databaseUrl.searchParams.set('options', `-c search_path=${schema}`);
     const port = await freePort();
     const site = `http://127.0.0.1:${port}`;
-    const server = npmStart({
+    const env = {
       PATH: [path.join(root, 'node_modules/.bin'), process.env.PATH].join(path.delimiter),
       HOME: process.env.HOME,
       PORT: String(port),
@@ -122,7 +123,8 @@ describe.skipIf(!TEST_DATABASE_URL)('npm start while the database is down', () =
       BUILD_CACHE_DIR: path.join(scratch.dir, 'cache'),
       SITE_PUBLISH_INTERVAL_S: '1',
       ASTRO_TELEMETRY_DISABLED: '1',
-    });
+    };
+    const server = npmStart(env);
     cleanups.push(() => server.stop());
 
     // Serving, or ended: an ended process is the failure, at once.
@@ -156,12 +158,38 @@ describe.skipIf(!TEST_DATABASE_URL)('npm start while the database is down', () =
     } finally {
       await store.close();
     }
-    cleanups.push(await startRelay(relayPort, target));
+    const closeRelay = await startRelay(relayPort, target);
+    cleanups.push(closeRelay);
 
     await eventually(async () => {
       expect((await page(`${site}/`)).body).toContain('Back Online Glass Ltd');
     }, 240_000);
     expect((await fetch(`${site}/healthz`)).status).toBe(200);
+
+    // A deploy during the next outage: the database down again, and a
+    // changed SITE_URL makes a build due. It is made from the content the
+    // site served, which is what it goes on serving.
+    await server.stop();
+    await closeRelay();
+    const moved = `http://127.0.0.1:${port}`;
+    const again = npmStart({ ...env, SITE_URL: moved });
+    cleanups.push(() => again.stop());
+    await eventually(async () => {
+      if (again.exited() === undefined) expect((await page(`${site}/`)).status).toBe(200);
+    }, 240_000);
+    expect(again.exited(), again.output()).toBeUndefined();
+    expect(again.output()).toContain('Building the site (public settings changed)');
+    const redeployed = (await page(`${site}/`)).body;
+    expect(redeployed).toContain('Back Online Glass Ltd');
+    expect(redeployed).toContain(`<link rel="canonical" href="${moved}/"`);
+    expect(
+      again
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('Cannot read the site content')),
+    ).toEqual([
+      expect.stringContaining('building from the content of the release being served (version 1)'),
+    ]);
   }, 600_000);
 });
 
