@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSiteContent } from '../app/content/site-content.ts';
 import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
 import { captureLogger, tempDataDir } from '../app/leads/testing/test-support.server.ts';
+import { createRelease, publishRelease } from './build-releases.ts';
 import { parseEnv } from './env.server.ts';
 import { ServedSite } from './site-release.server.ts';
 
@@ -125,5 +126,36 @@ describe('a business name that looks like a script', () => {
     expect(policyHashes(rendered, 'style-src')).not.toContain(sha('body{display:none}'));
     for (const hash of policyHashes(rendered, 'script-src')) expect(allScripts).toContain(hash);
     for (const hash of policyHashes(rendered, 'style-src')) expect(allStyles).toContain(hash);
+  });
+});
+
+describe('a release built before its inline code was recorded', () => {
+  it('allows no inline script, and the log says its pages run without JavaScript', async () => {
+    const dir = path.join(scratch.dir, 'old');
+    const release = createRelease(dir);
+    mkdirSync(path.join(release, 'client'));
+    writeFileSync(
+      path.join(release, 'client/index.html'),
+      '<!doctype html><title>Home</title><script type="module">import("/assets/a.js")</script>',
+    );
+    mkdirSync(path.join(release, 'server'));
+    writeFileSync(
+      path.join(release, 'server/entry.mjs'),
+      "export function handler(_req, res) { res.statusCode = 404; res.end('not found'); }\n",
+    );
+    publishRelease(dir, release);
+    const log = captureLogger('info');
+    const old = await ServedSite.open(dir, {
+      env: parseEnv({ SITE_URL, DATA_DIR: dataDir }),
+      logger: log.logger,
+    });
+    try {
+      expect(policyHashes(old.current.pages.get('/')!.csp, 'script-src')).toEqual([]);
+      expect(log.entries().map((entry) => entry.msg)).toContain(
+        'this build recorded no inline scripts: its pages run without JavaScript until the next build',
+      );
+    } finally {
+      old.close();
+    }
   });
 });

@@ -146,7 +146,14 @@ export class ServedSite {
       );
     }
     try {
-      return { release: await loadRelease(real, options.env), letGo };
+      const release = await loadRelease(real, options.env);
+      if (!existsSync(path.join(real, INLINE_CODE_FILE))) {
+        options.logger.warn(
+          { release: real },
+          'this build recorded no inline scripts: its pages run without JavaScript until the next build',
+        );
+      }
+      return { release, letGo };
     } catch (error) {
       letGo();
       throw error;
