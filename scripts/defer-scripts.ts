@@ -65,7 +65,10 @@ const ISLAND_SCRIPT = `</script><script>${islandScript}</script>`;
  * which is no element, but never a tag with a double-quoted attribute, nor
  * Astro's island runtime, which holds double quotes. A module script is
  * recognised by its quoted `src`; the island's directive only as the
- * script right before that runtime.
+ * script right before that runtime. (Astro writes a second directive's
+ * script alone, before the first island that uses it; every island here
+ * hydrates on `client:afterload`, so no page has one. An island on another
+ * directive would need its script recognised here, or it never hydrates.)
  */
 export interface DeferredPage {
   html: string;
