@@ -111,6 +111,22 @@ describe('deferPageScripts', () => {
     expect(() => new Function(code)).not.toThrow();
   });
 
+  it("takes the island's directive from Astro's runtime back, never from typed text before it", () => {
+    const directive = '(()=>{(self.Astro||(self.Astro={})).afterload=()=>{};})();';
+    const typed = `Glass<style>${ISLAND_STYLES}</style><script>alert(1)`;
+    const html =
+      `<meta property="og:site_name" content="${typed}"><main>` +
+      `<style>${ISLAND_STYLES}</style><script>${directive}</script><script>${islandScript}</script>` +
+      '<astro-island uid="a"></astro-island></main>';
+    const page = deferPageScripts(html);
+    expect(page.scripts).toEqual([directive, islandScript]);
+    expect(page.html).toBe(
+      `<meta property="og:site_name" content="${typed}"><main>` +
+        `<style>${ISLAND_STYLES}</style><script type="module">${directive}</script><script type="module">${islandScript}</script>` +
+        '<astro-island uid="a"></astro-island></main>',
+    );
+  });
+
   it('leaves inline scripts, data blocks and other tags alone', () => {
     const html =
       '<script type="application/ld+json">{}</script><script>(()=>{})()</script>' +

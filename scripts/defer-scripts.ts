@@ -65,7 +65,7 @@ const ISLAND_SCRIPT = `</script><script>${islandScript}</script>`;
  * which is no element, but never a tag with a double-quoted attribute, nor
  * Astro's island runtime, which holds double quotes. A module script is
  * recognised by its quoted `src`; the island's directive only as the
- * script right before that runtime. (Astro writes a second directive's
+ * script right before that runtime, found from the runtime back. (Astro writes a second directive's
  * script alone, before the first island that uses it; every island here
  * hydrates on `client:afterload`, so no page has one. An island on another
  * directive would need its script recognised here, or it never hydrates.)
@@ -83,25 +83,24 @@ export function deferPageScripts(html: string): DeferredPage {
   const styles = new Set<string>();
   let out = '';
   let from = 0;
+  // From each island runtime (which typed text cannot spell) back to the
+  // nearest style and script before it: typed text further back is never
+  // taken for the directive.
   for (
-    let at = html.indexOf(PRESCRIPTS_START);
-    at !== -1;
-    at = html.indexOf(PRESCRIPTS_START, from)
+    let end = html.indexOf(ISLAND_SCRIPT);
+    end !== -1;
+    end = html.indexOf(ISLAND_SCRIPT, end + ISLAND_SCRIPT.length)
   ) {
-    const directiveStart = at + PRESCRIPTS_START.length;
-    const directiveEnd = html.indexOf('</script>', directiveStart);
-    if (directiveEnd === -1 || !html.startsWith(ISLAND_SCRIPT, directiveEnd)) {
-      out += html.slice(from, directiveStart);
-      from = directiveStart;
-      continue;
-    }
-    const directive = html.slice(directiveStart, directiveEnd);
+    const at = html.lastIndexOf(PRESCRIPTS_START, end);
+    if (at < from) continue;
+    const directive = html.slice(at + PRESCRIPTS_START.length, end);
+    if (directive === '' || directive.includes('</script')) continue;
     out +=
       html.slice(from, at) +
       `<style>${ISLAND_STYLES}</style>` +
       `<script type="module">${directive}</script>` +
       `<script type="module">${islandScript}</script>`;
-    from = directiveEnd + ISLAND_SCRIPT.length;
+    from = end + ISLAND_SCRIPT.length;
     styles.add(ISLAND_STYLES);
     scripts.add(directive);
     scripts.add(islandScript);
