@@ -123,6 +123,11 @@ class FailingStore implements LeadStore {
     this.#inner.setSiteContentVersionState(...args);
   supersedeSiteContentVersions: LeadStore['supersedeSiteContentVersions'] = async (...args) =>
     this.#inner.supersedeSiteContentVersions(...args);
+  recordSiteBuild: LeadStore['recordSiteBuild'] = async (...args) =>
+    this.#inner.recordSiteBuild(...args);
+  listSiteBuilds: LeadStore['listSiteBuilds'] = async (...args) =>
+    this.#inner.listSiteBuilds(...args);
+  siteHostsServing: LeadStore['siteHostsServing'] = async () => this.#inner.siteHostsServing();
   newestLiveSiteContent: LeadStore['newestLiveSiteContent'] = async () =>
     this.#inner.newestLiveSiteContent();
   siteContentVersion: LeadStore['siteContentVersion'] = async (...args) =>

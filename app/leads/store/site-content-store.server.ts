@@ -41,6 +41,32 @@ export interface SiteContentVersionRecord {
   live_at: string | null;
 }
 
+/**
+ * One host's build of a version (migration 15): several hosts on one
+ * PostgreSQL each build into a BUILD_DIR of their own, so each records its
+ * own outcome. A version is `live` once live on any host, else `failed`
+ * once failed on one, else `superseded` once a host passed it over.
+ */
+export type SiteBuildState = 'live' | 'failed' | 'superseded';
+
+export interface SiteBuildRecord {
+  version: number;
+  /** The host's name (SITE_HOST_NAME, docs/operations.md#several-hosts). */
+  host: string;
+  state: SiteBuildState;
+  /** Why its build failed there. */
+  error: string | null;
+  /** When the host last recorded it. */
+  at: string;
+}
+
+/** The newest version live on a host: what that host serves. */
+export interface SiteHostServing {
+  host: string;
+  version: number;
+  at: string;
+}
+
 export interface SiteContentDraftSection<S extends SiteContentSection = SiteContentSection> {
   content: SiteContent[S];
   /** 0 while never saved (the section reads as the newest live content's, or the default). */
@@ -134,10 +160,30 @@ export interface SiteContentStore {
 
   /**
    * A build of `version` starts: every version below it still `publishing`
-   * becomes `superseded` (its build never starts). Returns their numbers,
-   * lowest first.
+   * becomes `superseded` (its build never starts), recorded as `host`'s
+   * when given. Returns their numbers, lowest first.
    */
-  supersedeSiteContentVersions(version: number): Promise<number[]>;
+  supersedeSiteContentVersions(version: number, host?: string): Promise<number[]>;
+
+  /**
+   * Host `host`'s build of `version` is done. A host's live build stays
+   * live (a failed rebuild of it changes nothing); the version becomes
+   * `live` once live on any host, and `failed` while failed on one and
+   * live on none. True when that changed the version's state; false, and
+   * nothing recorded, for a version that does not exist.
+   */
+  recordSiteBuild(
+    version: number,
+    host: string,
+    state: 'live' | 'failed',
+    error?: string,
+  ): Promise<boolean>;
+
+  /** Every host's builds of the versions from `fromVersion` on, newest version first, by host. */
+  listSiteBuilds(fromVersion: number): Promise<SiteBuildRecord[]>;
+
+  /** Each host that has a version live, with its newest, by host name. */
+  siteHostsServing(): Promise<SiteHostServing[]>;
 
   /** The live version with the highest number: what the site shows; null before any. */
   newestLiveSiteContent(): Promise<SiteContentVersionRecord | null>;
@@ -182,6 +228,15 @@ export function checkedContent(content: unknown): SiteContent {
 
 export function checkRevision(revision: number): void {
   if (!Number.isInteger(revision) || revision < 0) throw new Error('Invalid draft revision');
+}
+
+/** The longest host name stored. */
+export const SITE_HOST_NAME_MAX = 200;
+
+export function checkHostName(host: string): void {
+  if (typeof host !== 'string' || host.trim() === '' || host.length > SITE_HOST_NAME_MAX) {
+    throw new Error(`A host name is 1 to ${SITE_HOST_NAME_MAX} characters`);
+  }
 }
 
 export function checkVersionNumber(version: number): boolean {

@@ -50,17 +50,21 @@ import {
   checkedSection,
   checkRevision,
   checkSitePhoto,
+  checkHostName,
   checkVersionNumber,
   draftSection,
   SITE_CONTENT_VERSIONS_MAX,
   type DraftRow,
   type NewSitePhoto,
+  type SiteBuildRecord,
+  type SiteBuildState,
   type SiteContentDraft,
   type SiteContentDraftSection,
   type SiteContentSaveResult,
   type SiteContentVersionRecord,
   type SiteContentVersionState,
   type SitePhotoInfo,
+  type SiteHostServing,
   type SitePhotoRecord,
 } from './site-content-store.server.ts';
 
@@ -382,6 +386,25 @@ export const MIGRATIONS: readonly Migration[] = [
           CHECK (state IN ('publishing', 'live', 'failed', 'superseded'));
     `,
   },
+  {
+    // Each host's build of a version (docs/operations.md#several-hosts):
+    // with several hosts on one database, one host's failed build is that
+    // host's, never the version's on the others. Versions built before
+    // this have no rows; their state stays as it was.
+    version: 15,
+    name: 'site builds per host',
+    sql: `
+      CREATE TABLE site_builds (
+        version integer NOT NULL REFERENCES site_content_versions (version),
+        host text NOT NULL CHECK (length(host) BETWEEN 1 AND 200),
+        state text NOT NULL CHECK (state IN ('live', 'failed', 'superseded')),
+        error text,
+        at timestamptz NOT NULL,
+        PRIMARY KEY (version, host)
+      );
+      CREATE INDEX site_builds_live ON site_builds (host, version) WHERE state = 'live';
+    `,
+  },
 ];
 
 const LEAD_COLUMNS =
@@ -509,6 +532,18 @@ function toVersion(row: Row): SiteContentVersionRecord {
     state: String(row.state) as SiteContentVersionState,
     error: textOrNull(row.error),
     live_at: iso(row.live_at),
+  };
+}
+
+const BUILD_COLUMNS = 'version, host, state, error, at';
+
+function toBuild(row: Row): SiteBuildRecord {
+  return {
+    version: Number(row.version),
+    host: String(row.host),
+    state: String(row.state) as SiteBuildState,
+    error: textOrNull(row.error),
+    at: iso(row.at) ?? '',
   };
 }
 
@@ -1529,14 +1564,80 @@ export class PostgresLeadStore implements LeadStore {
     return result.rowCount === 1;
   }
 
-  async supersedeSiteContentVersions(version: number): Promise<number[]> {
+  async supersedeSiteContentVersions(version: number, host?: string): Promise<number[]> {
     if (!checkVersionNumber(version)) return [];
+    if (host !== undefined) checkHostName(host);
+    // One statement: the versions it marks and the host's rows for them, atomically.
     const result = await this.#pool.query<{ version: number }>(
-      `UPDATE site_content_versions SET state = 'superseded'
-       WHERE version < $1 AND state = 'publishing' RETURNING version`,
-      [Math.min(version, 2_147_483_647)],
+      `WITH superseded AS (
+         UPDATE site_content_versions SET state = 'superseded'
+         WHERE version < $1 AND state = 'publishing' RETURNING version
+       ), recorded AS (
+         INSERT INTO site_builds (version, host, state, error, at)
+         SELECT version, $2::text, 'superseded', NULL, $3::timestamptz FROM superseded
+         WHERE $2::text IS NOT NULL
+         ON CONFLICT (version, host) DO NOTHING
+       )
+       SELECT version FROM superseded`,
+      [Math.min(version, 2_147_483_647), host ?? null, new Date().toISOString()],
     );
     return result.rows.map((row) => Number(row.version)).sort((a, b) => a - b);
+  }
+
+  async recordSiteBuild(
+    version: number,
+    host: string,
+    state: 'live' | 'failed',
+    error?: string,
+  ): Promise<boolean> {
+    if (!checkVersionNumber(version) || version > 2_147_483_647) return false;
+    checkHostName(host);
+    const reason = state === 'failed' ? clipError(error ?? 'the build failed') : null;
+    // One statement: the host's row (a live one stays live: a failed rebuild
+    // changes nothing) and the version's state, live once live on any host,
+    // failed while failed on one and live on none.
+    const result = await this.#pool.query(
+      `WITH recorded AS (
+         INSERT INTO site_builds (version, host, state, error, at)
+         SELECT version, $2, $3, $4, $5::timestamptz FROM site_content_versions WHERE version = $1
+         ON CONFLICT (version, host) DO UPDATE
+           SET state = excluded.state, error = excluded.error, at = excluded.at
+           WHERE site_builds.state <> 'live'
+       )
+       UPDATE site_content_versions
+       SET state = $3,
+           error = $4,
+           live_at = CASE WHEN $3 = 'live' THEN $5::timestamptz ELSE live_at END
+       WHERE version = $1
+         AND (CASE WHEN $3 = 'live' THEN state <> 'live'
+                   ELSE state IN ('publishing', 'superseded') END)`,
+      [version, host, state, reason, new Date().toISOString()],
+    );
+    return result.rowCount === 1;
+  }
+
+  async listSiteBuilds(fromVersion: number): Promise<SiteBuildRecord[]> {
+    const from = Number.isSafeInteger(fromVersion)
+      ? Math.max(-2_147_483_648, Math.min(fromVersion, 2_147_483_647))
+      : 0;
+    const result = await this.#pool.query(
+      `SELECT ${BUILD_COLUMNS} FROM site_builds WHERE version >= $1
+       ORDER BY version DESC, host LIMIT 2000`,
+      [from],
+    );
+    return (result.rows as Row[]).map(toBuild);
+  }
+
+  async siteHostsServing(): Promise<SiteHostServing[]> {
+    const result = await this.#pool.query(
+      `SELECT DISTINCT ON (host) host, version, at FROM site_builds
+       WHERE state = 'live' ORDER BY host, version DESC`,
+    );
+    return (result.rows as Row[]).map((row) => ({
+      host: String(row.host),
+      version: Number(row.version),
+      at: iso(row.at) ?? '',
+    }));
   }
 
   async newestLiveSiteContent(): Promise<SiteContentVersionRecord | null> {

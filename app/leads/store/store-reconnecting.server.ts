@@ -163,6 +163,11 @@ export class ReconnectingLeadStore implements LeadStore {
     this.#call((s) => s.setSiteContentVersionState(...args));
   supersedeSiteContentVersions: LeadStore['supersedeSiteContentVersions'] = (...args) =>
     this.#call((s) => s.supersedeSiteContentVersions(...args));
+  recordSiteBuild: LeadStore['recordSiteBuild'] = (...args) =>
+    this.#call((s) => s.recordSiteBuild(...args));
+  listSiteBuilds: LeadStore['listSiteBuilds'] = (...args) =>
+    this.#call((s) => s.listSiteBuilds(...args));
+  siteHostsServing: LeadStore['siteHostsServing'] = () => this.#call((s) => s.siteHostsServing());
   newestLiveSiteContent: LeadStore['newestLiveSiteContent'] = () =>
     this.#call((s) => s.newestLiveSiteContent());
   siteContentVersion: LeadStore['siteContentVersion'] = (...args) =>

@@ -688,3 +688,61 @@ describe('upgrading a store made before superseded site versions', () => {
     }
   });
 });
+
+// ---------------------------------------------------------------------------
+// Upgrading a store made before builds were kept per host (issue 32): its
+// versions keep their states, no host is named for them, and a host's
+// failure never undoes a version live before the upgrade.
+
+const V14_VERSIONS = [
+  ...V13_VERSIONS.slice(0, 2),
+  `UPDATE site_content_versions SET state = 'failed', error = 'astro: out of memory' WHERE version = 2`,
+  `INSERT INTO site_content_versions (content, created_at, state)
+     VALUES (${CONTENT}, '2025-03-03T00:00:00.000Z', 'superseded')`,
+];
+
+async function expectUpgradedToHostBuilds(store: LeadStore) {
+  expect((await store.listSiteContentVersions(3)).map((row) => [row.version, row.state])).toEqual([
+    [3, 'superseded'],
+    [2, 'failed'],
+    [1, 'live'],
+  ]);
+  expect(await store.listSiteBuilds(1)).toEqual([]);
+  expect(await store.siteHostsServing()).toEqual([]);
+  // Live before the upgrade stays live whatever one host's rebuild does.
+  expect(await store.recordSiteBuild(1, 'glass-web-a', 'failed', 'ENOSPC')).toBe(false);
+  expect((await store.siteContentVersion(1))?.state).toBe('live');
+  // A host that builds the failed version makes it live.
+  expect(await store.recordSiteBuild(2, 'glass-web-b', 'live')).toBe(true);
+  expect(await store.siteContentVersion(2)).toMatchObject({ state: 'live', error: null });
+  expect(await store.siteHostsServing()).toEqual([
+    { host: 'glass-web-b', version: 2, at: expect.any(String) },
+  ]);
+}
+
+describe('upgrading a store made before site builds per host', () => {
+  it('SQLite: versions keep their states; each host then records its own build', async () => {
+    const data = tempDataDir('leads-v14-');
+    cleanups.push(async () => data.remove());
+    writeSqliteStoreAt(data.dir, 14, V14_VERSIONS);
+    const { openSqliteLeadStore } = await import('./store-sqlite.server.ts');
+    const store = await openSqliteLeadStore({ dataDir: data.dir });
+    try {
+      await expectUpgradedToHostBuilds(store);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(!TEST_DATABASE_URL)('PostgreSQL: the same', async () => {
+    const harness = await postgresHarness();
+    cleanups.push(() => harness.cleanup());
+    await writePostgresStoreAt(harness.schema, 14, V14_VERSIONS);
+    const store = await harness.open();
+    try {
+      await expectUpgradedToHostBuilds(store);
+    } finally {
+      await store.close();
+    }
+  });
+});

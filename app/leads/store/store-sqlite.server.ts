@@ -54,17 +54,21 @@ import {
   checkedSection,
   checkRevision,
   checkSitePhoto,
+  checkHostName,
   checkVersionNumber,
   draftSection,
   SITE_CONTENT_VERSIONS_MAX,
   type DraftRow,
   type NewSitePhoto,
+  type SiteBuildRecord,
+  type SiteBuildState,
   type SiteContentDraft,
   type SiteContentDraftSection,
   type SiteContentSaveResult,
   type SiteContentVersionRecord,
   type SiteContentVersionState,
   type SitePhotoInfo,
+  type SiteHostServing,
   type SitePhotoRecord,
 } from './site-content-store.server.ts';
 
@@ -472,6 +476,25 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE state = 'live';
     `,
   },
+  {
+    // Each host's build of a version (docs/operations.md#several-hosts):
+    // with several hosts on one database, one host's failed build is that
+    // host's, never the version's on the others. Versions built before
+    // this have no rows; their state stays as it was.
+    version: 15,
+    name: 'site builds per host',
+    sql: `
+      CREATE TABLE site_builds (
+        version INTEGER NOT NULL REFERENCES site_content_versions (version),
+        host TEXT NOT NULL CHECK (length(host) BETWEEN 1 AND 200),
+        state TEXT NOT NULL CHECK (state IN ('live', 'failed', 'superseded')),
+        error TEXT,
+        at TEXT NOT NULL,
+        PRIMARY KEY (version, host)
+      ) STRICT;
+      CREATE INDEX site_builds_live ON site_builds (host, version) WHERE state = 'live';
+    `,
+  },
 ];
 
 type Row = Record<string, SQLOutputValue>;
@@ -614,6 +637,18 @@ function toVersion(row: Row): SiteContentVersionRecord {
     state: String(row.state) as SiteContentVersionState,
     error: textOrNull(row.error),
     live_at: textOrNull(row.live_at),
+  };
+}
+
+const BUILD_COLUMNS = 'version, host, state, error, at';
+
+function toBuild(row: Row): SiteBuildRecord {
+  return {
+    version: Number(row.version),
+    host: String(row.host),
+    state: String(row.state) as SiteBuildState,
+    error: textOrNull(row.error),
+    at: String(row.at),
   };
 }
 
@@ -1767,15 +1802,91 @@ export class SqliteLeadStore implements LeadStore {
     return Number(result.changes) === 1;
   }
 
-  async supersedeSiteContentVersions(version: number): Promise<number[]> {
+  async supersedeSiteContentVersions(version: number, host?: string): Promise<number[]> {
     if (!checkVersionNumber(version)) return [];
+    if (host !== undefined) checkHostName(host);
+    const at = new Date().toISOString();
     const rows = await this.#attempt('write', () =>
-      this.#statement(
-        `UPDATE site_content_versions SET state = 'superseded'
-           WHERE version < ? AND state = 'publishing' RETURNING version`,
-      ).all(version),
+      this.#transaction(() => {
+        const superseded = this.#statement(
+          `UPDATE site_content_versions SET state = 'superseded'
+             WHERE version < ? AND state = 'publishing' RETURNING version`,
+        ).all(version);
+        if (host !== undefined) {
+          const record = this.#statement(
+            `INSERT INTO site_builds (version, host, state, error, at)
+               VALUES (?, ?, 'superseded', NULL, ?) ON CONFLICT (version, host) DO NOTHING`,
+          );
+          for (const row of superseded) record.run(Number(row.version), host, at);
+        }
+        return superseded;
+      }),
     );
     return rows.map((row) => Number(row.version)).sort((a, b) => a - b);
+  }
+
+  async recordSiteBuild(
+    version: number,
+    host: string,
+    state: 'live' | 'failed',
+    error?: string,
+  ): Promise<boolean> {
+    if (!checkVersionNumber(version)) return false;
+    checkHostName(host);
+    const at = new Date().toISOString();
+    const reason = state === 'failed' ? clipError(error ?? 'the build failed') : null;
+    return this.#attempt('write', () =>
+      this.#transaction(() => {
+        // A host's live build stays live: a failed rebuild (an offer ending) changes nothing.
+        this.#statement(
+          `INSERT INTO site_builds (version, host, state, error, at)
+             SELECT version, ?, ?, ?, ? FROM site_content_versions WHERE version = ?
+             ON CONFLICT (version, host) DO UPDATE
+               SET state = excluded.state, error = excluded.error, at = excluded.at
+               WHERE site_builds.state <> 'live'`,
+        ).run(host, state, reason, at, version);
+        // Live on any host makes the version live; failed on one, while live on none, failed.
+        const changed =
+          state === 'live'
+            ? this.#statement(
+                `UPDATE site_content_versions SET state = 'live', error = NULL, live_at = ?
+                   WHERE version = ? AND state <> 'live'`,
+              ).run(at, version)
+            : this.#statement(
+                `UPDATE site_content_versions SET state = 'failed', error = ?
+                   WHERE version = ? AND state IN ('publishing', 'superseded')`,
+              ).run(reason, version);
+        return Number(changed.changes) === 1;
+      }),
+    );
+  }
+
+  async listSiteBuilds(fromVersion: number): Promise<SiteBuildRecord[]> {
+    const from = Number.isSafeInteger(fromVersion) ? fromVersion : 0;
+    return this.#attempt('read', () =>
+      this.#statement(
+        `SELECT ${BUILD_COLUMNS} FROM site_builds WHERE version >= ?
+           ORDER BY version DESC, host LIMIT 2000`,
+      )
+        .all(from)
+        .map(toBuild),
+    );
+  }
+
+  async siteHostsServing(): Promise<SiteHostServing[]> {
+    return this.#attempt('read', () =>
+      // SQLite takes `at` from the row of MAX(version).
+      this.#statement(
+        `SELECT host, MAX(version) AS version, at FROM site_builds
+           WHERE state = 'live' GROUP BY host ORDER BY host`,
+      )
+        .all()
+        .map((row) => ({
+          host: String(row.host),
+          version: Number(row.version),
+          at: String(row.at),
+        })),
+    );
   }
 
   async newestLiveSiteContent(): Promise<SiteContentVersionRecord | null> {

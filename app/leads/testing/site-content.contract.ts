@@ -233,6 +233,71 @@ export function runSiteContentStoreContract(
       expect(await store.supersedeSiteContentVersions(-1)).toEqual([]);
     });
 
+    it('keeps each host’s build of a version apart: a failure on one never fails the others', async () => {
+      await store.createSiteContentVersion(withName('One Glass'), ownerId);
+      await store.setSiteContentVersionState(1, 'live');
+      await store.createSiteContentVersion(withName('Two Glass'), ownerId);
+      // Host A's build fails first: the version is failed, on A only.
+      expect(await store.recordSiteBuild(2, 'glass-web-a', 'failed', 'ENOSPC: disk full')).toBe(
+        true,
+      );
+      expect(await store.siteContentVersion(2)).toMatchObject({
+        state: 'failed',
+        error: 'ENOSPC: disk full',
+      });
+      // Host B builds it: live there, so live; A's failure stays A's.
+      expect(await store.recordSiteBuild(2, 'glass-web-b', 'live')).toBe(true);
+      expect(await store.siteContentVersion(2)).toMatchObject({
+        state: 'live',
+        live_at: expect.any(String),
+      });
+      expect((await store.newestLiveSiteContent())?.version).toBe(2);
+      // A later failure on A never undoes B's live build.
+      expect(await store.recordSiteBuild(2, 'glass-web-a', 'failed', 'again')).toBe(false);
+      expect((await store.siteContentVersion(2))?.state).toBe('live');
+      const builds = (await store.listSiteBuilds(1)).map(({ version, host, state, error }) => ({
+        version,
+        host,
+        state,
+        error,
+      }));
+      expect(builds).toEqual([
+        { version: 2, host: 'glass-web-a', state: 'failed', error: 'again' },
+        { version: 2, host: 'glass-web-b', state: 'live', error: null },
+      ]);
+      expect(await store.siteHostsServing()).toEqual([
+        { host: 'glass-web-b', version: 2, at: expect.any(String) },
+      ]);
+      // A's retry goes live: a live build on a host is never failed again by a rebuild.
+      expect(await store.recordSiteBuild(2, 'glass-web-a', 'live')).toBe(false);
+      expect(await store.recordSiteBuild(2, 'glass-web-a', 'failed', 'a rebuild')).toBe(false);
+      expect((await store.siteHostsServing()).map(({ host, version }) => [host, version])).toEqual([
+        ['glass-web-a', 2],
+        ['glass-web-b', 2],
+      ]);
+      // No such version: nothing recorded.
+      expect(await store.recordSiteBuild(99, 'glass-web-a', 'live')).toBe(false);
+      expect(await store.listSiteBuilds(3)).toEqual([]);
+    });
+
+    it('a version one host passed over still goes live where another built it', async () => {
+      for (const name of ['One', 'Two', 'Three']) {
+        await store.createSiteContentVersion(withName(`${name} Glass`), ownerId);
+      }
+      await store.setSiteContentVersionState(1, 'live');
+      // Host B is building 2 when host A starts on 3: 2 is superseded on A.
+      expect(await store.supersedeSiteContentVersions(3, 'glass-web-a')).toEqual([2]);
+      expect((await store.siteContentVersion(2))?.state).toBe('superseded');
+      expect(await store.recordSiteBuild(2, 'glass-web-b', 'live')).toBe(true);
+      expect((await store.siteContentVersion(2))?.state).toBe('live');
+      expect(
+        (await store.listSiteBuilds(2)).map(({ version, host, state }) => [version, host, state]),
+      ).toEqual([
+        [2, 'glass-web-a', 'superseded'],
+        [2, 'glass-web-b', 'live'],
+      ]);
+    });
+
     it('stores job photos as JPEG bytes with their size, and nothing else', async () => {
       const jpeg = await sharp({
         create: { width: 64, height: 48, channels: 3, background: '#0b2e3f' },
