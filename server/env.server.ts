@@ -170,6 +170,8 @@ const envSchema = z
     ),
     // How often the server checks for newly published site content (docs/operations.md, "Publishing the site").
     SITE_PUBLISH_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(10),
+    // This host's name in the store's record of builds (docs/operations.md#several-hosts).
+    SITE_HOST_NAME: optionalText.pipe(z.string().max(200).optional()),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),

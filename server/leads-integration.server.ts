@@ -13,6 +13,7 @@ import { leadPhotoLinks } from './lead-photo-links.server.ts';
 import type { LeadsIntegration } from './app.server.ts';
 import type { Env } from './env.server.ts';
 import { siteBuildToPublish } from './site-content-build.server.ts';
+import { siteHostName } from './site-hosts.server.ts';
 import {
   createLeadApiRouter,
   createLeadRateLimiter,
@@ -56,9 +57,12 @@ export async function createLeadsIntegration(
   options: {
     /** The business identity the site serves now (the served release's); the shipped one without it. */
     identity?: IdentitySource;
+    /** This host's name in the store's record of builds (siteHostName); SITE_HOST_NAME or the machine's name without it. */
+    hostName?: string;
   } = {},
 ): Promise<LeadsRuntime> {
   const identity = options.identity ?? shippedIdentity;
+  const hostName = options.hostName ?? siteHostName(env, 'build', 'build');
   const leadLogger = logger.child({ component: 'leads' });
   // Never fails: a database that is down is an outage the site rides out.
   const store = await reconnectingLeadStore({
@@ -173,11 +177,11 @@ export async function createLeadsIntegration(
     // What the publisher builds and serves (docs/operations.md#publishing-the-site),
     // and where it records how each build went.
     sitePublishing: {
-      desired: (now) => siteBuildToPublish(store, now),
+      desired: (now) => siteBuildToPublish(store, now, hostName),
       async onBuildStarting(version) {
         if (version === 0) return;
-        // Five publishes in a row build the first and the last: the others never will.
-        const superseded = await store.supersedeSiteContentVersions(version);
+        // Five publishes in a row build the first and the last: the others never will (here).
+        const superseded = await store.supersedeSiteContentVersions(version, hostName);
         if (superseded.length > 0) {
           logger.info(
             { version, superseded },
@@ -187,12 +191,14 @@ export async function createLeadsIntegration(
       },
       async onBuilt(version, ok, errorSummary) {
         if (version === 0) return;
-        const changed = await store.setSiteContentVersionState(
+        // This host's build; the version's state follows every host's (docs/operations.md#several-hosts).
+        const changed = await store.recordSiteBuild(
           version,
+          hostName,
           ok ? 'live' : 'failed',
           errorSummary ?? undefined,
         );
-        // Once per version, by the process whose build decided it.
+        // Once per change of the version's state, by the process whose build changed it.
         if (changed) await store.recordActivity(siteBuildActivity(version, ok, new Date()));
       },
     },

@@ -163,10 +163,26 @@ export async function writeContentFiles(
  * a version an owner has just published (still `publishing`: its build has
  * not yet succeeded anywhere) when it is the newest, else the newest live
  * version as `desiredSiteBuild` says. A failed version is passed over.
+ *
+ * With `host` (docs/operations.md#several-hosts), the newest version also
+ * when it is live on another host (and this host's failed build of it is
+ * retried, after the publisher's back-off), or failed on others but not
+ * yet tried here: one host's failure never rolls back or holds back another.
  */
-export async function siteBuildToPublish(store: LeadStore, now: Date): Promise<SiteBuildTarget> {
+export async function siteBuildToPublish(
+  store: LeadStore,
+  now: Date,
+  host?: string,
+): Promise<SiteBuildTarget> {
   const [newest] = await store.listSiteContentVersions(1);
-  if (newest?.state === 'publishing') {
+  let build = newest?.state === 'publishing';
+  if (newest && host !== undefined && newest.state !== 'publishing') {
+    const mine = (await store.listSiteBuilds(newest.version)).find(
+      (row) => row.version === newest.version && row.host === host,
+    );
+    build = newest.state === 'live' || (newest.state === 'failed' && mine === undefined);
+  }
+  if (newest && build) {
     return { version: newest.version, key: contentKey(newest.version, newest.content, now) };
   }
   return desiredSiteBuild(store, now);

@@ -281,8 +281,33 @@ export function draftChanges(live: SiteContent, draft: SiteContent): DraftChange
 export type PublishingState =
   | { kind: 'defaults' }
   | { kind: 'building'; version: number; since: string }
-  | { kind: 'live'; version: number; since: string | null }
-  | { kind: 'failed'; version: number; error: string; live: number | null };
+  | {
+      kind: 'live';
+      version: number;
+      since: string | null;
+      /** With several hosts: those whose build of it failed (each retries it). */
+      failedOn?: HostFailure[];
+    }
+  | {
+      kind: 'failed';
+      version: number;
+      error: string;
+      live: number | null;
+      /** With several hosts: those whose build of it failed. */
+      failedOn?: HostFailure[];
+    };
+
+/** A host whose build of a version failed, named as the owner reads it. */
+export interface HostFailure {
+  label: string;
+  error: string;
+}
+
+/** A host and the version it serves (null: none built there yet). */
+export interface HostServing {
+  label: string;
+  version: number | null;
+}
 
 export interface VersionRow {
   version: number;
@@ -296,6 +321,8 @@ export interface VersionRow {
   error: string | null;
   /** What became of it, in words for the owner ("live now", "building"…). */
   status: string;
+  /** With several hosts, where it is live or failed ("live on Server 2; its build failed on Server 1"); else null. */
+  where: string | null;
 }
 
 /** A version's state as the owner reads it: never the store's name for it. */
@@ -325,6 +352,22 @@ export interface SiteOverview {
   versions: VersionRow[];
   /** What this server process serves now (its release's content version). */
   served: number | null;
+  /** Every host known to have built a version, by name, with what it serves. */
+  hosts: HostServing[];
+}
+
+/** A host's name is shown when it reads as one (glass-web-1), never a folder. */
+const PLAIN_HOST_NAME = /^[A-Za-z0-9][A-Za-z0-9.-]{0,62}$/;
+
+/** "Server 1 (glass-web-1)": hosts numbered by name. */
+export function hostLabels(names: Iterable<string>): Map<string, string> {
+  const sorted = [...new Set(names)].sort();
+  return new Map(
+    sorted.map((name, index) => [
+      name,
+      PLAIN_HOST_NAME.test(name) ? `Server ${index + 1} (${name})` : `Server ${index + 1}`,
+    ]),
+  );
 }
 
 /** E-mail addresses of owners by id, asked once each. */
@@ -348,11 +391,37 @@ export async function siteOverview(
   publishing: SitePublishingControl | undefined,
   now = new Date(),
 ): Promise<SiteOverview> {
-  const [draft, live, versions] = await Promise.all([
+  const [draft, live, versions, serving] = await Promise.all([
     store.siteContentDraft(),
     store.newestLiveSiteContent(),
     store.listSiteContentVersions(VERSIONS_SHOWN),
+    store.siteHostsServing(),
   ]);
+  const builds = await store.listSiteBuilds(versions.at(-1)?.version ?? 0);
+  const labels = hostLabels([...serving.map((row) => row.host), ...builds.map((row) => row.host)]);
+  const several = labels.size > 1;
+  const hosts = [...labels].map(([name, label]) => ({
+    label,
+    version: serving.find((row) => row.host === name)?.version ?? null,
+  }));
+  const buildsOf = (version: number) => builds.filter((row) => row.version === version);
+  const failedOn = (version: number): HostFailure[] =>
+    buildsOf(version)
+      .filter((row) => row.state === 'failed')
+      .map((row) => ({ label: labels.get(row.host)!, error: row.error ?? 'The build failed.' }));
+  const where = (version: number): string | null => {
+    if (!several) return null;
+    const named = (state: string) =>
+      buildsOf(version)
+        .filter((row) => row.state === state)
+        .map((row) => labels.get(row.host)!)
+        .join(', ');
+    const parts = [
+      named('live') && `live on ${named('live')}`,
+      named('failed') && `its build failed on ${named('failed')}`,
+    ].filter(Boolean);
+    return parts.length > 0 ? parts.join('; ') : null;
+  };
   const content = draftContent(draft);
   const liveContent = live?.content ?? defaultSiteContent;
   const differs = Object.fromEntries(
@@ -372,6 +441,7 @@ export async function siteOverview(
       current: version.version === live?.version,
       error: version.error,
       status: versionStatus(version.state, version.version === live?.version),
+      where: where(version.version),
     })),
   );
   const newest = versions[0];
@@ -384,9 +454,15 @@ export async function siteOverview(
       version: newest.version,
       error: newest.error ?? 'The build failed.',
       live: live?.version ?? null,
+      ...(several ? { failedOn: failedOn(newest.version) } : {}),
     };
   } else if (live) {
-    state = { kind: 'live', version: live.version, since: live.live_at };
+    state = {
+      kind: 'live',
+      version: live.version,
+      since: live.live_at,
+      ...(several ? { failedOn: failedOn(live.version) } : {}),
+    };
   } else {
     state = { kind: 'defaults' };
   }
@@ -404,6 +480,7 @@ export async function siteOverview(
     state,
     versions: rows,
     served: publishing?.servedVersion() ?? null,
+    hosts,
   };
 }
 
