@@ -201,6 +201,13 @@ export async function createLeadsIntegration(
         // Once per change of the version's state, by the process whose build changed it.
         if (changed) await store.recordActivity(siteBuildActivity(version, ok, new Date()));
       },
+      async onServing(version) {
+        if (version === 0) return;
+        // Built by another process on this host's BUILD_DIR, or before this process started.
+        if (await store.recordSiteBuild(version, hostName, 'live')) {
+          await store.recordActivity(siteBuildActivity(version, true, new Date()));
+        }
+      },
     },
     async health(): Promise<LeadsHealth> {
       // The ping records the store's state, so an outage is logged once when it starts and ends.

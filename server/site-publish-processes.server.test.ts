@@ -1,5 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
@@ -17,7 +25,9 @@ import { watchServerOutput } from './server-output.server.ts';
  * Two server processes on one PostgreSQL, each with a BUILD_DIR of its own
  * (two machines), as docs/operations.md#publishing-the-site promises: a
  * version an owner publishes is built and served by both within 60 s, and
- * the store records it as live.
+ * the store records it as live. When one's build fails, the other serves
+ * the version and the failure is the failing host's
+ * (docs/operations.md#several-hosts).
  */
 
 if (!TEST_DATABASE_URL) console.warn(POSTGRES_SKIP_MESSAGE);
@@ -25,6 +35,7 @@ if (!TEST_DATABASE_URL) console.warn(POSTGRES_SKIP_MESSAGE);
 const root = path.resolve(import.meta.dirname, '..');
 const SITE_URL = 'http://localhost:3999';
 const NEW_PHONE = { display: '07 555 0199', e164: '+6475550199' };
+const NEWER_PHONE = { display: '07 555 0188', e164: '+6475550188' };
 
 describe.skipIf(!TEST_DATABASE_URL)('publishing with two processes on one PostgreSQL', () => {
   const schema = `site_publish_${randomBytes(6).toString('hex')}`;
@@ -34,6 +45,8 @@ describe.skipIf(!TEST_DATABASE_URL)('publishing with two processes on one Postgr
   let store: LeadStore;
   const servers: { child: ChildProcess; url: string; output: () => string }[] = [];
 
+  /** Each process's build cache: the second's becomes a file, so its builds fail. */
+  const cacheOf = (buildDir: string) => path.join(path.dirname(buildDir), 'cache');
   const env = (buildDir: string): NodeJS.ProcessEnv => ({
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -41,7 +54,7 @@ describe.skipIf(!TEST_DATABASE_URL)('publishing with two processes on one Postgr
     DATABASE_URL: databaseUrl,
     DATA_DIR: path.join(scratch, 'no-embedded-store'),
     BUILD_DIR: buildDir,
-    BUILD_CACHE_DIR: path.join(scratch, 'cache'),
+    BUILD_CACHE_DIR: cacheOf(buildDir),
     ASTRO_TELEMETRY_DISABLED: '1',
     LOG_LEVEL: 'info',
     PORT: '0',
@@ -145,4 +158,42 @@ describe.skipIf(!TEST_DATABASE_URL)('publishing with two processes on one Postgr
       );
     }
   }, 120_000);
+
+  it('one process’s build fails: the other serves the version, and the failure is that host’s', async () => {
+    const [first, second] = servers;
+    const outputBefore = servers[0]!.output().length;
+    // The second machine's builds now fail: its build cache is a file.
+    const cache = cacheOf(path.join(scratch, 'b/build'));
+    rmSync(cache, { recursive: true, force: true });
+    writeFileSync(cache, 'not a folder');
+    const changed: SiteContent = {
+      ...defaultSiteContent,
+      identity: { ...defaultSiteContent.identity, phone: NEWER_PHONE },
+    };
+    const { version } = await store.createSiteContentVersion(changed, null);
+
+    // The second's failure is recorded first (it fails at once), the first's build goes live.
+    await eventually(
+      async () => {
+        const builds = await store.listSiteBuilds(version);
+        expect(
+          builds.map((build) => build.state).sort(),
+          `${first!.output().slice(-1_500)}\n${second!.output().slice(-1_500)}`,
+        ).toEqual(['failed', 'live']);
+      },
+      90_000,
+      250,
+    );
+    const builds = await store.listSiteBuilds(version);
+    expect(new Set(builds.map((build) => build.host)).size).toBe(2);
+    expect(builds.find((build) => build.state === 'failed')?.error).toContain('ENOTDIR');
+    expect((await store.siteContentVersion(version))?.state).toBe('live');
+    expect(await (await fetch(`${first!.url}/`)).text()).toContain(NEWER_PHONE.display);
+    // The second still serves the version before; the first is never rolled back.
+    expect(await (await fetch(`${second!.url}/`)).text()).toContain(NEW_PHONE.display);
+    expect(first!.output().slice(outputBefore)).not.toMatch(
+      new RegExp(`building content version ${version - 1}\\b`),
+    );
+    expect(await (await fetch(`${first!.url}/contact`)).text()).toContain(NEWER_PHONE.display);
+  }, 150_000);
 });

@@ -67,12 +67,16 @@ async function storedVersion(): Promise<ContentStamp> {
 class Source implements SitePublishSource {
   wanted: ContentStamp | null = null;
   readonly built: [number, boolean, string | null][] = [];
+  readonly serving: number[] = [];
   desired() {
     return Promise.resolve(this.wanted);
   }
   onBuildStarting() {}
   onBuilt(version: number, ok: boolean, error: string | null) {
     this.built.push([version, ok, error]);
+  }
+  onServing(version: number) {
+    this.serving.push(version);
   }
 }
 
@@ -250,6 +254,8 @@ describe('publishing the site', () => {
       expect(outcomes.map((outcome) => outcome.kind)).toEqual(['switched', 'switched']);
       expect(outcomes.filter((outcome) => 'built' in outcome && outcome.built)).toHaveLength(1);
       expect([...sources[0]!.built, ...sources[1]!.built]).toEqual([[wanted.version, true, null]]);
+      // The one that did not build says it serves the build (this host's record, when it was the builder's).
+      expect([...sources[0]!.serving, ...sources[1]!.serving]).toEqual([wanted.version]);
       const builds = [first, second].flatMap((running) =>
         running.log
           .entries()
@@ -306,6 +312,22 @@ describe('publishing the site', () => {
     }
     await publisher.close();
   }, 180_000);
+});
+
+describe('what a process serves without building it', () => {
+  it('is reported once: at its first check, and after each switch to a release built elsewhere', async () => {
+    const source = new Source();
+    source.wanted = first.site.current.stamp!.content!;
+    const publisher = publisherFor(first, source, SITE_A);
+    expect(await publisher.publishNow()).toEqual({
+      kind: 'current',
+      version: source.wanted.version,
+    });
+    expect(await publisher.publishNow()).toMatchObject({ kind: 'current' });
+    expect(source.serving).toEqual([source.wanted.version]);
+    expect(source.built).toEqual([]);
+    await publisher.close();
+  });
 });
 
 describe('a release as served', () => {

@@ -29,6 +29,11 @@ export interface SitePublishSource {
   onBuildStarting(version: number): Promise<void> | void;
   /** A build for `version` ended: built and served, or failed with the build's last lines. */
   onBuilt(version: number, ok: boolean, errorSummary: string | null): Promise<void> | void;
+  /**
+   * This process serves `version` without having built it (another process
+   * on its BUILD_DIR did, or it was served at start): once per version.
+   */
+  onServing?(version: number): Promise<void> | void;
 }
 
 export interface SitePublisherOptions {
@@ -93,6 +98,8 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
   let queued: Promise<PublishOutcome> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
+  /** The version last reported as served (built here, or onServing). */
+  let reported: number | undefined;
 
   const builtContent = () => {
     const release = currentRelease(buildDir);
@@ -102,6 +109,7 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
   async function switchTo(release: string, desired: ContentStamp, started: number, built: boolean) {
     const from = site.current.stamp?.content?.version ?? null;
     await site.switchTo(release);
+    if (!built) await reportServing(desired.version);
     const ms = Date.now() - started;
     logger.info(
       { from, to: desired.version, release: path.basename(release), built, ms },
@@ -146,6 +154,7 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
     const desired = await source.desired(new Date(started));
     if (!desired) return { kind: 'nothing-published' };
     if (sameContent(site.current.stamp?.content, desired)) {
+      await reportServing(desired.version);
       return { kind: 'current', version: desired.version };
     }
     if (failed && sameContent(failed.content, desired) && started - failed.at < retryAfterMs) {
@@ -207,7 +216,18 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
     }
   }
 
+  async function reportServing(version: number) {
+    if (reported === version || !source.onServing) return;
+    try {
+      await source.onServing(version);
+      reported = version;
+    } catch (reportError) {
+      logger.error({ err: reportError, version }, 'cannot record the version served');
+    }
+  }
+
   async function reportBuilt(version: number, ok: boolean, error: string | null) {
+    if (ok) reported = version;
     try {
       await source.onBuilt(version, ok, error);
     } catch (reportError) {
