@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { defaultSiteContent } from '../app/content/site-content.ts';
+import { openLeadStore } from '../app/leads/store/store.server.ts';
 import { axe } from './support/axe.ts';
 import { E2E_BUILD_DIR } from './support/env.ts';
 import { attachServerLogsOnFailure } from './support/lead-server.ts';
@@ -317,4 +319,45 @@ test('every /admin/site page at a phone’s width: axe clean, 44 px targets, scr
     }, PHONE_WIDTH.width);
     expect(wide, `${pathname} scrolls sideways`).toEqual([]);
   }
+});
+
+test('with several hosts, says which serves which version, and names the one that failed', async ({
+  browser,
+}) => {
+  // Two machines on one database: version N live on one, failed on the other.
+  const store = await openLeadStore({ dataDir: site.env.DATA_DIR! });
+  let version: number;
+  try {
+    const live = await store.newestLiveSiteContent();
+    ({ version } = await store.createSiteContentVersion(live?.content ?? defaultSiteContent, null));
+    await store.recordSiteBuild(version, 'glass-web-1', 'live');
+    await store.recordSiteBuild(
+      version,
+      'glass-web-2',
+      'failed',
+      'ENOSPC: no space left on device',
+    );
+  } finally {
+    await store.close();
+  }
+  const page = await ownerPage(browser, 'hosts@glass.example.nz');
+  mkdirSync(SHOTS, { recursive: true });
+  await page.goto(`${site.url}/admin/site`);
+  const state = page.getByTestId('publishing-state');
+  await expect(state).toContainText(`Version ${version} is live`);
+  await expect(state.getByTestId('hosts')).toContainText(
+    new RegExp(`Server \\d \\(glass-web-1\\): version ${version}`),
+  );
+  await expect(state.getByTestId('hosts')).toContainText(
+    /Server \d \(glass-web-2\): an earlier version/,
+  );
+  await expect(state).toContainText(
+    /Its build failed on Server \d \(glass-web-2\), which still shows an earlier version and tries again within 10 minutes/,
+  );
+  await expect(state).toContainText('ENOSPC: no space left on device');
+  await expect(page.getByTestId('version-row').first()).toContainText(
+    /Live on Server \d \(glass-web-1\); its build failed on Server \d \(glass-web-2\)\./,
+  );
+  expect((await axe(page)).violations).toEqual([]);
+  await page.screenshot({ path: path.join(SHOTS, 'site-hosts.png'), fullPage: true });
 });
