@@ -209,7 +209,7 @@ const STATE_DIR = `/var/lib/${unitValues('StateDirectory')[0]}`;
  *   entry of the checkout bound read-only (ProtectSystem=strict), and
  *   `.astro` a link into the state folder. Bound, not reached through the
  *   checkout's own path, so the user nobody runs it from any clone, even
- *   one under a folder only its owner may enter (issue 31);
+ *   one under a folder only its owner may enter;
  * - the state folder (SANDBOX_STATE) bound at STATE_DIR, where the
  *   environment file's DATA_DIR, BUILD_DIR and BUILD_CACHE_DIR are, on a
  *   tmpfs hiding the rest of STATE_DIR's parent (a mount needs a folder);

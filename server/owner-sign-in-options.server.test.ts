@@ -13,7 +13,7 @@ import { startTestSite, type TestSite } from './site-test-support.server.ts';
  * The passkey sign-in's challenge request (POST /admin/sign-in/options) on
  * the server as start.ts assembles it, answered by the real endpoint: an
  * anonymous flood from one client, or one IPv6 /64, gets 429s, and the
- * challenges it leaves in the store stay few (issue 31, item 1).
+ * challenges it leaves in the store stay few.
  */
 describe('the passkey challenge request', () => {
   let site: TestSite;

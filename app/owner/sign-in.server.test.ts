@@ -133,7 +133,7 @@ describe("the link form's answer", () => {
    * The gate and the sign-in page's POST (answerLinkRequest) on a server,
    * with the store watched: whether the address is an owner's, the answer
    * is the same and is sent before the store is asked anything, so its
-   * timing cannot tell either (issue 31, 5a).
+   * timing cannot tell either.
    */
   let server: http.Server;
   let url: string;

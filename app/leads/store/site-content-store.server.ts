@@ -22,7 +22,7 @@ import {
  * - `live`: its build was published (the newest live version is the site's).
  * - `failed`: its build failed; visitors still see the version before.
  * - `superseded`: a later version's build started before its own did, so it
- *   is never built (five publishes in a row make two builds, issue 31).
+ *   is never built (five publishes in a row make two builds).
  */
 export type SiteContentVersionState = 'publishing' | 'live' | 'failed' | 'superseded';
 

@@ -376,7 +376,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     // A version a later one's build overtook is `superseded`, never left
-    // `publishing` (issue 31).
+    // `publishing`.
     version: 14,
     name: 'superseded site content versions',
     sql: `

@@ -621,7 +621,7 @@ describe('upgrading a store made before urgent enquiries', () => {
 });
 
 // ---------------------------------------------------------------------------
-// Upgrading a store made before `superseded` (issue 31): its versions are
+// Upgrading a store made before `superseded`: its versions are
 // kept with their states and restores, and a version can then be superseded.
 
 const CONTENT = '\'{"identity":{"name":"Kōwhai Glass"}}\'';
@@ -690,7 +690,7 @@ describe('upgrading a store made before superseded site versions', () => {
 });
 
 // ---------------------------------------------------------------------------
-// Upgrading a store made before builds were kept per host (issue 32): its
+// Upgrading a store made before builds were kept per host: its
 // versions keep their states, no host is named for them, and a host's
 // failure never undoes a version live before the upgrade.
 

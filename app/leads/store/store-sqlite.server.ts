@@ -452,7 +452,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     // A version a later one's build overtook is `superseded`, never left
-    // `publishing` (issue 31). SQLite cannot change a CHECK in place: the
+    // `publishing`. SQLite cannot change a CHECK in place: the
     // table is made again, its self-reference following the rename.
     version: 14,
     name: 'superseded site content versions',
