@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAD_BODY_LIMIT_BYTES } from '../app/leads/intake/receive-lead.server.ts';
 import { eventually } from '../app/leads/testing/test-support.server.ts';
@@ -13,7 +15,6 @@ describe('time limits on slow clients', () => {
   it('give a 16 KiB form post from a slow phone room, and drop a trickle within seconds', () => {
     const server = createHttpServer(() => undefined);
     expect(server.headersTimeout).toBe(CLIENT_TIME_LIMITS.headersMs);
-    expect(server.requestTimeout).toBe(CLIENT_TIME_LIMITS.requestMs);
     expect(server.keepAliveTimeout).toBe(CLIENT_TIME_LIMITS.keepAliveMs);
     // The largest post and 2 KiB of headers at 5 kbit/s, far below a 2G phone's upload.
     const slowPhoneMs = (((LEAD_BODY_LIMIT_BYTES + 2048) * 8) / 5_000) * 1000;
@@ -34,6 +35,7 @@ describe('time limits on slow clients', () => {
     const limits: ClientTimeLimits = {
       headersMs: 5_000,
       requestMs: 6_000,
+      upload: { minBytesPerSecond: 1024, windowMs: 2_000 },
       keepAliveMs: 5_000,
       checkEveryMs: 250,
     };
@@ -86,6 +88,145 @@ describe('time limits on slow clients', () => {
 
       const answers = await Promise.all(clients.map((client) => client.closed));
       for (const answer of answers) expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    });
+  });
+
+  it('give a 20 MB job photo from a phone on a weak connection its time', () => {
+    const { minBytesPerSecond, windowMs } = CLIENT_TIME_LIMITS.upload;
+    // 20 MiB at 1 Mbit/s takes about 3 minutes; the whole-request limit would end it at 30 s.
+    const phoneBytesPerSecond = 1_000_000 / 8;
+    expect(minBytesPerSecond).toBeLessThanOrEqual(phoneBytesPerSecond / 10);
+    // A stalled upload is ended within a window (and one look).
+    expect(windowMs + CLIENT_TIME_LIMITS.checkEveryMs).toBeLessThanOrEqual(30_000);
+  });
+
+  describe('uploads: ended when they stop arriving, not after a total time', () => {
+    // The same rules with limits short enough for a test: a form post has
+    // 1.5 s; an upload must bring 2 KiB every 2 s.
+    const limits: ClientTimeLimits = {
+      headersMs: 1_000,
+      requestMs: 1_500,
+      upload: { minBytesPerSecond: 1024, windowMs: 2_000 },
+      keepAliveMs: 5_000,
+      checkEveryMs: 250,
+    };
+    let site: TestSite;
+    let port: number;
+    beforeAll(async () => {
+      site = await startTestSite({ LEAD_RATE_LIMIT: '1000' }, (app) =>
+        createHttpServer(app, limits),
+      );
+      port = Number(new URL(site.url).port);
+    });
+    afterAll(() => site.close());
+
+    const BOUNDARY = 'slow-phone';
+    async function photoLead(): Promise<Buffer> {
+      // A photo of noise: about 150 KB of JPEG.
+      const noise = randomBytes(300 * 300 * 3);
+      const photo = await sharp(noise, { raw: { width: 300, height: 300, channels: 3 } })
+        .jpeg({ quality: 95 })
+        .toBuffer();
+      const fields = {
+        name: 'Tama Wilson',
+        email: 'tama@example.nz',
+        phone: '027 555 0199',
+        service: 'Windows',
+        message: 'A photo of the cracked pane.',
+        source: 'quote_form',
+      };
+      const parts = Object.entries(fields).map(
+        ([name, value]) =>
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      );
+      return Buffer.concat([
+        Buffer.from(parts.join('')),
+        Buffer.from(
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="photos"; filename="pane.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+        ),
+        photo,
+        Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+      ]);
+    }
+
+    /**
+     * Posts `body` over a raw socket, `piece` bytes every `everyMs` (none
+     * after `stopAt` bytes); resolves with the answer once the connection ends.
+     */
+    function throttledPost(
+      path: string,
+      type: string,
+      body: Buffer,
+      pace: { piece: number; everyMs: number; stopAt?: number },
+    ): Promise<{ answer: string; sentMs: number; sent: number }> {
+      const socket = net.connect(port, '127.0.0.1');
+      const started = Date.now();
+      let answer = '';
+      let sent = 0;
+      let sentMs = 0;
+      const stopAt = pace.stopAt ?? body.length;
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+      socket.on('error', () => undefined);
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n` +
+          `Content-Type: ${type}\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
+      const timer = setInterval(() => {
+        if (sent >= stopAt || !socket.writable) return clearInterval(timer);
+        const piece = body.subarray(sent, Math.min(sent + pace.piece, stopAt));
+        socket.write(piece);
+        sent += piece.length;
+        sentMs = Date.now() - started;
+      }, pace.everyMs);
+      return new Promise((resolve) =>
+        socket.on('close', () => {
+          clearInterval(timer);
+          resolve({ answer, sentMs, sent });
+        }),
+      );
+    }
+
+    it('a slow but steady upload takes longer than the whole-request limit, and is accepted', async () => {
+      const body = await photoLead();
+      // About 20 KiB/s (160 kbit/s): several times the form post's 1.5 s.
+      const result = await throttledPost(
+        '/api/leads',
+        `multipart/form-data; boundary=${BOUNDARY}`,
+        body,
+        {
+          piece: 2 * 1024,
+          everyMs: 100,
+        },
+      );
+      expect(result.sentMs).toBeGreaterThan(2 * limits.requestMs);
+      expect(result.sent).toBe(body.length);
+      expect(result.answer).toMatch(/^HTTP\/1\.1 201 /);
+    });
+
+    it('a stalled upload is ended with a 408', async () => {
+      const body = await photoLead();
+      const result = await throttledPost(
+        '/api/leads',
+        `multipart/form-data; boundary=${BOUNDARY}`,
+        body,
+        {
+          piece: 8 * 1024,
+          everyMs: 50,
+          stopAt: 32 * 1024,
+        },
+      );
+      expect(result.sent).toBe(32 * 1024);
+      expect(result.answer).toMatch(/^HTTP\/1\.1 408 /);
+    });
+
+    it('a form post (not an upload) still has the whole-request limit', async () => {
+      const body = Buffer.from(`name=${'a'.repeat(8 * 1024)}`);
+      const result = await throttledPost('/api/leads', 'application/x-www-form-urlencoded', body, {
+        piece: 256,
+        everyMs: 100,
+      });
+      expect(result.sent).toBeLessThan(body.length);
+      expect(result.answer).toMatch(/^HTTP\/1\.1 408 /);
     });
   });
 });

@@ -9,8 +9,14 @@ import http from 'node:http';
 export interface ClientTimeLimits {
   /** From the connection (or, on a kept-alive one, the request's first byte) to the end of the headers. */
   headersMs: number;
-  /** The same to the end of the body. */
+  /** From the end of the headers to the end of the body, for every body but an upload's. */
   requestMs: number;
+  /**
+   * An upload (a `multipart/form-data` POST: photos with an enquiry, a job
+   * photo) has no total limit: it must keep arriving, at least
+   * `minBytesPerSecond` over each `windowMs`, or it is ended.
+   */
+  upload: { minBytesPerSecond: number; windowMs: number };
   /** An idle kept-alive connection between requests. */
   keepAliveMs: number;
   /** How often the server looks for requests over their limits. */
@@ -18,23 +24,77 @@ export interface ClientTimeLimits {
 }
 
 /**
- * The largest request the site takes is a 16 KiB form post
- * (LEAD_BODY_LIMIT_BYTES). A phone on a poor 2G connection sends 20 kbit/s
- * or more: headers of 1 to 2 KiB in under a second, the post with its
- * headers in about 7 s. The limits give that phone several times its need
- * (30 s is enough down to 5 kbit/s), and a connection that trickles or says
- * nothing is closed, with a 408, within 11 s. Behind Caddy a slow phone's
- * body reaches the server as slowly as the phone sends it, so the same limits
- * hold there. Kept-alive connections stay for 65 s, longer than the 60 s a
- * load balancer commonly keeps them, so the server never closes one the
- * proxy is about to reuse.
+ * The largest form post is 16 KiB (LEAD_BODY_LIMIT_BYTES). A phone on a
+ * poor 2G connection sends 20 kbit/s or more: headers of 1 to 2 KiB in
+ * under a second, the post with its headers in about 7 s. The limits give
+ * that phone several times its need (30 s is enough down to 5 kbit/s), and a
+ * connection that trickles or says nothing is closed, with a 408, within
+ * 11 s. Behind Caddy a slow phone's body reaches the server as slowly as the
+ * phone sends it, so the same limits hold there. Kept-alive connections stay
+ * for 65 s, longer than the 60 s a load balancer commonly keeps them, so the
+ * server never closes one the proxy is about to reuse.
+ *
+ * An upload is up to 32 MiB (three photos with an enquiry) or 20 MiB (a job
+ * photo): at the 30 s of a form post it would need more than 5 Mbit/s. It
+ * takes as long as it needs while it keeps arriving at 16 kbit/s or more
+ * (2 KiB/s, measured over 20 s: a weak mobile signal that still moves), so
+ * a 20 MiB photo over a 1 Mbit/s connection (about 3 minutes) succeeds, and
+ * one that stalls is ended within 20 s.
  */
 export const CLIENT_TIME_LIMITS: ClientTimeLimits = {
   headersMs: 10_000,
   requestMs: 30_000,
+  upload: { minBytesPerSecond: 2 * 1024, windowMs: 20_000 },
   keepAliveMs: 65_000,
   checkEveryMs: 1_000,
 };
+
+/** A `multipart/form-data` POST: an upload, with the upload's time limit. */
+export function isUpload(req: http.IncomingMessage): boolean {
+  return (
+    req.method === 'POST' &&
+    (req.headers['content-type'] ?? '').trimStart().toLowerCase().startsWith('multipart/form-data')
+  );
+}
+
+/**
+ * Ends a request over its limit as Node ends one over its own: a 408 when
+ * nothing of the answer was written yet, then the connection is destroyed.
+ */
+function endSlowRequest(res: http.ServerResponse) {
+  const socket = res.socket;
+  if (!socket) return;
+  if (socket.writable && !res.headersSent) {
+    socket.write('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+  }
+  socket.destroy();
+}
+
+/** Applies the body's time limit to one request, until its body is in or its answer ends. */
+function watchBody(req: http.IncomingMessage, res: http.ServerResponse, limits: ClientTimeLimits) {
+  let timer: NodeJS.Timeout;
+  if (isUpload(req)) {
+    const { minBytesPerSecond, windowMs } = limits.upload;
+    const socket = req.socket;
+    let mark = socket.bytesRead;
+    timer = setInterval(() => {
+      if (req.complete) return clearInterval(timer);
+      const read = socket.bytesRead;
+      const moved = read - mark;
+      mark = read;
+      if (moved < (minBytesPerSecond * windowMs) / 1000) {
+        clearInterval(timer);
+        endSlowRequest(res);
+      }
+    }, windowMs);
+  } else {
+    timer = setTimeout(() => {
+      if (!req.complete) endSlowRequest(res);
+    }, limits.requestMs);
+  }
+  // Not at the answer's end: an answer given early may leave a body still to come.
+  req.once('close', () => clearTimeout(timer));
+}
 
 /** The site's HTTP server for a request handler (the Express app), with the time limits above. */
 export function createHttpServer(
@@ -44,11 +104,16 @@ export function createHttpServer(
   const server = http.createServer(
     {
       headersTimeout: limits.headersMs,
-      requestTimeout: limits.requestMs,
+      // The body's limits are the server's own (watchBody): an upload's
+      // depends on what arrives, which Node's single limit cannot say.
+      requestTimeout: 0,
       keepAliveTimeout: limits.keepAliveMs,
       connectionsCheckingInterval: limits.checkEveryMs,
     },
-    handler,
+    (req, res) => {
+      watchBody(req, res, limits);
+      return handler(req, res);
+    },
   );
   return server;
 }
