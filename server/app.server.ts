@@ -17,6 +17,7 @@ import { JOB_PHOTO_FILE } from './site-content-build.server.ts';
 import type { SitePublishSource } from './site-publisher.server.ts';
 import { StaticFiles } from './static.server.ts';
 import { trailingSlashRedirect } from './trailing-slash.server.ts';
+import { processUploadSlots } from './upload-slots.server.ts';
 
 /** What the lead pipeline brings to the server (app/leads, wired in start.ts). */
 export interface LeadsIntegration {
@@ -247,6 +248,7 @@ export async function createApp(options: AppOptions) {
     return release.render(req, res, undefined, locals);
   };
 
+  const adminUploadTurn = processUploadSlots();
   // The owner's pages: private answers, the origin check, and a session or
   // the sign-in page, before anything else answers under /admin (even the
   // trailing-slash redirect).
@@ -258,7 +260,8 @@ export async function createApp(options: AppOptions) {
         render: (req, res, _next, locals) => {
           // Astro routes by the whole path, not the part below /admin.
           req.url = req.originalUrl;
-          return renderOnDemand(req, res, undefined, locals);
+          // An upload (a job photo) waits its turn to be read (upload-slots.server.ts).
+          return adminUploadTurn(req, res, () => renderOnDemand(req, res, undefined, locals));
         },
       }),
     );

@@ -39,7 +39,9 @@ export interface ClientTimeLimits {
  * takes as long as it needs while it keeps arriving at 16 kbit/s or more
  * (2 KiB/s, measured over 20 s: a weak mobile signal that still moves), so
  * a 20 MiB photo over a 1 Mbit/s connection (about 3 minutes) succeeds, and
- * one that stalls is ended within 20 s.
+ * one that stalls is ended within 20 s. How many uploads are read at once
+ * is bounded too (upload-slots.server.ts), so slow uploads cannot hold more
+ * than those few.
  */
 export const CLIENT_TIME_LIMITS: ClientTimeLimits = {
   headersMs: 10_000,
@@ -55,6 +57,24 @@ export function isUpload(req: http.IncomingMessage): boolean {
     req.method === 'POST' &&
     (req.headers['content-type'] ?? '').trimStart().toLowerCase().startsWith('multipart/form-data')
   );
+}
+
+/** Uploads whose clock stands still: they wait their turn and are not read meanwhile. */
+const held = new WeakMap<http.IncomingMessage, number>();
+
+/**
+ * Stops an upload's clock while the server, not the client, keeps it
+ * waiting (a turn to be read: upload-slots.server.ts); the function
+ * returned starts it again.
+ */
+export function holdUploadClock(req: http.IncomingMessage): () => void {
+  held.set(req, (held.get(req) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    held.set(req, (held.get(req) ?? 1) - 1);
+  };
 }
 
 /**
@@ -82,6 +102,7 @@ function watchBody(req: http.IncomingMessage, res: http.ServerResponse, limits: 
       const read = socket.bytesRead;
       const moved = read - mark;
       mark = read;
+      if ((held.get(req) ?? 0) > 0) return;
       if (moved < (minBytesPerSecond * windowMs) / 1000) {
         clearInterval(timer);
         endSlowRequest(res);
@@ -92,8 +113,42 @@ function watchBody(req: http.IncomingMessage, res: http.ServerResponse, limits: 
       if (!req.complete) endSlowRequest(res);
     }, limits.requestMs);
   }
-  // Not at the answer's end: an answer given early may leave a body still to come.
+  // Not at the answer's end: an answer given early leaves a body still to come (lingerOnClose).
   req.once('close', () => clearTimeout(timer));
+}
+
+/**
+ * An answer given before the request's body is all in (a refusal that
+ * never reads it: 413, 429, 503) says `Connection: close`. The connection
+ * then closes the way a careful server closes one (a lingering close): the
+ * answer goes out and the server's side is shut, but the rest of the body
+ * is read and thrown away (never kept) until it ends, so the client reads
+ * the answer instead of a reset; the body's time limit (watchBody) still
+ * ends a client that stops sending.
+ */
+function closeWhenBodyUnread(req: http.IncomingMessage, res: http.ServerResponse) {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: http.ServerResponse, ...args: unknown[]) {
+    if (!req.complete && !res.headersSent) {
+      res.setHeader('Connection', 'close');
+      lingerOnClose(req);
+    }
+    return (writeHead as (...rest: unknown[]) => http.ServerResponse).apply(this, args);
+  } as typeof res.writeHead;
+}
+
+/** Node ends a `Connection: close` answer with socket.destroySoon(): here, once the body is in. */
+function lingerOnClose(req: http.IncomingMessage) {
+  const socket = req.socket;
+  const destroySoon = socket.destroySoon.bind(socket);
+  socket.destroySoon = () => {
+    if (req.complete || socket.destroyed) return destroySoon();
+    socket.end();
+    req.once('end', () => socket.destroy());
+    req.once('close', () => socket.destroy());
+    // Read and thrown away, whoever began reading it.
+    req.resume();
+  };
 }
 
 /** The site's HTTP server for a request handler (the Express app), with the time limits above. */
@@ -112,6 +167,7 @@ export function createHttpServer(
     },
     (req, res) => {
       watchBody(req, res, limits);
+      closeWhenBodyUnread(req, res);
       return handler(req, res);
     },
   );

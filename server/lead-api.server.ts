@@ -25,6 +25,7 @@ import {
   type LeadsRequestContext,
 } from '../app/leads/intake/receive-lead.server.ts';
 import { UNEXPECTED_ERROR_MESSAGE } from '../app/leads/intake/schema.ts';
+import { processUploadSlots } from './upload-slots.server.ts';
 
 /**
  * The server's side of the one door to the lead service
@@ -119,9 +120,10 @@ const RATE_LIMITED_LOCAL = 'leadRateLimited';
  * this process counts in memory instead, so the limit still holds.
  *
  * It sets Retry-After and flags the request (isRateLimited); receiveLead
- * gives the one answer, 429 with the message, once it has read the body, so
- * a visitor without JavaScript gets the page back with the message beside
- * what was typed, and the API the same message as JSON.
+ * gives the one answer, 429 with the message: without reading the body,
+ * unless it is declared small enough to show again (a visitor without
+ * JavaScript then gets the page back with the message beside what was
+ * typed), and the API the same message as JSON.
  */
 export function createLeadRateLimiter(options: {
   limit: number;
@@ -216,15 +218,16 @@ class LeadStoreRateLimit implements Store {
 /**
  * What every lead post passes before receiveLead, to /api/leads or to a
  * form's page: no caching, the origin check (403), the rate limit (counted,
- * and flagged when over). `limiter` is shared by every door, so a visitor
- * has one count.
+ * and flagged when over), and for an upload its turn to be read
+ * (upload-slots.server.ts; one over the limit is answered unread and needs
+ * none). `limiter` is shared by every door, so a visitor has one count.
  */
 export function leadGuards(siteUrl: string, limiter: RequestHandler): RequestHandler[] {
   const noStore: RequestHandler = (_req, res, next) => {
     res.set('Cache-Control', 'no-store');
     next();
   };
-  return [noStore, originGuard(siteUrl), limiter];
+  return [noStore, originGuard(siteUrl), limiter, processUploadSlots(isRateLimited)];
 }
 
 /** What receiveLead needs of the server for this request. */

@@ -1,3 +1,4 @@
+import { open } from 'node:fs/promises';
 import sharp from 'sharp';
 
 /**
@@ -101,10 +102,33 @@ function refusalOf(error: unknown): SafePhotoRefusal {
   return message.includes('exceeds pixel limit') ? 'pixels' : 'unreadable';
 }
 
-async function sanitise(data: Uint8Array, limits: SafePhotoLimits): Promise<SafePhotoResult> {
-  if (data.byteLength > limits.maxBytes) return { ok: false, reason: 'size' };
-  const sniffed = sniffPhotoFormat(data);
+/**
+ * An upload: its bytes, or the temporary file it was written to as it
+ * arrived (an upload is never held whole in memory: intake/multipart.server.ts).
+ */
+export type PhotoUpload = Uint8Array | { file: string };
+
+/** The upload's size and first bytes (enough to tell its format). */
+async function peek(upload: PhotoUpload): Promise<{ size: number; head: Uint8Array }> {
+  if (upload instanceof Uint8Array) return { size: upload.byteLength, head: upload };
+  const handle = await open(upload.file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const head = new Uint8Array(16);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return { size, head: head.subarray(0, bytesRead) };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function sanitise(upload: PhotoUpload, limits: SafePhotoLimits): Promise<SafePhotoResult> {
+  const { size, head } = await peek(upload);
+  if (size > limits.maxBytes) return { ok: false, reason: 'size' };
+  const sniffed = sniffPhotoFormat(head);
   if (!sniffed) return { ok: false, reason: 'type' };
+  // sharp reads a file itself, a part at a time.
+  const data = upload instanceof Uint8Array ? upload : upload.file;
   const input = { failOn: 'error', limitInputPixels: limits.maxPixels, page: 0, pages: 1 } as const;
   let metadata: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
   try {
@@ -140,8 +164,11 @@ async function sanitise(data: Uint8Array, limits: SafePhotoLimits): Promise<Safe
 }
 
 /** One upload made safe, or the reason it was refused; waits its turn in the process's queue. */
-export function makeSafePhoto(data: Uint8Array, limits: SafePhotoLimits): Promise<SafePhotoResult> {
-  return queue(() => sanitise(data, limits));
+export function makeSafePhoto(
+  upload: PhotoUpload,
+  limits: SafePhotoLimits,
+): Promise<SafePhotoResult> {
+  return queue(() => sanitise(upload, limits));
 }
 
 export interface FittedJpeg {

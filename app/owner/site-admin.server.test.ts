@@ -318,11 +318,18 @@ for (const backend of STORE_BACKENDS) {
         method: 'POST',
         body: form,
       });
-      return readPhotoUpload(
+      const read = await readPhotoUpload(
         request.headers.get('content-type') ?? '',
         request.body as unknown as AsyncIterable<Uint8Array>,
       );
+      reads.push(read);
+      return read;
     }
+    /** Every upload read, whose temporary file goes after the test. */
+    const reads: Array<{ discard(): Promise<void> }> = [];
+    afterEach(async () => {
+      await Promise.all(reads.splice(0).map((read) => read.discard()));
+    });
 
     describe('job photos', () => {
       const details = {

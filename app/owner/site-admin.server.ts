@@ -1,3 +1,5 @@
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import {
   ENDED_OFFER_CTA,
@@ -23,6 +25,7 @@ import {
 } from '../content/site-content.ts';
 import { makeSafePhoto, type SafePhotoRefusal } from '../images/safe-photo.server.ts';
 import { JOB_PHOTO_RULES } from '../leads/intake/form-rules.ts';
+import { uploadSpool } from '../leads/intake/multipart.server.ts';
 import type {
   SiteContentDraft,
   SiteContentDraftSection,
@@ -790,9 +793,19 @@ export const JOB_PHOTO_MESSAGES: Record<SafePhotoRefusal | 'missing' | 'body', s
 };
 
 /** The one file and the text fields of an upload, read within its limits. */
-export type UploadRead =
-  | { ok: true; fields: URLSearchParams; file: Buffer | null; tooLarge: boolean }
-  | { ok: false; reason: 'body' | 'malformed' };
+export type UploadRead = (
+  | {
+      ok: true;
+      fields: URLSearchParams;
+      /** The temporary file the photo was written to as it arrived; null without one. */
+      file: { file: string } | null;
+      tooLarge: boolean;
+    }
+  | { ok: false; reason: 'body' | 'malformed' }
+) & {
+  /** Removes the temporary file: call it once done with the upload, whatever the outcome. */
+  discard: () => Promise<void>;
+};
 
 interface Chunks {
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array>;
@@ -801,15 +814,36 @@ interface Chunks {
 /**
  * Reads a job photo's multipart post with busboy: one file (`photo`) of at
  * most JOB_PHOTO_RULES.maxBytes, a few short text fields, and no more than
- * the two together in all.
+ * the two together in all. The file is written to a temporary file as it
+ * arrives (uploadSpool), never held whole in memory.
  */
 export async function readPhotoUpload(
   contentType: string,
   body: Chunks | null,
 ): Promise<UploadRead> {
+  const spool = uploadSpool();
+  try {
+    return { ...(await readUploadParts(contentType, body, spool)), discard: spool.discard };
+  } catch (error) {
+    await spool.discard();
+    throw error;
+  }
+}
+
+type UploadParts = UploadRead extends infer R
+  ? R extends unknown
+    ? Omit<R, 'discard'>
+    : never
+  : never;
+
+async function readUploadParts(
+  contentType: string,
+  body: Chunks | null,
+  spool: ReturnType<typeof uploadSpool>,
+): Promise<UploadParts> {
   const fields = new URLSearchParams();
-  const bodyLimit = JOB_PHOTO_RULES.maxBytes + 64 * 1024;
-  let file: Buffer | null = null;
+  const bodyLimit = JOB_PHOTO_BODY_LIMIT;
+  let file: { file: string } | null = null;
   let tooLarge = false;
   let malformed = false;
   let parser: busboy.Busboy;
@@ -830,21 +864,23 @@ export async function readPhotoUpload(
     return { ok: false, reason: 'malformed' };
   }
   parser.on('field', (name, value) => fields.append(name, value));
+  const writes: Array<Promise<void>> = [];
   parser.on('file', (name, stream) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (!tooLarge) chunks.push(chunk);
-    });
-    stream.on('limit', () => {
-      tooLarge = true;
-      chunks.length = 0;
-    });
-    stream.on('end', () => {
-      if (name !== 'photo') malformed = true;
-      else if (size > 0 && !tooLarge) file = Buffer.concat(chunks, size);
-    });
+    stream.on('limit', () => (tooLarge = true));
+    stream.on('error', () => (malformed = true));
+    writes.push(
+      (async () => {
+        // The part waits, paused (and busboy with it), until its file is named.
+        const path = await spool.next();
+        const out = createWriteStream(path);
+        const written = await pipeline(stream, out).then(
+          () => true,
+          () => false,
+        );
+        if (!written || name !== 'photo') malformed = true;
+        else if (out.bytesWritten > 0 && !tooLarge) file = { file: path };
+      })(),
+    );
   });
   const finished = new Promise<void>((resolve) => {
     parser.on('close', resolve);
@@ -863,6 +899,7 @@ export async function readPhotoUpload(
         size += value.byteLength;
         if (size > bodyLimit) {
           parser.destroy();
+          await Promise.allSettled(writes);
           return { ok: false, reason: 'body' };
         }
         if (malformed) continue;
@@ -876,15 +913,35 @@ export async function readPhotoUpload(
       }
     } catch {
       parser.destroy();
+      await Promise.allSettled(writes);
       return { ok: false, reason: 'malformed' };
     }
   }
   if (!malformed) {
     parser.end();
     await finished;
+  } else {
+    // A part cut off mid-way ends, and its file is closed.
+    parser.destroy();
   }
+  await Promise.allSettled(writes);
   if (malformed) return { ok: false, reason: 'malformed' };
   return { ok: true, fields, file, tooLarge };
+}
+
+/** The most a job photo's post may declare: the photo and its few text fields. */
+export const JOB_PHOTO_BODY_LIMIT = JOB_PHOTO_RULES.maxBytes + 64 * 1024;
+
+/**
+ * Why a job photo's post is refused before a byte of it is read: its
+ * declared length is over the limit (`body`, 413); null when it is to be read.
+ */
+export async function jobPhotoUploadRefusal(
+  _store: LeadStore,
+  contentLength: string | null,
+): Promise<'body' | null> {
+  if (contentLength !== null && Number(contentLength) > JOB_PHOTO_BODY_LIMIT) return 'body';
+  return null;
 }
 
 export type UploadOutcome =

@@ -67,14 +67,17 @@ function post(
   fields: Record<string, string>,
   options: { headers?: Record<string, string>; body?: string } = {},
 ): Request {
+  const body = options.body ?? new URLSearchParams(fields).toString();
   return new Request(`${ORIGIN}${path}`, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/x-www-form-urlencoded',
+      // As a browser declares a form's body.
+      'Content-Length': String(Buffer.byteLength(body)),
       Origin: ORIGIN,
       ...options.headers,
     },
-    body: options.body ?? new URLSearchParams(fields).toString(),
+    body,
   });
 }
 
@@ -332,6 +335,31 @@ describe('the same rules for every door', () => {
     expect(outcome.status).toBe(429);
     expect(outcome.body).toMatchObject({ error: API_ERROR_MESSAGES.tooManyRequests });
     expect((outcome.body as { values: Record<string, string> }).values.name).toBe(enquiry.name);
+    expect(await store.exportLeads()).toEqual([]);
+  });
+
+  it('over the rate limit, a body not declared small is answered 429 without a byte read', async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new Uint8Array(64 * 1024));
+      },
+    });
+    const request = new Request(`${ORIGIN}/quote`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'multipart/form-data; boundary=x',
+        'Content-Length': String(30 * 1024 * 1024),
+      },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    const outcome = await run('quote_form', request, leadsFor({ rateLimited: true }));
+    expect(outcome.status).toBe(429);
+    expect(outcome.body).toMatchObject({ error: API_ERROR_MESSAGES.tooManyRequests });
+    // A stream pulls once to fill its buffer when made; nothing more was asked for.
+    expect(pulled).toBeLessThanOrEqual(1);
     expect(await store.exportLeads()).toEqual([]);
   });
 

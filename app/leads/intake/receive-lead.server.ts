@@ -47,8 +47,9 @@ import {
  *
  * Before either, the server's lead guards (server/lead-api.server.ts) have
  * refused a cross-origin post (403) and counted the visitor against
- * LEAD_RATE_LIMIT; the answer to a visitor over the limit is given here, once
- * the body is read, so a page can show it beside what was typed.
+ * LEAD_RATE_LIMIT; the answer to a visitor over the limit is given here:
+ * before the body is read, unless it is declared small (then once it is
+ * read, so a page can show the message beside what was typed).
  */
 
 export const LEAD_BODY_LIMIT_BYTES = 16 * 1024;
@@ -135,8 +136,10 @@ export type ReadLeadRequestResult =
   | {
       ok: true;
       body: unknown;
-      /** A multipart body's photos, as posted (not yet made safe). */
+      /** A multipart body's photos, as posted (not yet made safe), in temporary files. */
       photos?: MultipartPart[];
+      /** Removes the photos' temporary files: call it once done with them. */
+      discard?: () => Promise<void>;
       /** The message for `photos` when the photos were refused while reading. */
       photoError?: string;
     }
@@ -196,9 +199,11 @@ export async function readLeadRequest(
         ok: true,
         body: read.fields,
         photos: read.photos,
+        discard: read.discard,
         ...(read.photoError ? { photoError: read.photoError } : {}),
       };
     }
+    await read.discard();
     if (read.reason === 'body') return photosTooLarge(read.fields);
     if (read.reason === 'fields') {
       return { ok: false, status: 413, error: API_ERROR_MESSAGES.tooLarge, partial: read.fields };
@@ -281,7 +286,7 @@ async function safePhotos(
 ): Promise<{ ok: true; photos: NewLeadPhoto[] } | { ok: false; error: string }> {
   const kept: NewLeadPhoto[] = [];
   for (const photo of photos) {
-    const result = await makeSafePhoto(photo.data, PHOTO_RULES);
+    const result = await makeSafePhoto({ file: photo.file }, PHOTO_RULES);
     if (!result.ok) return { ok: false, error: PHOTO_REFUSAL_MESSAGES[result.reason] };
     kept.push({ data: result.photo.data, width: result.photo.width, height: result.photo.height });
   }
@@ -402,7 +407,26 @@ export async function receiveLead(
   context: LeadsRequestContext,
   page?: LeadSource,
 ): Promise<LeadOutcome> {
+  // Over the limit, only a body declared small (a form without photos) is
+  // read, so the page can show the message beside what was typed; any other
+  // is answered without a byte read (the server closes the connection).
+  if (context.rateLimited && !declaredSmall(request)) {
+    return refused(429, API_ERROR_MESSAGES.tooManyRequests, page ? echoValues({}, undefined) : {});
+  }
   const read = await readLeadRequest(request);
+  try {
+    return await answerLead(read, context, page);
+  } finally {
+    if (read.ok) await read.discard?.();
+  }
+}
+
+/** The outcome of a lead request whose body was read. */
+async function answerLead(
+  read: ReadLeadRequestResult,
+  context: LeadsRequestContext,
+  page: LeadSource | undefined,
+): Promise<LeadOutcome> {
   if (!read.ok) {
     const partial = read.partial;
     const values = partial && page ? echoValues(partial, LEAD_FORMS[page]) : {};
@@ -468,6 +492,14 @@ export async function receiveLead(
     context.onError?.(error);
     return refused(502, UNEXPECTED_ERROR_MESSAGE, values);
   }
+}
+
+/** A body declared (Content-Length) no larger than a form's without photos. */
+function declaredSmall(request: LeadRequest): boolean {
+  const declared = request.headers.get('content-length');
+  return (
+    declared !== null && /^\d{1,9}$/.test(declared) && Number(declared) <= LEAD_BODY_LIMIT_BYTES
+  );
 }
 
 /** What a page rendered for a plain post shows: the way on, or the form's message and values. */
