@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { expect, test } from '@playwright/test';
+import sharp from 'sharp';
 import { openLeadStore } from '../app/leads/store/store.server.ts';
 import { ownerSessions, sessionCookie } from '../app/owner/sessions.server.ts';
 import { freePort } from './support/free-port.ts';
@@ -311,5 +312,43 @@ test.describe("the owner's job-photo upload", () => {
     console.log(`job photos: VmRSS ${before} kB before, ${peak} kB at most: +${peak - before} kB`);
     expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(400));
     expect(peak - before).toBeLessThanOrEqual(MEMORY_BUDGET_KB);
+  });
+
+  test('with 60 photos in the draft, an upload is refused before it is read or stored', async () => {
+    const store = await openLeadStore({ dataDir: data.dir });
+    try {
+      const ownerId = (await store.findOwnerByEmail('kiri@glass.example.nz'))?.id ?? null;
+      const photo = await sharp({
+        create: { width: 32, height: 24, channels: 3, background: '#4a7d8c' },
+      })
+        .jpeg()
+        .toBuffer();
+      const list = [];
+      for (let index = 0; index < 60; index++) {
+        const stored = await store.addSitePhoto({
+          bytes: new Uint8Array(photo),
+          width: 32,
+          height: 24,
+          ownerId,
+        });
+        list.push({
+          photoId: stored.id,
+          service: 'windows' as const,
+          alt: `Job photo number ${index}`,
+        });
+      }
+      const draft = (await store.siteContentDraft()).jobPhotos;
+      const saved = await store.saveSiteContentSection('jobPhotos', list, draft.revision, ownerId);
+      expect(saved.saved).toBe(true);
+    } finally {
+      await store.close();
+    }
+    const body = multipartBody(photoFields, 1, 20 * MB - 4096, 'photo');
+    const answer = await rawPost(server.url, '/admin/site/photos', body, {
+      send: 64 * 1024,
+      headers: { cookie, origin },
+    });
+    expect(answer.status, answer.head).toBe(400);
+    expect(answer.ms).toBeLessThan(3000);
   });
 });

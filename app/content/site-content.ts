@@ -352,6 +352,9 @@ export const SERVICE_SLUGS = services.map((service) => service.slug) as [
   ...ServiceSlug[],
 ];
 
+/** The most job photos the site shows (and the draft keeps). */
+export const JOB_PHOTOS_MAX = 60;
+
 export const jobPhotosSchema = z
   .array(
     z
@@ -368,7 +371,7 @@ export const jobPhotosSchema = z
       })
       .strict(),
   )
-  .max(60, 'Job photos: at most 60')
+  .max(JOB_PHOTOS_MAX, `Job photos: at most ${JOB_PHOTOS_MAX}`)
   .superRefine((photos, context) => {
     const ids = new Set<string>();
     photos.forEach((photo, index) => {

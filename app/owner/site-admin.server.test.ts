@@ -29,6 +29,7 @@ import {
   siteBuildActivity,
   siteOverview,
   uploadJobPhoto,
+  jobPhotoUploadRefusal,
   JOB_PHOTO_MESSAGES,
 } from './site-admin.server.ts';
 import { formValuesOf, hoursFields, IDENTITY_FIELDS, OFFER_FIELDS } from './site-fields.ts';
@@ -424,6 +425,54 @@ for (const backend of STORE_BACKENDS) {
         // What /admin/site/photos/ID.jpg answers from.
         expect(await store.sitePhoto(draftOnly)).toBeNull();
         expect(await store.sitePhoto(published)).not.toBeNull();
+      });
+
+      it('with 60 photos in the draft, refuses another before it is made safe or stored', async () => {
+        const small = new Uint8Array(await jpeg(40, 30));
+        const list = [];
+        for (let index = 0; index < 60; index++) {
+          const stored = await store.addSitePhoto({
+            bytes: small,
+            width: 40,
+            height: 30,
+            ownerId: owner.id,
+          });
+          list.push({
+            photoId: stored.id,
+            service: 'windows' as const,
+            alt: `Job photo number ${index}`,
+          });
+        }
+        const saved = await store.saveSiteContentSection('jobPhotos', list, 0, owner.id);
+        expect(saved.saved).toBe(true);
+
+        // The store as the upload sees it, counting what it is asked to keep.
+        let added = 0;
+        const counting = new Proxy(store, {
+          get(target, name, receiver) {
+            if (name === 'addSitePhoto') {
+              return (...args: Parameters<LeadStore['addSitePhoto']>) => {
+                added += 1;
+                return target.addSitePhoto(...args);
+              };
+            }
+            const value: unknown = Reflect.get(target, name, receiver);
+            return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+          },
+        });
+        expect(await jobPhotoUploadRefusal(counting, null)).toBe('full');
+        const read = await upload(
+          { ...details, revision: '1' },
+          new Blob([new Uint8Array(await jpeg())], { type: 'image/jpeg' }),
+        );
+        if (!read.ok) return expect.fail('not read');
+        const outcome = await uploadJobPhoto(counting, owner, read);
+        expect(outcome).toMatchObject({
+          kind: 'invalid',
+          errors: { byField: { photo: JOB_PHOTO_MESSAGES.full } },
+        });
+        expect(added).toBe(0);
+        expect((await store.siteContentDraft()).jobPhotos.content).toHaveLength(60);
       });
 
       it('refuses a file by its content, whatever its name and type say', async () => {

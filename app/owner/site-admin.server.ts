@@ -14,6 +14,7 @@ import {
   checkSiteContent,
   checkSiteContentSection,
   defaultSiteContent,
+  JOB_PHOTOS_MAX,
   nzDate,
   SITE_CONTENT_SECTIONS,
   type ContentProblem,
@@ -783,8 +784,9 @@ export async function saveJobPhoto(
   return { ...outcome, photoId };
 }
 
-export const JOB_PHOTO_MESSAGES: Record<SafePhotoRefusal | 'missing' | 'body', string> = {
+export const JOB_PHOTO_MESSAGES: Record<SafePhotoRefusal | 'missing' | 'body' | 'full', string> = {
   missing: 'Photo: choose a photo to upload',
+  full: `Photo: the draft already has ${JOB_PHOTOS_MAX} photos, the most the site shows. Remove one before adding another.`,
   type: 'Photo: a JPEG, PNG or WebP photo only; this file is none of them, whatever its name says',
   size: `Photo: at most ${JOB_PHOTO_RULES.maxBytes / 1024 / 1024} MB`,
   pixels: `Photo: at most ${JOB_PHOTO_RULES.maxPixels / 1_000_000} megapixels`,
@@ -934,14 +936,16 @@ export const JOB_PHOTO_BODY_LIMIT = JOB_PHOTO_RULES.maxBytes + 64 * 1024;
 
 /**
  * Why a job photo's post is refused before a byte of it is read: its
- * declared length is over the limit (`body`, 413); null when it is to be read.
+ * declared length is over the limit (`body`, 413), or the draft already has
+ * JOB_PHOTOS_MAX photos (`full`); null when it is to be read.
  */
 export async function jobPhotoUploadRefusal(
-  _store: LeadStore,
+  store: LeadStore,
   contentLength: string | null,
-): Promise<'body' | null> {
+): Promise<'body' | 'full' | null> {
   if (contentLength !== null && Number(contentLength) > JOB_PHOTO_BODY_LIMIT) return 'body';
-  return null;
+  const draft = await store.siteContentDraft();
+  return draft.jobPhotos.content.length >= JOB_PHOTOS_MAX ? 'full' : null;
 }
 
 export type UploadOutcome =
@@ -969,7 +973,7 @@ export async function uploadJobPhoto(
     ? { byField: {}, other: [] }
     : fieldErrors(check.problems, JOB_PHOTO_FIELDS, 2);
   const refuse = async (reason: keyof typeof JOB_PHOTO_MESSAGES) => {
-    if (reason !== 'missing') {
+    if (reason !== 'missing' && reason !== 'full') {
       await store.recordActivity(
         siteActivity(
           owner.email,
@@ -985,6 +989,10 @@ export async function uploadJobPhoto(
       errors: { ...errors, byField: { ...errors.byField, photo: JOB_PHOTO_MESSAGES[reason] } },
     } as const;
   };
+  // Before anything is made safe or stored: a draft that is full takes no more.
+  if ((await store.siteContentDraft()).jobPhotos.content.length >= JOB_PHOTOS_MAX) {
+    return refuse('full');
+  }
   if (upload.tooLarge) return refuse('size');
   if (!upload.file) return refuse('missing');
   if (!check.ok) return { kind: 'invalid', values, errors };
