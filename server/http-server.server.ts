@@ -92,6 +92,11 @@ function endSlowRequest(res: http.ServerResponse) {
 
 /** Applies the body's time limit to one request, until its body is in or its answer ends. */
 function watchBody(req: http.IncomingMessage, res: http.ServerResponse, limits: ClientTimeLimits) {
+  // Without a body (most requests: a GET), the request is in with its headers.
+  const length = req.headers['content-length'];
+  if ((length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) {
+    return;
+  }
   let timer: NodeJS.Timeout;
   if (isUpload(req)) {
     const { minBytesPerSecond, windowMs } = limits.upload;
