@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,7 @@ describe('time limits on slow clients', () => {
       headersMs: 5_000,
       requestMs: 6_000,
       upload: { minBytesPerSecond: 1024, windowMs: 2_000 },
+      lingerMs: 5_000,
       keepAliveMs: 5_000,
       checkEveryMs: 250,
     };
@@ -107,6 +109,7 @@ describe('time limits on slow clients', () => {
       headersMs: 1_000,
       requestMs: 1_500,
       upload: { minBytesPerSecond: 1024, windowMs: 2_000 },
+      lingerMs: 5_000,
       keepAliveMs: 5_000,
       checkEveryMs: 250,
     };
@@ -227,6 +230,81 @@ describe('time limits on slow clients', () => {
       });
       expect(result.sent).toBeLessThan(body.length);
       expect(result.answer).toMatch(/^HTTP\/1\.1 408 /);
+    });
+  });
+
+  describe('an answer given before the body is in', () => {
+    const limits: ClientTimeLimits = {
+      headersMs: 1_000,
+      requestMs: 1_500,
+      upload: { minBytesPerSecond: 1024, windowMs: 2_000 },
+      lingerMs: 1_000,
+      keepAliveMs: 5_000,
+      checkEveryMs: 250,
+    };
+    let server: ReturnType<typeof createHttpServer>;
+    let port: number;
+    beforeAll(async () => {
+      // Refuses every post at once, without reading it (as a 429 over the limit is).
+      server = createHttpServer((_req, res) => {
+        res.writeHead(429, { 'Content-Type': 'text/plain', 'Retry-After': '60' });
+        res.end('Too many requests.');
+      }, limits);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      port = (server.address() as AddressInfo).port;
+    });
+    afterAll(async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+
+    /**
+     * Sends a declared 8 MiB upload in 64 KiB pieces every `everyMs`; the
+     * answer and how it ended. `stubborn`: the client goes on sending after
+     * the server's side has ended.
+     */
+    function post(everyMs: number, stubborn = false) {
+      const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: stubborn });
+      const total = 8 * 1024 * 1024;
+      let answer = '';
+      let sent = 0;
+      let ending = 'end';
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+      socket.on('error', (error: NodeJS.ErrnoException) => (ending = error.code ?? 'error'));
+      socket.write(
+        `POST /api/leads HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+          `Content-Type: multipart/form-data; boundary=x\r\nContent-Length: ${total}\r\n\r\n`,
+      );
+      const started = Date.now();
+      const timer = setInterval(() => {
+        if (sent >= total || !socket.writable) return clearInterval(timer);
+        socket.write(Buffer.alloc(64 * 1024, 0x61));
+        sent += 64 * 1024;
+      }, everyMs);
+      return new Promise<{ answer: string; ending: string; sent: number; ms: number }>((resolve) =>
+        socket.on('close', () => {
+          clearInterval(timer);
+          resolve({ answer, ending, sent, ms: Date.now() - started });
+        }),
+      );
+    }
+
+    it('says Connection: close, and ends so the client reads the answer, not a reset', async () => {
+      for (let round = 0; round < 5; round++) {
+        const result = await post(1);
+        expect(result.answer).toMatch(/^HTTP\/1\.1 429 /);
+        expect(result.answer).toMatch(/^Connection: close$/im);
+        expect(result.ending).toBe('end');
+      }
+    });
+
+    it('takes the rest from a client that goes on sending no longer than lingerMs', async () => {
+      // 64 KiB every 200 ms, 320 KiB/s: within the upload's pace, 26 s for all of it.
+      const result = await post(200, true);
+      expect(result.answer).toMatch(/^HTTP\/1\.1 429 /);
+      expect(result.sent).toBeGreaterThan(64 * 1024);
+      expect(result.sent).toBeLessThan(8 * 1024 * 1024);
+      expect(result.ms).toBeLessThan(limits.lingerMs + 5_000);
     });
   });
 });

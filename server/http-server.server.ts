@@ -17,6 +17,11 @@ export interface ClientTimeLimits {
    * `minBytesPerSecond` over each `windowMs`, or it is ended.
    */
   upload: { minBytesPerSecond: number; windowMs: number };
+  /**
+   * After an answer given before the body was in, how long the rest of the
+   * body is read and thrown away at most (a web server's lingering close).
+   */
+  lingerMs: number;
   /** An idle kept-alive connection between requests. */
   keepAliveMs: number;
   /** How often the server looks for requests over their limits. */
@@ -47,6 +52,7 @@ export const CLIENT_TIME_LIMITS: ClientTimeLimits = {
   headersMs: 10_000,
   requestMs: 30_000,
   upload: { minBytesPerSecond: 2 * 1024, windowMs: 20_000 },
+  lingerMs: 30_000,
   keepAliveMs: 65_000,
   checkEveryMs: 1_000,
 };
@@ -124,35 +130,42 @@ function watchBody(req: http.IncomingMessage, res: http.ServerResponse, limits: 
 
 /**
  * An answer given before the request's body is all in (a refusal that
- * never reads it: 413, 429, 503) says `Connection: close`. The connection
- * then closes the way a careful server closes one (a lingering close): the
- * answer goes out and the server's side is shut, but the rest of the body
- * is read and thrown away (never kept) until it ends, so the client reads
- * the answer instead of a reset; the body's time limit (watchBody) still
- * ends a client that stops sending.
+ * never reads it: 413, 429, 503) says `Connection: close`, and the
+ * connection closes the way a careful server closes one (a lingering
+ * close, lingerOnClose), so the client reads the answer instead of a reset.
  */
-function closeWhenBodyUnread(req: http.IncomingMessage, res: http.ServerResponse) {
+function closeWhenBodyUnread(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  lingerMs: number,
+) {
   const writeHead = res.writeHead;
   res.writeHead = function (this: http.ServerResponse, ...args: unknown[]) {
     if (!req.complete && !res.headersSent) {
       res.setHeader('Connection', 'close');
-      lingerOnClose(req);
+      lingerOnClose(req, lingerMs);
     }
     return (writeHead as (...rest: unknown[]) => http.ServerResponse).apply(this, args);
   } as typeof res.writeHead;
 }
 
-/** Node ends a `Connection: close` answer with socket.destroySoon(): here, once the body is in. */
-function lingerOnClose(req: http.IncomingMessage) {
+/**
+ * Node ends a `Connection: close` answer with socket.destroySoon(), which
+ * would reset a connection whose client is still sending: instead the
+ * server's side is ended after the answer (the client sees the answer,
+ * then the end) and what still arrives is read off the wire and thrown
+ * away until the client ends its side too, or `lingerMs` has passed.
+ */
+function lingerOnClose(req: http.IncomingMessage, lingerMs: number) {
   const socket = req.socket;
   const destroySoon = socket.destroySoon.bind(socket);
   socket.destroySoon = () => {
     if (req.complete || socket.destroyed) return destroySoon();
     socket.end();
-    req.once('end', () => socket.destroy());
-    req.once('close', () => socket.destroy());
-    // Read and thrown away, whoever began reading it.
-    req.resume();
+    socket.on('data', () => undefined);
+    socket.once('end', () => socket.destroy());
+    setTimeout(() => socket.destroy(), lingerMs).unref();
+    socket.resume();
   };
 }
 
@@ -172,7 +185,7 @@ export function createHttpServer(
     },
     (req, res) => {
       watchBody(req, res, limits);
-      closeWhenBodyUnread(req, res);
+      closeWhenBodyUnread(req, res, limits.lingerMs);
       return handler(req, res);
     },
   );

@@ -16,6 +16,7 @@ const limits: ClientTimeLimits = {
   requestMs: 5_000,
   // Short windows, so a held clock is what keeps a waiting upload alive.
   upload: { minBytesPerSecond: 1024, windowMs: 300 },
+  lingerMs: 5_000,
   keepAliveMs: 5_000,
   checkEveryMs: 100,
 };
