@@ -26,7 +26,7 @@ import {
 } from '../content/site-content.ts';
 import { makeSafePhoto, type SafePhotoRefusal } from '../images/safe-photo.server.ts';
 import { JOB_PHOTO_RULES } from '../leads/intake/form-rules.ts';
-import { uploadSpool } from '../leads/intake/multipart.server.ts';
+import { uploadSpool, writable } from '../leads/intake/multipart.server.ts';
 import type {
   SiteContentDraft,
   SiteContentDraftSection,
@@ -905,13 +905,7 @@ async function readUploadParts(
           return { ok: false, reason: 'body' };
         }
         if (malformed) continue;
-        if (!parser.write(value)) {
-          await new Promise<void>((resolve) => {
-            parser.once('drain', resolve);
-            parser.once('error', () => resolve());
-            parser.once('close', resolve);
-          });
-        }
+        if (!parser.write(value)) await writable(parser);
       }
     } catch {
       parser.destroy();

@@ -58,6 +58,26 @@ export function uploadSpool() {
   };
 }
 
+/**
+ * Waits until a stream that refused a write drains, fails or closes, and
+ * takes its listeners back: a long upload waits thousands of times, and
+ * listeners left behind would pile up on the parser (the caller listens
+ * for 'error' for the whole read).
+ */
+export function writable(stream: NodeJS.EventEmitter): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('error', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('error', done);
+    stream.on('close', done);
+  });
+}
+
 export type ReadMultipartResult = ReadMultipartOutcome & {
   /** Removes the temporary files of the parts; call it once done with them, whatever the outcome. */
   discard: () => Promise<void>;
@@ -211,13 +231,7 @@ async function readParts(
           return { ok: false, status: 413, reason: 'body', fields };
         }
         if (failure === 'malformed') continue; // read to the end, answer then
-        if (!parser.write(value)) {
-          await new Promise<void>((resolve) => {
-            parser.once('drain', resolve);
-            parser.once('error', () => resolve());
-            parser.once('close', resolve);
-          });
-        }
+        if (!parser.write(value)) await writable(parser);
       }
     } catch {
       parser.destroy();
