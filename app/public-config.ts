@@ -1,4 +1,4 @@
-import { DEFAULT_LEAD_RETENTION_DAYS } from './leads/store/retention.ts';
+import { DEFAULT_LEAD_RETENTION_DAYS } from './leads/retention.ts';
 
 /**
  * The browser-visible configuration, fixed at build time by astro.config.ts.

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { parseEnv as parseDotEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { defaultSiteContent } from '../app/content/site-content.ts';
-import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
+import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
 import { eventually } from '../app/leads/testing/test-support.server.ts';
 import { createRelease, currentRelease, publishRelease } from '../server/build-releases.ts';
 import { parseEnv } from '../server/env.server.ts';

@@ -3,7 +3,7 @@ import { about } from '../app/content/about.ts';
 import { business, fullAddress } from '../app/content/business.ts';
 import { performaTech, planitherm } from '../app/content/glass-types.ts';
 import { privacyPolicyFor, sitemapIntro, terms } from '../app/content/legal.ts';
-import { DEFAULT_LEAD_RETENTION_DAYS } from '../app/leads/store/retention.ts';
+import { DEFAULT_LEAD_RETENTION_DAYS } from '../app/leads/retention.ts';
 import { E2E_BUILD_ENV } from './support/env.ts';
 import { ready } from './support/pages.ts';
 

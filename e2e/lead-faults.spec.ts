@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { expect, test } from '@playwright/test';
 import pg from 'pg';
 import { SUBMIT_FAILED_MESSAGE } from '../app/leads/intake/form-rules.ts';
-import { SQLITE_FILE_NAME } from '../app/leads/store/store-sqlite.server.ts';
+import { SQLITE_FILE_NAME } from '../app/db/store-sqlite.server.ts';
 import {
   eventually,
   POSTGRES_SKIP_MESSAGE,

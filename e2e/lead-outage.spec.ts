@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { SUBMIT_FAILED_MESSAGE } from '../app/leads/intake/form-rules.ts';
-import { openPostgresLeadStore } from '../app/leads/store/store-postgres.server.ts';
+import { openPostgresLeadStore } from '../app/db/store-postgres.server.ts';
 import {
   eventually,
   startReceiver,

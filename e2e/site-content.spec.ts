@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { defaultSiteContent, type SiteContent } from '../app/content/site-content.ts';
-import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
+import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
 import { E2E_BUILD_ENV } from './support/env.ts';
 import {
   attachServerLogsOnFailure,

@@ -11,7 +11,7 @@ import {
   type SiteOffer,
   type SiteTestimonial,
 } from '../app/content/site-content.ts';
-import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
+import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
 import {
   checkLaunch,
   runLaunchCheck,

@@ -1,6 +1,6 @@
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
-import { DEFAULT_LEAD_RETENTION_DAYS } from '../app/leads/store/retention.ts';
+import { DEFAULT_LEAD_RETENTION_DAYS } from '../app/leads/retention.ts';
 import { parseSmtpUrl } from '../app/leads/delivery/email.server.ts';
 import { isLoopbackHost } from '../app/leads/delivery/webhooks.server.ts';
 

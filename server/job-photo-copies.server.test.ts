@@ -6,7 +6,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSiteContent, type SiteContent } from '../app/content/site-content.ts';
-import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
+import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
 import { captureLogger, tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { createApp } from './app.server.ts';
 import { parseEnv } from './env.server.ts';

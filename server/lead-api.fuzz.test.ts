@@ -5,8 +5,8 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLeadService } from '../app/leads/lead-service.server.ts';
 import { HONEYPOT_FIELD } from '../app/leads/intake/schema.ts';
-import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
-import type { LeadStore } from '../app/leads/store/store.server.ts';
+import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
+import type { LeadStore } from '../app/db/store.server.ts';
 import {
   captureLogger,
   startReceiver,

@@ -11,8 +11,8 @@ import {
   SUBMIT_FAILED_MESSAGE,
   UNEXPECTED_ERROR_MESSAGE,
 } from '../app/leads/intake/schema.ts';
-import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
-import type { LeadStore } from '../app/leads/store/store.server.ts';
+import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
+import type { LeadStore } from '../app/db/store.server.ts';
 import {
   silentLogger,
   startReceiver,

@@ -15,7 +15,7 @@ import {
 } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import type { LeadService } from '../app/leads/lead-service.server.ts';
-import type { LeadStore } from '../app/leads/store/store.server.ts';
+import type { LeadStore } from '../app/db/store.server.ts';
 import {
   API_ERROR_MESSAGES,
   isAllowedOrigin,

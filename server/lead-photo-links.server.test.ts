@@ -10,7 +10,7 @@ import {
   photoLinks,
   type PhotoLinks,
 } from '../app/leads/delivery/photo-links.server.ts';
-import type { LeadRecord, LeadStore } from '../app/leads/store/store.server.ts';
+import type { LeadRecord, LeadStore } from '../app/db/store.server.ts';
 import { STORE_BACKENDS, type StoreHarness } from '../app/leads/testing/test-support.server.ts';
 import { leadPhotoLinks, PHOTO_CSP } from './lead-photo-links.server.ts';
 

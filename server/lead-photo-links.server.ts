@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { PhotoLinks } from '../app/leads/delivery/photo-links.server.ts';
-import { storeErrorForLog, type LeadStore } from '../app/leads/store/store.server.ts';
+import { storeErrorForLog, type LeadStore } from '../app/db/store.server.ts';
 
 /**
  * GET /lead-photos/LEAD_ID/N?expires=…&sig=…: a photo of a lead, for the

@@ -11,7 +11,7 @@ import {
   TERMINAL_CONTROLS,
   toJson,
 } from '../app/leads/person-data.server.ts';
-import { retentionCutoff } from '../app/leads/store/retention.ts';
+import { retentionCutoff } from '../app/leads/retention.ts';
 import { deliverToTargets, type DeliveryOutcome } from '../app/leads/delivery/targets.server.ts';
 import {
   openLeadStore,
@@ -19,7 +19,7 @@ import {
   type LeadRecord,
   type LeadStore,
   type LeadWithDeliveries,
-} from '../app/leads/store/store.server.ts';
+} from '../app/db/store.server.ts';
 import { openStoreForBuild } from './site-content-build.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
 import { EnvError, parseEnv, type Env } from './env.server.ts';

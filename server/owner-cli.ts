@@ -7,7 +7,7 @@ import {
   openLeadStore,
   type LeadStore,
   type OwnerWithPasskeys,
-} from '../app/leads/store/store.server.ts';
+} from '../app/db/store.server.ts';
 import { sendOwnerLinkEmail } from '../app/owner/email.server.ts';
 import { ownerLinkUrl, ownerSessions } from '../app/owner/sessions.server.ts';
 import { EnvError, parseEnv, type Env } from './env.server.ts';

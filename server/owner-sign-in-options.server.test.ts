@@ -4,7 +4,7 @@ import type { APIContext } from 'astro';
 import type { Request, Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../app/leads/testing/test-support.server.ts';
-import { SQLITE_FILE_NAME } from '../app/leads/store/store-sqlite.server.ts';
+import { SQLITE_FILE_NAME } from '../app/db/store-sqlite.server.ts';
 import { SIGN_IN_POST_LIMIT } from '../app/owner/limits.server.ts';
 import { POST } from '../app/pages/admin/sign-in/options.ts';
 import { startTestSite, type TestSite } from './site-test-support.server.ts';

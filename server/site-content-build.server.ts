@@ -16,8 +16,8 @@ import {
   visibleContent,
   type SiteContent,
 } from '../app/content/site-content.ts';
-import { SQLITE_FILE_NAME } from '../app/leads/store/store-sqlite.server.ts';
-import { openLeadStore, type LeadStore } from '../app/leads/store/store.server.ts';
+import { SQLITE_FILE_NAME } from '../app/db/store-sqlite.server.ts';
+import { openLeadStore, type LeadStore } from '../app/db/store.server.ts';
 import { currentRelease } from './build-releases.ts';
 
 /**

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSiteContent, type SiteContent } from '../app/content/site-content.ts';
-import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
-import type { LeadStore } from '../app/leads/store/store.server.ts';
+import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
+import type { LeadStore } from '../app/db/store.server.ts';
 import { captureLogger, tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { siteOverview } from '../app/owner/site-admin.server.ts';
 import { parseEnv } from './env.server.ts';

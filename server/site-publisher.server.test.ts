@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentKey, defaultSiteContent } from '../app/content/site-content.ts';
-import { openSqliteLeadStore } from '../app/leads/store/store-sqlite.server.ts';
+import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
 import {
   captureLogger,
   eventually,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultSiteContent } from '../app/content/site-content.ts';
-import { openPostgresLeadStore } from '../app/leads/store/store-postgres.server.ts';
+import { openPostgresLeadStore } from '../app/db/store-postgres.server.ts';
 import {
   eventually,
   POSTGRES_SKIP_MESSAGE,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SQLITE_FILE_NAME } from '../app/leads/store/store-sqlite.server.ts';
+import { SQLITE_FILE_NAME } from '../app/db/store-sqlite.server.ts';
 import { watchServerOutput } from './server-output.server.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LEAD_RETENTION_DAYS } from '../leads/store/retention.ts';
+import { DEFAULT_LEAD_RETENTION_DAYS } from '../leads/retention.ts';
 import { business } from './business.ts';
 import { facts } from './facts.ts';
 import { privacyPolicyFor, retentionPeriod, terms } from './legal.ts';

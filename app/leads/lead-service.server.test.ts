@@ -9,7 +9,7 @@ import {
   SUBMIT_FAILED_MESSAGE,
   UNEXPECTED_ERROR_MESSAGE,
 } from './intake/schema.ts';
-import type { LeadStore } from './store/store.server.ts';
+import type { LeadStore } from '../db/store.server.ts';
 import { webhookTargets } from './delivery/webhooks.server.ts';
 import {
   captureLogger,

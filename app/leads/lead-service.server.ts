@@ -21,7 +21,7 @@ import {
   type LeadStore,
   type NewDelivery,
   type NewLeadPhoto,
-} from './store/store.server.ts';
+} from '../db/store.server.ts';
 import {
   AllTargetsFailedError,
   assertDistinctKeys,

@@ -4,7 +4,7 @@ import {
   type LeadStore,
   type LeadWithDeliveries,
   type NewActivity,
-} from './store/store.server.ts';
+} from '../db/store.server.ts';
 
 /**
  * A person's data on request (Privacy Act 2020: IPP 6 access, and deletion),

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSiteContent, type SiteIdentity } from '../content/site-content.ts';
-import { openSqliteLeadStore } from '../leads/store/store-sqlite.server.ts';
-import type { LeadStore } from '../leads/store/store.server.ts';
+import { openSqliteLeadStore } from '../db/store-sqlite.server.ts';
+import type { LeadStore } from '../db/store.server.ts';
 import { silentLogger, tempDataDir } from '../leads/testing/test-support.server.ts';
 import { createOwnerPagesContext } from './context.server.ts';
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { emailSender, type IdentitySource } from '../content/served-identity.ts';
 import type { SmtpSettings } from '../leads/delivery/email.server.ts';
-import type { LeadStore, OwnerLinkKind } from '../leads/store/store.server.ts';
+import type { LeadStore, OwnerLinkKind } from '../db/store.server.ts';
 import { sendOwnerLinkEmail } from './email.server.ts';
 import { signInLimits, type SignInLimits } from './limits.server.ts';
 import {

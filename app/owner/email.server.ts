@@ -7,7 +7,7 @@ import {
   withoutSmtpPassword,
   type SmtpSettings,
 } from '../leads/delivery/email.server.ts';
-import type { OwnerLinkKind } from '../leads/store/store.server.ts';
+import type { OwnerLinkKind } from '../db/store.server.ts';
 
 /**
  * The e-mail that carries a one-time link to an owner: sent to the owner's

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeLead } from '../leads/testing/store.contract.ts';
-import { openSqliteLeadStore } from '../leads/store/store-sqlite.server.ts';
-import type { LeadRecord, LeadStore } from '../leads/store/store.server.ts';
+import { openSqliteLeadStore } from '../db/store-sqlite.server.ts';
+import type { LeadRecord, LeadStore } from '../db/store.server.ts';
 import { tempDataDir } from '../leads/testing/test-support.server.ts';
 import {
   describeActivity,

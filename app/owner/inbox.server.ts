@@ -9,7 +9,7 @@ import {
   type LeadStore,
   type LeadTracking,
   type LeadWithDeliveries,
-} from '../leads/store/store.server.ts';
+} from '../db/store.server.ts';
 import type { SignedInOwner } from './context.server.ts';
 import { describeSiteActivity } from './site-admin.server.ts';
 

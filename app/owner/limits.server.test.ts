@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LeadStore } from '../leads/store/store.server.ts';
+import type { LeadStore } from '../db/store.server.ts';
 import { STORE_BACKENDS, type StoreHarness } from '../leads/testing/test-support.server.ts';
 import { SIGN_IN_LIMITS, signInLimits } from './limits.server.ts';
 

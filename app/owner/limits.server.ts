@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ipKeyGenerator } from 'express-rate-limit';
-import type { LeadStore } from '../leads/store/store.server.ts';
-import { normaliseEmail } from '../leads/store/store.server.ts';
+import type { LeadStore } from '../db/store.server.ts';
+import { normaliseEmail } from '../db/store.server.ts';
 
 /**
  * Sign-in limits of the owner's pages (docs/operations.md#owners-pages): they count

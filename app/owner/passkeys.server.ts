@@ -11,7 +11,7 @@ import {
 } from '@simplewebauthn/server';
 import { COSEALG } from '@simplewebauthn/server/helpers';
 import { z } from 'zod';
-import type { OwnerChallengeKind, OwnerRecord } from '../leads/store/store.server.ts';
+import type { OwnerChallengeKind, OwnerRecord } from '../db/store.server.ts';
 import type { OwnerPagesContext } from './context.server.ts';
 import { secretHash } from './sessions.server.ts';
 

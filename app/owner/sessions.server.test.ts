@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LeadStore, OwnerRecord } from '../leads/store/store.server.ts';
+import type { LeadStore, OwnerRecord } from '../db/store.server.ts';
 import { STORE_BACKENDS, type StoreHarness } from '../leads/testing/test-support.server.ts';
 import {
   isSecret,

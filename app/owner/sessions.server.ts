@@ -1,10 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type {
-  LeadStore,
-  OwnerLinkKind,
-  OwnerRecord,
-  SessionRecord,
-} from '../leads/store/store.server.ts';
+import type { LeadStore, OwnerLinkKind, OwnerRecord, SessionRecord } from '../db/store.server.ts';
 
 /**
  * Sessions and one-time links of the owner's pages

@@ -7,7 +7,7 @@ import { ownerGate } from '../../server/owner-gate.server.ts';
 import { startTestSite, type TestSite } from '../../server/site-test-support.server.ts';
 import { eventually } from '../leads/testing/test-support.server.ts';
 import { startSmtpServer, type TestSmtpServer } from '../leads/testing/smtp-test-support.server.ts';
-import type { OwnerRecord } from '../leads/store/store.server.ts';
+import type { OwnerRecord } from '../db/store.server.ts';
 import type { OwnerPagesContext } from './context.server.ts';
 import { SIGN_IN_LIMITS, signInLimits } from './limits.server.ts';
 import { ownerSessions, secretHash } from './sessions.server.ts';

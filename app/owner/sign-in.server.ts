@@ -1,7 +1,7 @@
 import type { AstroCookies } from 'astro';
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
-import type { OwnerLinkKind, OwnerRecord } from '../leads/store/store.server.ts';
+import type { OwnerLinkKind, OwnerRecord } from '../db/store.server.ts';
 import type { OwnerPagesContext } from './context.server.ts';
 import {
   authenticationOptions,

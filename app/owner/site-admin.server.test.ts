@@ -4,8 +4,8 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { launchProblems } from '../content/launch-problems.ts';
 import { defaultSiteContent } from '../content/site-content.ts';
-import { SQLITE_FILE_NAME, openSqliteLeadStore } from '../leads/store/store-sqlite.server.ts';
-import type { LeadStore } from '../leads/store/store.server.ts';
+import { SQLITE_FILE_NAME, openSqliteLeadStore } from '../db/store-sqlite.server.ts';
+import type { LeadStore } from '../db/store.server.ts';
 import {
   STORE_BACKENDS,
   tempDataDir,

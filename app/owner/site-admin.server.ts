@@ -31,8 +31,8 @@ import type {
   SiteContentDraft,
   SiteContentDraftSection,
   SiteContentVersionRecord,
-} from '../leads/store/site-content-store.server.ts';
-import type { LeadStore, NewActivity } from '../leads/store/store.server.ts';
+} from '../db/site-content-store.server.ts';
+import type { LeadStore, NewActivity } from '../db/store.server.ts';
 import type { SitePublishingControl, SignedInOwner } from './context.server.ts';
 import {
   contentFrom,

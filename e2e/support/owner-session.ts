@@ -1,5 +1,5 @@
 import type { BrowserContext } from '@playwright/test';
-import { openLeadStore, type OwnerRecord } from '../../app/leads/store/store.server.ts';
+import { openLeadStore, type OwnerRecord } from '../../app/db/store.server.ts';
 import { ownerSessions, sessionCookie } from '../../app/owner/sessions.server.ts';
 import type { SiteServer } from './lead-server.ts';
 

@@ -22,8 +22,8 @@ import {
   type TestCertificate,
   type TestSmtpServer,
 } from '../testing/smtp-test-support.server.ts';
-import { openSqliteLeadStore } from '../store/store-sqlite.server.ts';
-import type { LeadRecord, LeadStore } from '../store/store.server.ts';
+import { openSqliteLeadStore } from '../../db/store-sqlite.server.ts';
+import type { LeadRecord, LeadStore } from '../../db/store.server.ts';
 import {
   captureLogger,
   eventually,

@@ -4,7 +4,7 @@ import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { GivenUpHandler, RemovedTargetHandler, RemovedTargetReport } from './outbox.server.ts';
 import { fitJpeg } from '../../images/safe-photo.server.ts';
-import type { LeadRecord } from '../store/store.server.ts';
+import type { LeadRecord } from '../../db/store.server.ts';
 import {
   photosToSend,
   type DeliverOptions,

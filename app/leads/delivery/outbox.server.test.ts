@@ -10,8 +10,8 @@ import {
   type OutboxOptions,
   type RemovedTargetReport,
 } from './outbox.server.ts';
-import { openSqliteLeadStore } from '../store/store-sqlite.server.ts';
-import type { LeadRecord, LeadStore } from '../store/store.server.ts';
+import { openSqliteLeadStore } from '../../db/store-sqlite.server.ts';
+import type { LeadRecord, LeadStore } from '../../db/store.server.ts';
 import type { DeliveryTarget } from './targets.server.ts';
 import { webhookTargets } from './webhooks.server.ts';
 import {

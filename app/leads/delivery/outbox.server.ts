@@ -9,7 +9,7 @@ import {
   type LeadRecord,
   type LeadStore,
   type LeadWithDeliveries,
-} from '../store/store.server.ts';
+} from '../../db/store.server.ts';
 import type { DeliveryOutcome, DeliveryTarget } from './targets.server.ts';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhooks.server.ts';
 

@@ -1,4 +1,4 @@
-import type { LeadPhotoInfo, LeadRecord, LeadStore, NewLeadPhoto } from '../store/store.server.ts';
+import type { LeadPhotoInfo, LeadRecord, LeadStore, NewLeadPhoto } from '../../db/store.server.ts';
 
 /**
  * A delivery target (docs/operations.md#delivery): somewhere every lead goes, such as

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import type { LeadRecord, LeadStore } from '../store/store.server.ts';
+import type { LeadRecord, LeadStore } from '../../db/store.server.ts';
 import { photoLinks, PHOTO_LINK_TTL_S } from './photo-links.server.ts';
 import { AllTargetsFailedError, deliverToTargets } from './targets.server.ts';
 import {

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import type { LeadRecord } from '../store/store.server.ts';
+import type { LeadRecord } from '../../db/store.server.ts';
 import type { PhotoLinks } from './photo-links.server.ts';
 import {
   photosToSend,

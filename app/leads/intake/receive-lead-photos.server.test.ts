@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLeadService } from '../lead-service.server.ts';
-import type { LeadStore } from '../store/store.server.ts';
+import type { LeadStore } from '../../db/store.server.ts';
 import {
   POSTGRES_SKIP_MESSAGE,
   silentLogger,

@@ -19,8 +19,8 @@ import {
   URGENT_VALUE,
   type LeadSource,
 } from './schema.ts';
-import { openSqliteLeadStore } from '../store/store-sqlite.server.ts';
-import type { LeadStore } from '../store/store.server.ts';
+import { openSqliteLeadStore } from '../../db/store-sqlite.server.ts';
+import type { LeadStore } from '../../db/store.server.ts';
 import {
   silentLogger,
   startReceiver,

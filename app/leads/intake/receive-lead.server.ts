@@ -7,7 +7,7 @@ import {
 } from './form-submission.ts';
 import type { LeadService } from '../lead-service.server.ts';
 import { makeSafePhoto, type SafePhotoRefusal } from '../../images/safe-photo.server.ts';
-import type { NewLeadPhoto } from '../store/store.server.ts';
+import type { NewLeadPhoto } from '../../db/store.server.ts';
 import {
   PHOTO_PIXELS_MESSAGE,
   PHOTO_RULES,

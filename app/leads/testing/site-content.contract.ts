@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSiteContent, type SiteContent } from '../../content/site-content.ts';
-import { SiteContentError } from '../store/site-content-store.server.ts';
-import type { LeadStore } from '../store/store.server.ts';
+import { SiteContentError } from '../../db/site-content-store.server.ts';
+import type { LeadStore } from '../../db/store.server.ts';
 import type { StoreHarness } from './test-support.server.ts';
 
 /**

@@ -9,7 +9,7 @@ import type {
   NewPasskey,
   OwnerLinkKind,
   OwnerLinkRecord,
-} from '../store/store.server.ts';
+} from '../../db/store.server.ts';
 import { eventually, type StoreHarness } from './test-support.server.ts';
 
 export type { StoreHarness };

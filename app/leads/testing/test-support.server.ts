@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { pino, type Logger } from 'pino';
-import { openPostgresLeadStore } from '../store/store-postgres.server.ts';
-import { openSqliteLeadStore } from '../store/store-sqlite.server.ts';
-import type { LeadStore } from '../store/store.server.ts';
+import { openPostgresLeadStore } from '../../db/store-postgres.server.ts';
+import { openSqliteLeadStore } from '../../db/store-sqlite.server.ts';
+import type { LeadStore } from '../../db/store.server.ts';
 
 /**
  * Test helpers (not a test file; imported by the *.test.ts files of the

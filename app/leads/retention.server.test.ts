@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRetentionPurge } from './retention.server.ts';
-import { makeLead } from '../testing/store.contract.ts';
-import type { LeadStore } from './store.server.ts';
+import { makeLead } from './testing/store.contract.ts';
+import type { LeadStore } from '../db/store.server.ts';
 import {
   captureLogger,
   eventually,
@@ -9,7 +9,7 @@ import {
   STORE_BACKENDS,
   TEST_DATABASE_URL,
   type StoreHarness,
-} from '../testing/test-support.server.ts';
+} from './testing/test-support.server.ts';
 
 if (!TEST_DATABASE_URL) console.warn(`Retention purge on ${POSTGRES_SKIP_MESSAGE}`);
 

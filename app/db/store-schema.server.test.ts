@@ -17,7 +17,7 @@ import {
   TEST_DATABASE_URL,
   tempDataDir,
   type StoreHarness,
-} from '../testing/test-support.server.ts';
+} from '../leads/testing/test-support.server.ts';
 
 /**
  * The two stores keep their migrations in their own SQL dialects. These

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { retentionCutoff } from './retention.ts';
-import { storeErrorForLog, type LeadStore } from './store.server.ts';
+import { storeErrorForLog, type LeadStore } from '../db/store.server.ts';
 
 /**
  * LEAD_RETENTION_DAYS (docs/operations.md#environment): the server deletes leads older than the

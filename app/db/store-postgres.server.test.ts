@@ -1,14 +1,14 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { runSiteContentStoreContract } from '../testing/site-content.contract.ts';
-import { runLeadStoreContract } from '../testing/store.contract.ts';
+import { runSiteContentStoreContract } from '../leads/testing/site-content.contract.ts';
+import { runLeadStoreContract } from '../leads/testing/store.contract.ts';
 import { MIGRATIONS, openPostgresLeadStore } from './store-postgres.server.ts';
 import { openLeadStore } from './store.server.ts';
 import {
   POSTGRES_SKIP_MESSAGE,
   postgresHarness,
   TEST_DATABASE_URL,
-} from '../testing/test-support.server.ts';
+} from '../leads/testing/test-support.server.ts';
 
 /**
  * Runs only with TEST_DATABASE_URL (see README.md in this folder). Every

@@ -43,7 +43,7 @@ import {
   STORE_SECRET_BYTES,
   type StoreSecretName,
 } from './store.server.ts';
-import type { SiteContent, SiteContentSection } from '../../content/site-content.ts';
+import type { SiteContent, SiteContentSection } from '../content/site-content.ts';
 import {
   assembleDraft,
   checkedContent,

@@ -5,12 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { runSiteContentStoreContract } from '../testing/site-content.contract.ts';
-import { makeLead, runLeadStoreContract } from '../testing/store.contract.ts';
+import { runSiteContentStoreContract } from '../leads/testing/site-content.contract.ts';
+import { makeLead, runLeadStoreContract } from '../leads/testing/store.contract.ts';
 import type { LeadRecord } from './store.server.ts';
 import { openSqliteLeadStore, SQLITE_FILE_NAME } from './store-sqlite.server.ts';
 import { openLeadStore } from './store.server.ts';
-import { sqliteHarness } from '../testing/test-support.server.ts';
+import { sqliteHarness } from '../leads/testing/test-support.server.ts';
 
 function tempDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'leads-sqlite-'));

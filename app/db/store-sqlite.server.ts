@@ -46,8 +46,8 @@ import {
   STORE_SECRET_BYTES,
   type StoreSecretName,
 } from './store.server.ts';
-import { webhookLabel } from '../delivery/webhooks.server.ts';
-import type { SiteContent, SiteContentSection } from '../../content/site-content.ts';
+import { webhookLabel } from '../leads/delivery/webhooks.server.ts';
+import type { SiteContent, SiteContentSection } from '../content/site-content.ts';
 import {
   assembleDraft,
   checkedContent,

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { LeadSource } from '../intake/schema.ts';
+import type { LeadSource } from '../leads/intake/schema.ts';
 import type { SiteContentStore } from './site-content-store.server.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { SiteContent, SiteContentSection } from '../../content/site-content.ts';
+import type { SiteContent, SiteContentSection } from '../content/site-content.ts';
 import type { SiteContentSaveResult } from './site-content-store.server.ts';
 import { storeErrorForLog, type LeadStore } from './store.server.ts';
 
