@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { openLeadStore } from '../app/db/store.server.ts';
+import { openLeadStore } from '../app/db/open-store.server.ts';
 import { ownerSessions, SESSION_MAX_MS } from '../app/owner/sessions.server.ts';
 import { attachServerLogsOnFailure, exportLeads } from './support/lead-server.ts';
 import { startOwnerSite, type OwnerSite } from './support/owner-server.ts';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { defaultSiteContent } from '../app/content/site-content.ts';
-import { openLeadStore } from '../app/db/store.server.ts';
+import { openLeadStore } from '../app/db/open-store.server.ts';
 import { axe } from './support/axe.ts';
 import { E2E_BUILD_DIR } from './support/env.ts';
 import { attachServerLogsOnFailure } from './support/lead-server.ts';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { openLeadStore } from '../app/db/store.server.ts';
+import { openLeadStore } from '../app/db/open-store.server.ts';
 import { ownerSessions, sessionCookie } from '../app/owner/sessions.server.ts';
 import { freePort } from './support/free-port.ts';
 import {

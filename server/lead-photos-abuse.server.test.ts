@@ -13,7 +13,8 @@ import {
   PHOTOS_TOO_LARGE_MESSAGE,
 } from '../app/leads/intake/form-rules.ts';
 import { API_ERROR_MESSAGES } from '../app/leads/intake/receive-lead.server.ts';
-import { openLeadStore, type LeadStore } from '../app/db/store.server.ts';
+import { type LeadStore } from '../app/db/store.server.ts';
+import { openLeadStore } from '../app/db/open-store.server.ts';
 import {
   POSTGRES_SKIP_MESSAGE,
   TEST_DATABASE_URL,

@@ -14,12 +14,12 @@ import {
 import { retentionCutoff } from '../app/leads/retention.ts';
 import { deliverToTargets, type DeliveryOutcome } from '../app/leads/delivery/targets.server.ts';
 import {
-  openLeadStore,
   type DeliveryRecord,
   type LeadRecord,
   type LeadStore,
   type LeadWithDeliveries,
 } from '../app/db/store.server.ts';
+import { openLeadStore } from '../app/db/open-store.server.ts';
 import { openStoreForBuild } from './site-content-build.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
 import { EnvError, parseEnv, type Env } from './env.server.ts';

@@ -17,7 +17,8 @@ import {
   type SiteContent,
 } from '../app/content/site-content.ts';
 import { SQLITE_FILE_NAME } from '../app/db/store-sqlite.server.ts';
-import { openLeadStore, type LeadStore } from '../app/db/store.server.ts';
+import { type LeadStore } from '../app/db/store.server.ts';
+import { openLeadStore } from '../app/db/open-store.server.ts';
 import { currentRelease } from './build-releases.ts';
 
 /**

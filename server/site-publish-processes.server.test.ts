@@ -13,7 +13,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSiteContent, type SiteContent } from '../app/content/site-content.ts';
-import { openLeadStore, type LeadStore } from '../app/db/store.server.ts';
+import { type LeadStore } from '../app/db/store.server.ts';
+import { openLeadStore } from '../app/db/open-store.server.ts';
 import {
   eventually,
   POSTGRES_SKIP_MESSAGE,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runSiteContentStoreContract } from '../leads/testing/site-content.contract.ts';
 import { runLeadStoreContract } from '../leads/testing/store.contract.ts';
 import { MIGRATIONS, openPostgresLeadStore } from './store-postgres.server.ts';
-import { openLeadStore } from './store.server.ts';
+import { openLeadStore } from './open-store.server.ts';
 import {
   POSTGRES_SKIP_MESSAGE,
   postgresHarness,

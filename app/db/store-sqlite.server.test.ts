@@ -9,7 +9,7 @@ import { runSiteContentStoreContract } from '../leads/testing/site-content.contr
 import { makeLead, runLeadStoreContract } from '../leads/testing/store.contract.ts';
 import type { LeadRecord } from './store.server.ts';
 import { openSqliteLeadStore, SQLITE_FILE_NAME } from './store-sqlite.server.ts';
-import { openLeadStore } from './store.server.ts';
+import { openLeadStore } from './open-store.server.ts';
 import { sqliteHarness } from '../leads/testing/test-support.server.ts';
 
 function tempDir(): string {

@@ -46,7 +46,7 @@ import {
   STORE_SECRET_BYTES,
   type StoreSecretName,
 } from './store.server.ts';
-import { webhookLabel } from '../leads/delivery/webhooks.server.ts';
+import { webhookLabel } from '../leads/delivery/target-names.ts';
 import type { SiteContent, SiteContentSection } from '../content/site-content.ts';
 import {
   assembleDraft,

@@ -1,5 +1,6 @@
 import type { BrowserContext } from '@playwright/test';
-import { openLeadStore, type OwnerRecord } from '../../app/db/store.server.ts';
+import { type OwnerRecord } from '../../app/db/store.server.ts';
+import { openLeadStore } from '../../app/db/open-store.server.ts';
 import { ownerSessions, sessionCookie } from '../../app/owner/sessions.server.ts';
 import type { SiteServer } from './lead-server.ts';
 

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import type { LeadRecord, LeadStore } from '../../db/store.server.ts';
 import { photoLinks, PHOTO_LINK_TTL_S } from './photo-links.server.ts';
+import { webhookLabel, webhookTargetKey } from './target-names.ts';
 import { AllTargetsFailedError, deliverToTargets } from './targets.server.ts';
 import {
   startReceiver,
@@ -14,8 +15,6 @@ import {
   isLoopbackHost,
   parseRetryAfter,
   postWebhook,
-  webhookLabel,
-  webhookTargetKey,
   webhookTargets,
   type WebhookPayload,
 } from './webhooks.server.ts';

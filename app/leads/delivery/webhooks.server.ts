@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import type { LeadRecord } from '../../db/store.server.ts';
 import type { PhotoLinks } from './photo-links.server.ts';
+import { webhookLabel, webhookTargetKey } from './target-names.ts';
 import {
   photosToSend,
   type DeliverOptions,
@@ -107,22 +108,6 @@ export async function webhookPhotos(
       bytes: photo.byte_size,
     })),
   );
-}
-
-/**
- * A webhook is named by its position in LEAD_WEBHOOK_URLS alone (`position`
- * counts from 0): never by its address or host, which may carry a token (a
- * sub-domain per user is common with automation services). Its delivery rows
- * are stored under the position too, so when the address at a position
- * changes, the deliveries still pending follow the new address.
- */
-export function webhookTargetKey(position: number): string {
-  return `webhook:${position + 1}`;
-}
-
-/** 'webhook 2': how people see the webhook at that position (from 0) in logs, lists and e-mails. */
-export function webhookLabel(position: number): string {
-  return `webhook ${position + 1}`;
 }
 
 /** Loopback hosts may be plain http:// (a receiver on the same machine, tests). */
