@@ -1,11 +1,8 @@
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { business } from '../app/content/business.ts';
-import { contentSecurityPolicy, type CspOptions, type InlineCodeRecord } from './csp.server.ts';
 import { PHOTO_LINK_PATH } from '../app/leads/delivery/photo-links.server.ts';
 import type { LeadsRequestContext } from '../app/leads/intake/receive-lead.server.ts';
 import type { Env } from './env.server.ts';
@@ -15,9 +12,14 @@ import { ownerGate } from './owner-gate.server.ts';
 import type { OwnerPagesContext } from '../app/owner/context.server.ts';
 import { JOB_PHOTO_FILE } from './site-content-build.server.ts';
 import type { SitePublishSource } from './site-publisher.server.ts';
-import { StaticFiles } from './static.server.ts';
 import { trailingSlashRedirect } from './trailing-slash.server.ts';
 import { processUploadSlots } from './upload-slots.server.ts';
+import {
+  cspOptionsOf,
+  loadSiteRelease,
+  type AstroHandler,
+  type SiteRelease,
+} from './release-files.server.ts';
 
 /** What the lead pipeline brings to the server (app/leads, wired in start.ts). */
 export interface LeadsIntegration {
@@ -58,39 +60,6 @@ export interface AppOptions {
 }
 
 /**
- * One release as the server serves it: its files, its prerendered pages
- * with their CSPs, and its Astro handler. Everything a request needs of the
- * build comes from the one release it started on.
- */
-export interface SiteRelease {
-  render: AstroHandler;
-  files: StaticFiles;
-  pages: ReadonlyMap<string, PrerenderedPage>;
-  /** The CSP of a page rendered on request: the hashes of every prerendered page. */
-  renderedPageCsp: string;
-}
-
-/**
- * @astrojs/node's handler in middleware mode: locals become Astro.locals.
- * Without `next`, a request no page matches gets Astro's 404 page.
- */
-export type AstroHandler = (
-  req: Request,
-  res: Response,
-  next: NextFunction | undefined,
-  locals?: App.Locals,
-) => unknown;
-
-export interface PrerenderedPage {
-  /** Relative to the client build directory. */
-  file: string;
-  csp: string;
-  /** Its inline scripts' and styles' hashes. */
-  hashes: readonly string[];
-  styleHashes: readonly string[];
-}
-
-/**
  * Powerful features no page of this site uses, turned off for the page and
  * every frame in it (the map included). Only names browsers know: an unknown
  * one (such as FLoC's withdrawn interest-cohort) is an error in the console
@@ -108,70 +77,6 @@ export const PERMISSIONS_POLICY = [
 const ONE_YEAR_S = 365 * 24 * 60 * 60;
 const JOB_PHOTO_MAX_AGE_S = 60 * 60;
 const REVALIDATE = 'public, max-age=0, must-revalidate';
-
-/**
- * Finds every prerendered page and the CSP its inline scripts need: those
- * the build recorded for it (csp.server.ts, INLINE_CODE_FILE), none when
- * it recorded nothing (the page then works as it does without JavaScript).
- */
-export async function loadPrerenderedPages(
-  files: StaticFiles,
-  cspOptions: CspOptions,
-  inlineCode: InlineCodeRecord = { pages: {} },
-): Promise<Map<string, PrerenderedPage>> {
-  const pages = new Map<string, PrerenderedPage>();
-  const entries = await readdir(files.root, { recursive: true, encoding: 'utf8' });
-  for (const entry of entries) {
-    const relative = entry.split(path.sep).join('/');
-    if (relative !== 'index.html' && !relative.endsWith('/index.html')) continue;
-    const urlPath = `/${relative.replace(/\/?index\.html$/, '')}`;
-    const recorded = Object.hasOwn(inlineCode.pages, relative)
-      ? inlineCode.pages[relative]
-      : undefined;
-    const hashes = recorded?.scripts ?? [];
-    const styleHashes = recorded?.styles ?? [];
-    pages.set(urlPath, {
-      file: relative,
-      csp: contentSecurityPolicy({ hashes, styleHashes }, cspOptions),
-      hashes,
-      styleHashes,
-    });
-  }
-  return pages;
-}
-
-/** The CSP settings of a release: the map it frames is its content's. */
-export function cspOptionsOf(env: Env, mapEmbedUrl: string | undefined): CspOptions {
-  return {
-    gtagId: env.GTAG_ID,
-    adsConversionSendTo: env.ADS_CONVERSION_SEND_TO,
-    mapEmbedUrl,
-    https: env.SITE_URL.startsWith('https:'),
-  };
-}
-
-/** Scans a release's client folder and computes its pages' CSPs. */
-export async function loadSiteRelease(
-  clientDir: string,
-  render: AstroHandler,
-  cspOptions: CspOptions,
-  inlineCode?: InlineCodeRecord,
-): Promise<SiteRelease> {
-  const files = await StaticFiles.scan(clientDir);
-  const pages = await loadPrerenderedPages(files, cspOptions, inlineCode);
-  // A page rendered on request has the same inline scripts and styles as the
-  // prerendered ones (Astro's island loader): the hashes of all of them, and
-  // nothing else.
-  const all = [...pages.values()];
-  const renderedPageCsp = contentSecurityPolicy(
-    {
-      hashes: [...new Set(all.flatMap((page) => page.hashes))],
-      styleHashes: [...new Set(all.flatMap((page) => page.styleHashes))],
-    },
-    cspOptions,
-  );
-  return { render, files, pages, renderedPageCsp };
-}
 
 /** The release a request started on: it finishes on it, whatever is served by then. */
 const requestReleases = new WeakMap<Response, SiteRelease>();

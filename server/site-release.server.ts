@@ -9,7 +9,7 @@ import {
   loadSiteRelease,
   type AstroHandler,
   type SiteRelease,
-} from './app.server.ts';
+} from './release-files.server.ts';
 import { markInUse } from './build-releases.ts';
 import { INLINE_CODE_FILE, type InlineCodeRecord } from './csp.server.ts';
 import type { Env } from './env.server.ts';

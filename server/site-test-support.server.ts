@@ -8,7 +8,8 @@ import {
   tempDataDir,
   type CapturedLogger,
 } from '../app/leads/testing/test-support.server.ts';
-import { createApp, type AstroHandler } from './app.server.ts';
+import { createApp } from './app.server.ts';
+import type { AstroHandler } from './release-files.server.ts';
 import { parseEnv } from './env.server.ts';
 import { createLeadsIntegration, type LeadsRuntime } from './leads-integration.server.ts';
 
