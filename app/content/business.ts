@@ -17,9 +17,9 @@
  */
 import { publishedHours, publishedIdentity } from './published.ts';
 
-/** A day as schema.org names it (the JSON-LD's opening hours). */
-export type Weekday =
-  'Monday' | 'Tuesday' | 'Wednesday' | 'Thursday' | 'Friday' | 'Saturday' | 'Sunday';
+import type { Weekday } from './content-names.ts';
+
+export type { Weekday };
 
 export interface OpeningHours {
   days: readonly Weekday[];

@@ -11,7 +11,7 @@
  * there every section is null, and the modules of app/content/ give their
  * shipped defaults.
  */
-import type { SiteContent } from './site-content.ts';
+import type { SiteContent } from './site-content-schema.ts';
 
 declare const __SITE_CONTENT_VERSION__: number | undefined;
 declare const __SITE_CONTENT_IDENTITY__: SiteContent['identity'] | undefined;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { performaTech, planitherm } from './glass-types.ts';
+import { SERVICE_SLUGS } from './content-names.ts';
 import { getService, services } from './services.ts';
 
 function words(text: string): number {
@@ -31,6 +32,10 @@ describe('service page copy', () => {
       '/services/retrofit-glass',
       '/services/pool-fences',
     ]);
+  });
+
+  it('names every service, in order, in the content schema’s list of slugs', () => {
+    expect(services.map((service) => service.slug)).toEqual(SERVICE_SLUGS);
   });
 
   it.each(services.map((service) => [service.slug, service] as const))(

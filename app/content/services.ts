@@ -10,16 +10,9 @@ import { facts } from './facts.ts';
 /** '1-2 hour', for phrases such as 'a 1-2 hour response'. */
 const responseHour = business.emergency.responseTime.replace(/ hours$/, ' hour');
 
-export type ServiceSlug =
-  | 'shower-installations'
-  | 'windows'
-  | 'doors'
-  | 'cat-doors'
-  | 'splashbacks'
-  | 'glass-repairs'
-  | 'balustrades'
-  | 'retrofit-glass'
-  | 'pool-fences';
+import type { ServiceSlug } from './content-names.ts';
+
+export type { ServiceSlug };
 
 export type IconName =
   | 'shower'

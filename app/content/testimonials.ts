@@ -17,8 +17,9 @@
  */
 import { publishedTestimonials } from './published.ts';
 
-export type TestimonialRole =
-  'Homeowner' | 'Business Owner' | 'Property Manager' | 'Contractor' | 'Interior Designer';
+import type { TestimonialRole } from './content-names.ts';
+
+export type { TestimonialRole };
 
 export type Rating = 1 | 2 | 3 | 4 | 5;
 
