@@ -2,7 +2,8 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { runSiteContentStoreContract } from '../leads/testing/site-content.contract.ts';
 import { runLeadStoreContract } from '../leads/testing/store.contract.ts';
-import { MIGRATIONS, openPostgresLeadStore } from './store-postgres.server.ts';
+import { POSTGRES_MIGRATIONS as MIGRATIONS } from './migrations.postgres.server.ts';
+import { openPostgresLeadStore } from './store-postgres.server.ts';
 import { openLeadStore } from './open-store.server.ts';
 import {
   POSTGRES_SKIP_MESSAGE,

@@ -3,12 +3,9 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS as POSTGRES_MIGRATIONS } from './store-postgres.server.ts';
-import {
-  CLAIM_SQL,
-  MIGRATIONS as SQLITE_MIGRATIONS,
-  SQLITE_FILE_NAME,
-} from './store-sqlite.server.ts';
+import { POSTGRES_MIGRATIONS } from './migrations.postgres.server.ts';
+import { SQLITE_MIGRATIONS } from './migrations.sqlite.server.ts';
+import { CLAIM_SQL, SQLITE_FILE_NAME } from './store-sqlite.server.ts';
 import type { DeliveryRecord, LeadStore } from './store.server.ts';
 import {
   POSTGRES_SKIP_MESSAGE,

@@ -1,0 +1,333 @@
+import type { Migration } from './migration.server.ts';
+
+/*
+ * The PostgreSQL store's migrations: the one list of this engine, applied in
+ * order when the store opens (store-postgres.server.ts). The other engine's list
+ * (migrations.sqlite.server.ts) makes the same schema;
+ * store-schema.server.test.ts holds the two to one.
+ */
+
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'leads and deliveries',
+    sql: `
+      CREATE TABLE leads (
+        id uuid PRIMARY KEY,
+        name text NOT NULL,
+        email text NOT NULL,
+        phone text NOT NULL,
+        service text NOT NULL,
+        message text NOT NULL,
+        created_at timestamptz NOT NULL,
+        source text NOT NULL CHECK (source IN ('hero_form', 'contact_form', 'quote_form')),
+        status text NOT NULL CHECK (status IN ('received', 'accepted', 'not_accepted', 'spam')),
+        idempotency_key text UNIQUE
+      );
+      CREATE INDEX leads_created_at ON leads (created_at);
+      CREATE INDEX leads_received ON leads (created_at) WHERE status = 'received';
+
+      CREATE TABLE lead_deliveries (
+        lead_id uuid NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        url text NOT NULL,
+        state text NOT NULL CHECK (state IN ('pending', 'delivered', 'failed', 'not_sent')),
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz,
+        last_error text,
+        delivered_at timestamptz,
+        lease_owner text,
+        lease_expires_at timestamptz,
+        position integer NOT NULL DEFAULT 0,
+        PRIMARY KEY (lead_id, url)
+      );
+      CREATE INDEX lead_deliveries_due ON lead_deliveries (next_attempt_at) WHERE state = 'pending';
+    `,
+  },
+  {
+    // Delivery rows name their target by key and label, never by a webhook's
+    // address (it may hold a token); 'cancelled' for removed targets; leads
+    // found by e-mail for Privacy Act requests. The key was a hash of the
+    // address (sha256, 16 hex), the label the position from 1 and the host;
+    // version 5 leaves the position alone.
+    version: 2,
+    name: 'delivery targets by key and label',
+    sql: `
+      ALTER TABLE lead_deliveries ADD COLUMN target text, ADD COLUMN label text;
+      UPDATE lead_deliveries SET
+        target = 'webhook:' || left(encode(sha256(convert_to(url, 'UTF8')), 'hex'), 16),
+        label = 'webhook ' || (position + 1) || ' ('
+          || coalesce(substring(url from '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^@/?#]*@)?([^/?#]*)'), '?')
+          || ')';
+      ALTER TABLE lead_deliveries
+        DROP CONSTRAINT lead_deliveries_pkey,
+        DROP CONSTRAINT lead_deliveries_state_check,
+        DROP COLUMN url,
+        ALTER COLUMN target SET NOT NULL,
+        ALTER COLUMN label SET NOT NULL,
+        ADD PRIMARY KEY (lead_id, target),
+        ADD CONSTRAINT lead_deliveries_state_check
+          CHECK (state IN ('pending', 'delivered', 'failed', 'not_sent', 'cancelled'));
+      CREATE INDEX leads_email ON leads (email);
+    `,
+  },
+  {
+    // One count per visitor for every server process on this database.
+    // Keys are hashed client addresses. UNLOGGED: the counts may be lost in
+    // a database crash, and in exchange counting costs no WAL flush per
+    // request (bench:leads).
+    version: 3,
+    name: 'rate limit counts',
+    sql: `
+      CREATE UNLOGGED TABLE lead_rate_limits (
+        key text NOT NULL PRIMARY KEY,
+        hits integer NOT NULL,
+        reset_at timestamptz NOT NULL
+      );
+    `,
+  },
+  {
+    // SQLite's version 4 (a delivery row in one B-tree, the due index on
+    // pending rows only). PostgreSQL keeps rows in a heap whatever the key,
+    // and its due index has been partial since version 1: nothing to change;
+    // the version keeps the two stores' lists one.
+    version: 4,
+    name: 'deliveries keyed by lead and target, due index on pending rows',
+    sql: 'SELECT 1',
+  },
+  {
+    // A webhook is named by its position alone (webhooks.server.ts): labels
+    // such as 'webhook 2 (hooks.example.com)' lose the host, which may carry
+    // a token, and the key 'webhook:<hash of the address>' becomes
+    // 'webhook:2', so pending deliveries follow the address now at their
+    // position. The position is the label's ('webhook 2 …'), else the row's.
+    version: 5,
+    name: 'webhooks keyed and labelled by position only',
+    sql: `
+      UPDATE lead_deliveries
+        SET label = 'webhook ' || coalesce(
+          substring(label from '^webhook ([1-9][0-9]{0,8})'), (position + 1)::text)
+        WHERE target LIKE 'webhook:%';
+      UPDATE lead_deliveries SET target = 'webhook:' || substr(label, 9)
+        WHERE target LIKE 'webhook:%';
+    `,
+  },
+  {
+    // GET /healthz commits a write to this one row (checkWritable): a
+    // database that answers reads but cannot commit a lead (a read-only
+    // standby, a full disk) is reported as such.
+    version: 6,
+    name: 'store heartbeat',
+    sql: `
+      CREATE TABLE lead_store_heartbeat (
+        id integer PRIMARY KEY,
+        beat_at timestamptz NOT NULL
+      );
+    `,
+  },
+  {
+    // What the owner keeps with a lead (docs/operations.md#lead-record): its stage
+    // and a private note, and a revision counting their saves, so two
+    // owners' saves never silently overwrite each other. A constant default:
+    // no table rewrite.
+    version: 7,
+    name: 'lead stage and note',
+    sql: `
+      ALTER TABLE leads
+        ADD COLUMN stage text NOT NULL DEFAULT 'new'
+          CHECK (stage IN ('new', 'contacted', 'quoted', 'won', 'lost', 'spam')),
+        ADD COLUMN note text NOT NULL DEFAULT '',
+        ADD COLUMN revision integer NOT NULL DEFAULT 0;
+      CREATE INDEX leads_stage ON leads (stage, created_at);
+    `,
+  },
+  {
+    // The owner's pages (docs/operations.md#owners-pages): owners added from the
+    // server, their passkeys as SimpleWebAuthn gives them (credential id as
+    // base64url text, public key bytes, counter, transports as JSON text),
+    // sessions and one-time links stored by the SHA-256 hash of their random
+    // secret only (shared by every process on this database), and the
+    // activity list, which holds no lead's personal data.
+    version: 8,
+    name: 'owners, passkeys, sessions, links and activity',
+    sql: `
+      CREATE TABLE owners (
+        id uuid PRIMARY KEY,
+        email text NOT NULL UNIQUE,
+        webauthn_user_id text NOT NULL UNIQUE,
+        created_at timestamptz NOT NULL,
+        removed_at timestamptz,
+        last_sign_in_at timestamptz,
+        inbox_seen_at timestamptz
+      );
+
+      CREATE TABLE owner_passkeys (
+        id text PRIMARY KEY,
+        owner_id uuid NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+        public_key bytea NOT NULL,
+        counter bigint NOT NULL DEFAULT 0,
+        transports text NOT NULL DEFAULT '[]',
+        name text NOT NULL,
+        created_at timestamptz NOT NULL,
+        last_used_at timestamptz
+      );
+      CREATE INDEX owner_passkeys_owner ON owner_passkeys (owner_id);
+
+      CREATE TABLE owner_sessions (
+        id_hash text PRIMARY KEY,
+        owner_id uuid NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL,
+        last_seen_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX owner_sessions_owner ON owner_sessions (owner_id);
+      CREATE INDEX owner_sessions_expires ON owner_sessions (expires_at);
+
+      CREATE TABLE owner_links (
+        token_hash text PRIMARY KEY,
+        owner_id uuid NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+        kind text NOT NULL CHECK (kind IN ('setup', 'sign-in')),
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX owner_links_owner ON owner_links (owner_id, kind);
+      CREATE INDEX owner_links_expires ON owner_links (expires_at);
+
+      CREATE TABLE owner_activity (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        at timestamptz NOT NULL,
+        actor text NOT NULL,
+        action text NOT NULL,
+        detail text NOT NULL DEFAULT ''
+      );
+    `,
+  },
+  {
+    // Passkey ceremonies' challenges (docs/operations.md#owners-pages): kept in the
+    // store so any server process can finish a ceremony another began; only
+    // their hash, single use, 5 minutes.
+    version: 9,
+    name: 'passkey challenges',
+    sql: `
+      CREATE TABLE owner_challenges (
+        challenge_hash text PRIMARY KEY,
+        kind text NOT NULL CHECK (kind IN ('registration', 'authentication')),
+        owner_id uuid REFERENCES owners (id) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX owner_challenges_expires ON owner_challenges (expires_at);
+    `,
+  },
+  {
+    // Urgent enquiries (docs/operations.md#urgent-enquiries): the visitor's
+    // "Glass broken now" choice; every earlier lead was not urgent. A
+    // constant default: no table rewrite.
+    version: 10,
+    name: 'urgent leads',
+    sql: `
+      ALTER TABLE leads ADD COLUMN urgent boolean NOT NULL DEFAULT false;
+    `,
+  },
+  {
+    // Photos with an enquiry (docs/operations.md#photos-with-an-enquiry): the
+    // JPEG as made safe, stored with its lead and deleted with it.
+    version: 11,
+    name: 'lead photos',
+    sql: `
+      CREATE TABLE lead_photos (
+        lead_id uuid NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        position integer NOT NULL CHECK (position >= 0),
+        data bytea NOT NULL,
+        width integer NOT NULL CHECK (width > 0),
+        height integer NOT NULL CHECK (height > 0),
+        byte_size integer NOT NULL CHECK (byte_size = octet_length(data)),
+        PRIMARY KEY (lead_id, position)
+      );
+    `,
+  },
+  {
+    // The site's editable content (docs/operations.md#site-content): every
+    // published version whole, as JSON, with its publishing state; the
+    // owner's draft, one row per section with a revision, so two owners'
+    // saves never silently overwrite each other; the photos of real jobs.
+    version: 12,
+    name: 'site content versions, draft and photos',
+    sql: `
+      CREATE TABLE site_content_versions (
+        version integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        content jsonb NOT NULL,
+        created_at timestamptz NOT NULL,
+        created_by uuid REFERENCES owners (id),
+        restored_from integer REFERENCES site_content_versions (version),
+        state text NOT NULL CHECK (state IN ('publishing', 'live', 'failed')),
+        error text,
+        live_at timestamptz
+      );
+      CREATE INDEX site_content_versions_live ON site_content_versions (version)
+        WHERE state = 'live';
+
+      CREATE TABLE site_content_draft (
+        section text PRIMARY KEY,
+        content jsonb NOT NULL,
+        revision integer NOT NULL CHECK (revision > 0),
+        updated_at timestamptz NOT NULL,
+        updated_by uuid REFERENCES owners (id)
+      );
+
+      CREATE TABLE site_photos (
+        id uuid PRIMARY KEY,
+        bytes bytea NOT NULL,
+        width integer NOT NULL CHECK (width > 0),
+        height integer NOT NULL CHECK (height > 0),
+        created_at timestamptz NOT NULL,
+        created_by uuid REFERENCES owners (id)
+      );
+    `,
+  },
+  {
+    // The store's own secrets (getOrCreateSecret): made once with random
+    // bytes by whichever process asks first, then the same for every
+    // process on this database, such as the key of the signed photo links
+    // (docs/operations.md#webhook-payload).
+    version: 13,
+    name: 'store secrets',
+    sql: `
+      CREATE TABLE lead_store_secrets (
+        name text PRIMARY KEY,
+        secret bytea NOT NULL CHECK (octet_length(secret) = 32),
+        created_at timestamptz NOT NULL
+      );
+    `,
+  },
+  {
+    // A version a later one's build overtook is `superseded`, never left
+    // `publishing`.
+    version: 14,
+    name: 'superseded site content versions',
+    sql: `
+      ALTER TABLE site_content_versions
+        DROP CONSTRAINT site_content_versions_state_check,
+        ADD CONSTRAINT site_content_versions_state_check
+          CHECK (state IN ('publishing', 'live', 'failed', 'superseded'));
+    `,
+  },
+  {
+    // Each host's build of a version (docs/operations.md#several-hosts):
+    // with several hosts on one database, one host's failed build is that
+    // host's, never the version's on the others. Versions built before
+    // this have no rows; their state stays as it was.
+    version: 15,
+    name: 'site builds per host',
+    sql: `
+      CREATE TABLE site_builds (
+        version integer NOT NULL REFERENCES site_content_versions (version),
+        host text NOT NULL CHECK (length(host) BETWEEN 1 AND 200),
+        state text NOT NULL CHECK (state IN ('live', 'failed', 'superseded')),
+        error text,
+        at timestamptz NOT NULL,
+        PRIMARY KEY (version, host)
+      );
+      CREATE INDEX site_builds_live ON site_builds (host, version) WHERE state = 'live';
+    `,
+  },
+];

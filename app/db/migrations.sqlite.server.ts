@@ -1,0 +1,371 @@
+import type { Migration } from './migration.server.ts';
+
+/*
+ * The SQLite store's migrations: the one list of this engine, applied in
+ * order when the store opens (store-sqlite.server.ts). The other engine's list
+ * (migrations.postgres.server.ts) makes the same schema;
+ * store-schema.server.test.ts holds the two to one.
+ */
+
+export const SQLITE_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'leads and deliveries',
+    sql: `
+      CREATE TABLE leads (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        email TEXT NOT NULL,
+        phone TEXT NOT NULL,
+        service TEXT NOT NULL,
+        message TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        source TEXT NOT NULL CHECK (source IN ('hero_form', 'contact_form', 'quote_form')),
+        status TEXT NOT NULL CHECK (status IN ('received', 'accepted', 'not_accepted', 'spam')),
+        idempotency_key TEXT UNIQUE
+      ) STRICT;
+      CREATE INDEX leads_created_at ON leads (created_at);
+      CREATE INDEX leads_status ON leads (status);
+
+      CREATE TABLE lead_deliveries (
+        lead_id TEXT NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        url TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed', 'not_sent')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT,
+        last_error TEXT,
+        delivered_at TEXT,
+        lease_owner TEXT,
+        lease_expires_at TEXT,
+        position INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (lead_id, url)
+      ) STRICT;
+      CREATE INDEX lead_deliveries_due ON lead_deliveries (state, next_attempt_at);
+    `,
+  },
+  {
+    // Delivery rows name their target by key and label, never by a webhook's
+    // address (it may hold a token); 'cancelled' for removed targets; leads
+    // found by e-mail for Privacy Act requests. lead_webhook_key/label are
+    // registered by the store; version 5 turns the keys into positions.
+    version: 2,
+    name: 'delivery targets by key and label',
+    sql: `
+      CREATE TABLE lead_deliveries_v2 (
+        lead_id TEXT NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        target TEXT NOT NULL,
+        label TEXT NOT NULL,
+        state TEXT NOT NULL
+          CHECK (state IN ('pending', 'delivered', 'failed', 'not_sent', 'cancelled')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT,
+        last_error TEXT,
+        delivered_at TEXT,
+        lease_owner TEXT,
+        lease_expires_at TEXT,
+        position INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (lead_id, target)
+      ) STRICT;
+      INSERT INTO lead_deliveries_v2
+        SELECT lead_id, lead_webhook_key(url), lead_webhook_label(url, position), state,
+               attempts, next_attempt_at, last_error, delivered_at, lease_owner,
+               lease_expires_at, position
+        FROM lead_deliveries;
+      DROP TABLE lead_deliveries;
+      ALTER TABLE lead_deliveries_v2 RENAME TO lead_deliveries;
+      CREATE INDEX lead_deliveries_due ON lead_deliveries (state, next_attempt_at);
+      CREATE INDEX leads_email ON leads (email);
+    `,
+  },
+  {
+    // Shared by every process on the store (PostgreSQL; SQLite keeps the
+    // same table so the two schemas stay one). Keys are hashed client addresses.
+    version: 3,
+    name: 'rate limit counts',
+    sql: `
+      CREATE TABLE lead_rate_limits (
+        key TEXT NOT NULL PRIMARY KEY,
+        hits INTEGER NOT NULL,
+        reset_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
+  {
+    // A delivery row is one B-tree entry, keyed by lead and target, instead
+    // of a rowid table plus the primary key's index; and the due index holds
+    // pending rows only, as PostgreSQL's always has. A lead with a target
+    // then writes two pages fewer in its fsynced commit (what the
+    // e-mail target costs a saturated server).
+    version: 4,
+    name: 'deliveries keyed by lead and target, due index on pending rows',
+    sql: `
+      CREATE TABLE lead_deliveries_v4 (
+        lead_id TEXT NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        target TEXT NOT NULL,
+        label TEXT NOT NULL,
+        state TEXT NOT NULL
+          CHECK (state IN ('pending', 'delivered', 'failed', 'not_sent', 'cancelled')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT,
+        last_error TEXT,
+        delivered_at TEXT,
+        lease_owner TEXT,
+        lease_expires_at TEXT,
+        position INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (lead_id, target)
+      ) STRICT, WITHOUT ROWID;
+      INSERT INTO lead_deliveries_v4
+        SELECT lead_id, target, label, state, attempts, next_attempt_at, last_error,
+               delivered_at, lease_owner, lease_expires_at, position
+        FROM lead_deliveries;
+      DROP TABLE lead_deliveries;
+      ALTER TABLE lead_deliveries_v4 RENAME TO lead_deliveries;
+      CREATE INDEX lead_deliveries_due ON lead_deliveries (next_attempt_at) WHERE state = 'pending';
+    `,
+  },
+  {
+    // A webhook is named by its position alone (webhooks.server.ts): labels
+    // such as 'webhook 2 (hooks.example.com)' lose the host, which may carry
+    // a token, and the key 'webhook:<hash of the address>' becomes
+    // 'webhook:2', so pending deliveries follow the address now at their
+    // position. The position is the label's ('webhook 2 …'), else the row's.
+    version: 5,
+    name: 'webhooks keyed and labelled by position only',
+    sql: `
+      UPDATE lead_deliveries SET label = 'webhook ' || (position + 1)
+        WHERE target LIKE 'webhook:%' AND label NOT GLOB 'webhook [1-9]*';
+      UPDATE lead_deliveries SET label = 'webhook ' || CAST(substr(label, 9) AS INTEGER)
+        WHERE target LIKE 'webhook:%';
+      UPDATE lead_deliveries SET target = 'webhook:' || substr(label, 9)
+        WHERE target LIKE 'webhook:%';
+    `,
+  },
+  {
+    // GET /healthz commits a write to this one row (checkWritable): a store
+    // that answers reads but cannot commit a lead is reported as such.
+    version: 6,
+    name: 'store heartbeat',
+    sql: `
+      CREATE TABLE lead_store_heartbeat (
+        id INTEGER PRIMARY KEY,
+        beat_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
+  {
+    // What the owner keeps with a lead (docs/operations.md#lead-record): its stage
+    // and a private note, and a revision counting their saves, so two
+    // owners' saves never silently overwrite each other.
+    version: 7,
+    name: 'lead stage and note',
+    sql: `
+      ALTER TABLE leads ADD COLUMN stage TEXT NOT NULL DEFAULT 'new'
+        CHECK (stage IN ('new', 'contacted', 'quoted', 'won', 'lost', 'spam'));
+      ALTER TABLE leads ADD COLUMN note TEXT NOT NULL DEFAULT '';
+      ALTER TABLE leads ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX leads_stage ON leads (stage, created_at);
+    `,
+  },
+  {
+    // The owner's pages (docs/operations.md#owners-pages): owners added from the
+    // server, their passkeys as SimpleWebAuthn gives them (credential id as
+    // base64url text, public key bytes, counter, transports as JSON text),
+    // sessions and one-time links stored by the SHA-256 hash of their random
+    // secret only, and the activity list, which holds no lead's personal data.
+    version: 8,
+    name: 'owners, passkeys, sessions, links and activity',
+    sql: `
+      CREATE TABLE owners (
+        id TEXT PRIMARY KEY,
+        email TEXT NOT NULL UNIQUE,
+        webauthn_user_id TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        removed_at TEXT,
+        last_sign_in_at TEXT,
+        inbox_seen_at TEXT
+      ) STRICT;
+
+      CREATE TABLE owner_passkeys (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+        public_key BLOB NOT NULL,
+        counter INTEGER NOT NULL DEFAULT 0,
+        transports TEXT NOT NULL DEFAULT '[]',
+        name TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        last_used_at TEXT
+      ) STRICT;
+      CREATE INDEX owner_passkeys_owner ON owner_passkeys (owner_id);
+
+      CREATE TABLE owner_sessions (
+        id_hash TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        last_seen_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX owner_sessions_owner ON owner_sessions (owner_id);
+      CREATE INDEX owner_sessions_expires ON owner_sessions (expires_at);
+
+      CREATE TABLE owner_links (
+        token_hash TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('setup', 'sign-in')),
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX owner_links_owner ON owner_links (owner_id, kind);
+      CREATE INDEX owner_links_expires ON owner_links (expires_at);
+
+      CREATE TABLE owner_activity (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        detail TEXT NOT NULL DEFAULT ''
+      ) STRICT;
+    `,
+  },
+  {
+    // Passkey ceremonies' challenges (docs/operations.md#owners-pages): kept in the
+    // store so any server process can finish a ceremony another began; only
+    // their hash, single use, 5 minutes.
+    version: 9,
+    name: 'passkey challenges',
+    sql: `
+      CREATE TABLE owner_challenges (
+        challenge_hash TEXT PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('registration', 'authentication')),
+        owner_id TEXT REFERENCES owners (id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX owner_challenges_expires ON owner_challenges (expires_at);
+    `,
+  },
+  {
+    // Urgent enquiries (docs/operations.md#urgent-enquiries): the visitor's
+    // "Glass broken now" choice; every earlier lead was not urgent.
+    version: 10,
+    name: 'urgent leads',
+    sql: `
+      ALTER TABLE leads ADD COLUMN urgent INTEGER NOT NULL DEFAULT 0 CHECK (urgent = 0 OR urgent = 1);
+    `,
+  },
+  {
+    // Photos with an enquiry (docs/operations.md#photos-with-an-enquiry): the
+    // JPEG as made safe, stored with its lead and deleted with it.
+    version: 11,
+    name: 'lead photos',
+    sql: `
+      CREATE TABLE lead_photos (
+        lead_id TEXT NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        position INTEGER NOT NULL CHECK (position >= 0),
+        data BLOB NOT NULL,
+        width INTEGER NOT NULL CHECK (width > 0),
+        height INTEGER NOT NULL CHECK (height > 0),
+        byte_size INTEGER NOT NULL CHECK (byte_size = length(data)),
+        PRIMARY KEY (lead_id, position)
+      ) STRICT;
+    `,
+  },
+  {
+    // The site's editable content (docs/operations.md#site-content): every
+    // published version whole, as JSON, with its publishing state; the
+    // owner's draft, one row per section with a revision, so two owners'
+    // saves never silently overwrite each other; the photos of real jobs.
+    version: 12,
+    name: 'site content versions, draft and photos',
+    sql: `
+      CREATE TABLE site_content_versions (
+        version INTEGER PRIMARY KEY,
+        content TEXT NOT NULL CHECK (json_valid(content)),
+        created_at TEXT NOT NULL,
+        created_by TEXT REFERENCES owners (id),
+        restored_from INTEGER REFERENCES site_content_versions (version),
+        state TEXT NOT NULL CHECK (state IN ('publishing', 'live', 'failed')),
+        error TEXT,
+        live_at TEXT
+      ) STRICT;
+      CREATE INDEX site_content_versions_live ON site_content_versions (version)
+        WHERE state = 'live';
+
+      CREATE TABLE site_content_draft (
+        section TEXT PRIMARY KEY,
+        content TEXT NOT NULL CHECK (json_valid(content)),
+        revision INTEGER NOT NULL CHECK (revision > 0),
+        updated_at TEXT NOT NULL,
+        updated_by TEXT REFERENCES owners (id)
+      ) STRICT;
+
+      CREATE TABLE site_photos (
+        id TEXT PRIMARY KEY,
+        bytes BLOB NOT NULL,
+        width INTEGER NOT NULL CHECK (width > 0),
+        height INTEGER NOT NULL CHECK (height > 0),
+        created_at TEXT NOT NULL,
+        created_by TEXT REFERENCES owners (id)
+      ) STRICT;
+    `,
+  },
+  {
+    // The store's own secrets (getOrCreateSecret): made once with random
+    // bytes by whichever process asks first, then the same for every
+    // process, such as the key of the signed photo links
+    // (docs/operations.md#webhook-payload).
+    version: 13,
+    name: 'store secrets',
+    sql: `
+      CREATE TABLE lead_store_secrets (
+        name TEXT PRIMARY KEY,
+        secret BLOB NOT NULL CHECK (length(secret) = 32),
+        created_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
+  {
+    // A version a later one's build overtook is `superseded`, never left
+    // `publishing`. SQLite cannot change a CHECK in place: the
+    // table is made again, its self-reference following the rename.
+    version: 14,
+    name: 'superseded site content versions',
+    sql: `
+      CREATE TABLE site_content_versions_next (
+        version INTEGER PRIMARY KEY,
+        content TEXT NOT NULL CHECK (json_valid(content)),
+        created_at TEXT NOT NULL,
+        created_by TEXT REFERENCES owners (id),
+        restored_from INTEGER REFERENCES site_content_versions_next (version),
+        state TEXT NOT NULL CHECK (state IN ('publishing', 'live', 'failed', 'superseded')),
+        error TEXT,
+        live_at TEXT
+      ) STRICT;
+      INSERT INTO site_content_versions_next
+        SELECT version, content, created_at, created_by, restored_from, state, error, live_at
+        FROM site_content_versions ORDER BY version;
+      DROP TABLE site_content_versions;
+      ALTER TABLE site_content_versions_next RENAME TO site_content_versions;
+      CREATE INDEX site_content_versions_live ON site_content_versions (version)
+        WHERE state = 'live';
+    `,
+  },
+  {
+    // Each host's build of a version (docs/operations.md#several-hosts):
+    // with several hosts on one database, one host's failed build is that
+    // host's, never the version's on the others. Versions built before
+    // this have no rows; their state stays as it was.
+    version: 15,
+    name: 'site builds per host',
+    sql: `
+      CREATE TABLE site_builds (
+        version INTEGER NOT NULL REFERENCES site_content_versions (version),
+        host TEXT NOT NULL CHECK (length(host) BETWEEN 1 AND 200),
+        state TEXT NOT NULL CHECK (state IN ('live', 'failed', 'superseded')),
+        error TEXT,
+        at TEXT NOT NULL,
+        PRIMARY KEY (version, host)
+      ) STRICT;
+      CREATE INDEX site_builds_live ON site_builds (host, version) WHERE state = 'live';
+    `,
+  },
+];
