@@ -1,8 +1,7 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { DatabaseSync, type SQLOutputValue, type StatementSync } from 'node:sqlite';
-import { setTimeout as sleep } from 'node:timers/promises';
+import type { SQLOutputValue } from 'node:sqlite';
 import {
   attachDeliveries,
   checkActivity,
@@ -46,7 +45,6 @@ import {
   STORE_SECRET_BYTES,
   type StoreSecretName,
 } from './store.server.ts';
-import { webhookLabel } from '../leads/delivery/target-names.ts';
 import type { SiteContent, SiteContentSection } from '../content/site-content.ts';
 import {
   assembleDraft,
@@ -71,7 +69,7 @@ import {
   type SiteHostServing,
   type SitePhotoRecord,
 } from './site-content-store.server.ts';
-import { SQLITE_MIGRATIONS } from './migrations.sqlite.server.ts';
+import { SqliteConnection } from './sqlite-connection.server.ts';
 
 /**
  * The embedded lead store (docs/operations.md#commands: `npm start` needs no database server):
@@ -109,23 +107,6 @@ import { SQLITE_MIGRATIONS } from './migrations.sqlite.server.ts';
  */
 
 export const SQLITE_FILE_NAME = 'leads.sqlite';
-
-/** How long a statement waits for another process's lock (SQLite's busy_timeout was 5 s). */
-const BUSY_WAIT_MS = 5000;
-/** The pauses between tries, in ms (SQLite's own busy handler's), the last one repeated. */
-const BUSY_PAUSES_MS = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
-const STATEMENT_CACHE_SIZE = 64;
-
-/** SQLite's primary result codes (https://sqlite.org/rescode.html). */
-const SQLITE_BUSY = 5;
-/** Codes that say the file cannot take a write now: PERM, BUSY, READONLY, IOERR, FULL, CANTOPEN. */
-const UNWRITABLE_CODES: ReadonlySet<number> = new Set([3, SQLITE_BUSY, 8, 10, 13, 14]);
-
-/** The primary result code of a node:sqlite error (extended codes carry it in the low byte). */
-function sqliteCode(error: unknown): number | undefined {
-  const code = (error as { errcode?: unknown } | null)?.errcode;
-  return typeof code === 'number' ? code & 0xff : undefined;
-}
 
 type Row = Record<string, SQLOutputValue>;
 
@@ -304,171 +285,25 @@ function toSitePhotoInfo(row: Row): SitePhotoInfo {
 
 export class SqliteLeadStore implements LeadStore {
   readonly kind = 'sqlite' as const;
-  readonly file: string;
-  readonly #db: DatabaseSync;
-  /**
-   * Prepared statements by their SQL: compiling a statement costs about as
-   * much as running it, and a lead submission runs the same few every time.
-   */
-  readonly #statements = new Map<string, StatementSync>();
-  readonly #busyWaitMs: number;
-  #closed = false;
-  /** False after a write failed for want of a writable file, until one succeeds. */
-  #writable = true;
+  readonly #db: SqliteConnection;
 
   /** Use openSqliteLeadStore(), which also sets the journal mode and migrates. */
   constructor(file: string, options: { busyWaitMs?: number | undefined } = {}) {
-    this.file = file;
-    this.#busyWaitMs = options.busyWaitMs ?? BUSY_WAIT_MS;
-    // timeout 0: SQLite answers "locked" at once instead of sleeping on this thread.
-    this.#db = new DatabaseSync(file, { timeout: 0 });
-    try {
-      this.#db.exec('PRAGMA busy_timeout = 0');
-      this.#db.exec('PRAGMA secure_delete = ON');
-      this.#db.exec('PRAGMA synchronous = FULL');
-      this.#db.exec('PRAGMA foreign_keys = ON');
-      // For version 2: the key it wrote (a hash of the address, unique per
-      // lead as the address was) and a label without the address.
-      this.#db.function(
-        'lead_webhook_key',
-        { deterministic: true },
-        (url) => `webhook:${createHash('sha256').update(String(url)).digest('hex').slice(0, 16)}`,
-      );
-      this.#db.function('lead_webhook_label', { deterministic: true }, (_url, position) =>
-        webhookLabel(Number(position)),
-      );
-      // The inbox's search (searchTerms): SQLite's lower() folds ASCII only,
-      // and 'Ō' must find 'ō'.
-      this.#db.function('lead_fold', { deterministic: true }, (text) => String(text).toLowerCase());
-      this.#db.function('lead_digits', { deterministic: true }, (text) =>
-        String(text).replace(/\D/g, ''),
-      );
-    } catch (error) {
-      this.#db.close();
-      throw error;
-    }
+    this.#db = new SqliteConnection(file, options);
+  }
+
+  get file(): string {
+    return this.#db.file;
   }
 
   /** WAL mode and the migrations, waiting (awaited) for another process's lock. */
-  async open(): Promise<void> {
-    try {
-      await this.#attempt('write', () => this.#db.exec('PRAGMA journal_mode = WAL'));
-      await this.#attempt('write', () => this.#migrate());
-    } catch (error) {
-      await this.close();
-      throw error;
-    }
-  }
-
-  /**
-   * Runs `work` (synchronous, a whole transaction at most), trying it again
-   * after an awaited pause while another connection holds the lock, until
-   * BUSY_WAIT_MS have passed; a write while the store is known unwritable
-   * is tried once. No transaction stays open across a pause.
-   */
-  async #attempt<T>(kind: 'read' | 'write', work: () => T): Promise<T> {
-    const waitUntil = kind === 'write' && !this.#writable ? 0 : Date.now() + this.#busyWaitMs;
-    for (let round = 0; ; round++) {
-      if (this.#closed) throw new Error('Lead store is closed');
-      try {
-        const result = work();
-        if (kind === 'write') this.#writable = true;
-        return result;
-      } catch (error) {
-        const code = sqliteCode(error);
-        if (code === SQLITE_BUSY && Date.now() < waitUntil) {
-          await sleep(BUSY_PAUSES_MS[Math.min(round, BUSY_PAUSES_MS.length - 1)]);
-          continue;
-        }
-        if (kind === 'write' && code !== undefined && UNWRITABLE_CODES.has(code)) {
-          this.#writable = false;
-        }
-        throw error;
-      }
-    }
-  }
-
-  /**
-   * After a deletion: copies every page back into the file (the deleted rows
-   * are zeros there, PRAGMA secure_delete) and truncates the write-ahead log,
-   * whose frames still hold the rows as they were. Waits, like any
-   * statement, for other connections to finish what they are reading.
-   */
-  async #eraseWal(): Promise<void> {
-    await this.#attempt('read', () => {
-      const result = this.#statement('PRAGMA wal_checkpoint(TRUNCATE)').get();
-      if (Number(result?.busy) !== 0) {
-        throw Object.assign(new Error('database is locked: the checkpoint could not finish'), {
-          errcode: SQLITE_BUSY,
-        });
-      }
-    });
-  }
-
-  /** The prepared statement for `sql`, compiled once (up to STATEMENT_CACHE_SIZE of them). */
-  #statement(sql: string): StatementSync {
-    let statement = this.#statements.get(sql);
-    if (!statement) {
-      statement = this.#db.prepare(sql);
-      // Statements built for a list of ids vary; those beyond the bound are compiled each time.
-      if (this.#statements.size < STATEMENT_CACHE_SIZE) this.#statements.set(sql, statement);
-    }
-    return statement;
-  }
-
-  /**
-   * BEGIN IMMEDIATE takes the write lock up front, so two processes opening
-   * the same file migrate one after the other, and a claim's read and
-   * update cannot interleave with another writer.
-   */
-  #transaction<T>(work: () => T): T {
-    this.#db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      this.#db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
-      throw error;
-    }
+  open(): Promise<void> {
+    return this.#db.open();
   }
 
   /** PRAGMA synchronous now: 2 (FULL) between bookkeeping commits (for the tests). */
   get synchronous(): number {
-    return Number(this.#statement('PRAGMA synchronous').get()?.synchronous);
-  }
-
-  /** Outbox bookkeeping: committed without its own fsync (see the top of this file). */
-  #bookkeeping<T>(work: () => T): T {
-    this.#db.exec('PRAGMA synchronous = NORMAL');
-    try {
-      return this.#transaction(work);
-    } finally {
-      this.#db.exec('PRAGMA synchronous = FULL');
-    }
-  }
-
-  #migrate(): void {
-    this.#transaction(() => {
-      this.#db.exec(`
-        CREATE TABLE IF NOT EXISTS lead_schema_migrations (
-          version INTEGER PRIMARY KEY,
-          name TEXT NOT NULL,
-          applied_at TEXT NOT NULL
-        ) STRICT`);
-      const applied = new Set(
-        this.#statement('SELECT version FROM lead_schema_migrations')
-          .all()
-          .map((row) => Number(row.version)),
-      );
-      for (const migration of SQLITE_MIGRATIONS) {
-        if (applied.has(migration.version)) continue;
-        this.#db.exec(migration.sql);
-        this.#statement(
-          'INSERT INTO lead_schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
-        ).run(migration.version, migration.name, new Date().toISOString());
-      }
-    });
+    return this.#db.synchronous;
   }
 
   #deliveriesOf(leadIds: readonly string[]): DeliveryRecord[] {
@@ -478,10 +313,12 @@ export class SqliteLeadStore implements LeadStore {
     for (let start = 0; start < leadIds.length; start += 500) {
       const chunk = leadIds.slice(start, start + 500);
       const placeholders = chunk.map(() => '?').join(', ');
-      const found = this.#statement(
-        `SELECT ${DELIVERY_COLUMNS} FROM lead_deliveries
+      const found = this.#db
+        .statement(
+          `SELECT ${DELIVERY_COLUMNS} FROM lead_deliveries
            WHERE lead_id IN (${placeholders}) ORDER BY lead_id, position`,
-      ).all(...chunk);
+        )
+        .all(...chunk);
       rows.push(...found.map(toDelivery));
     }
     return rows;
@@ -493,10 +330,12 @@ export class SqliteLeadStore implements LeadStore {
     for (let start = 0; start < leadIds.length; start += 500) {
       const chunk = leadIds.slice(start, start + 500);
       const placeholders = chunk.map(() => '?').join(', ');
-      const found = this.#statement(
-        `SELECT ${PHOTO_INFO_COLUMNS} FROM lead_photos
+      const found = this.#db
+        .statement(
+          `SELECT ${PHOTO_INFO_COLUMNS} FROM lead_photos
            WHERE lead_id IN (${placeholders}) ORDER BY lead_id, position`,
-      ).all(...chunk);
+        )
+        .all(...chunk);
       rows.push(...found.map(toPhotoInfo));
     }
     return rows;
@@ -513,14 +352,16 @@ export class SqliteLeadStore implements LeadStore {
     deliveries: readonly NewDelivery[],
     photos: readonly NewLeadPhoto[] = [],
   ): Promise<InsertResult> {
-    return this.#attempt('write', () => this.#insertLead(lead, deliveries, photos));
+    return this.#db.attempt('write', () => this.#insertLead(lead, deliveries, photos));
   }
 
   async getLeadPhoto(leadId: string, position: number): Promise<LeadPhoto | null> {
-    return this.#attempt('read', () => {
-      const row = this.#statement(
-        `SELECT ${PHOTO_INFO_COLUMNS}, data FROM lead_photos WHERE lead_id = ? AND position = ?`,
-      ).get(leadId, position);
+    return this.#db.attempt('read', () => {
+      const row = this.#db
+        .statement(
+          `SELECT ${PHOTO_INFO_COLUMNS}, data FROM lead_photos WHERE lead_id = ? AND position = ?`,
+        )
+        .get(leadId, position);
       if (!row) return null;
       const data = row.data;
       return { ...toPhotoInfo(row), data: new Uint8Array(data instanceof Uint8Array ? data : []) };
@@ -529,16 +370,18 @@ export class SqliteLeadStore implements LeadStore {
 
   async getOrCreateSecret(name: StoreSecretName): Promise<Uint8Array> {
     const read = () =>
-      this.#statement('SELECT secret FROM lead_store_secrets WHERE name = ?').get(name)?.secret;
-    const found = await this.#attempt('read', read);
+      this.#db.statement('SELECT secret FROM lead_store_secrets WHERE name = ?').get(name)?.secret;
+    const found = await this.#db.attempt('read', read);
     if (found instanceof Uint8Array) return new Uint8Array(found);
     // Made once: of two processes making it at once, the first insert wins
     // and both read the same secret back.
-    const made = await this.#attempt('write', () => {
-      this.#statement(
-        `INSERT INTO lead_store_secrets (name, secret, created_at) VALUES (?, ?, ?)
+    const made = await this.#db.attempt('write', () => {
+      this.#db
+        .statement(
+          `INSERT INTO lead_store_secrets (name, secret, created_at) VALUES (?, ?, ?)
            ON CONFLICT (name) DO NOTHING`,
-      ).run(name, randomBytes(STORE_SECRET_BYTES), new Date().toISOString());
+        )
+        .run(name, randomBytes(STORE_SECRET_BYTES), new Date().toISOString());
       return read();
     });
     if (!(made instanceof Uint8Array)) throw new Error('The store secret was not stored');
@@ -550,31 +393,33 @@ export class SqliteLeadStore implements LeadStore {
     deliveries: readonly NewDelivery[],
     photos: readonly NewLeadPhoto[],
   ): InsertResult {
-    return this.#transaction(() => {
-      const inserted = this.#statement(
-        `INSERT INTO leads (${LEAD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    return this.#db.transaction(() => {
+      const inserted = this.#db
+        .statement(
+          `INSERT INTO leads (${LEAD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (idempotency_key) DO NOTHING`,
-      ).run(
-        lead.id,
-        lead.name,
-        lead.email,
-        lead.phone,
-        lead.service,
-        lead.message,
-        lead.created_at,
-        lead.source,
-        lead.status,
-        lead.idempotency_key,
-        lead.urgent ? 1 : 0,
-      );
+        )
+        .run(
+          lead.id,
+          lead.name,
+          lead.email,
+          lead.phone,
+          lead.service,
+          lead.message,
+          lead.created_at,
+          lead.source,
+          lead.status,
+          lead.idempotency_key,
+          lead.urgent ? 1 : 0,
+        );
       if (inserted.changes === 0) {
-        const existing = this.#statement(
-          `SELECT ${LEAD_COLUMNS} FROM leads WHERE idempotency_key = ?`,
-        ).get(lead.idempotency_key);
+        const existing = this.#db
+          .statement(`SELECT ${LEAD_COLUMNS} FROM leads WHERE idempotency_key = ?`)
+          .get(lead.idempotency_key);
         if (!existing) throw new Error('Lead insert ignored without an idempotency conflict');
         return { inserted: false as const, existing: toLead(existing) };
       }
-      const insertDelivery = this.#statement(
+      const insertDelivery = this.#db.statement(
         `INSERT INTO lead_deliveries (lead_id, target, label, state, attempts, next_attempt_at, position)
          VALUES (?, ?, ?, ?, 0, ?, ?)`,
       );
@@ -589,7 +434,7 @@ export class SqliteLeadStore implements LeadStore {
         );
       });
       if (photos.length > 0) {
-        const insertPhoto = this.#statement(
+        const insertPhoto = this.#db.statement(
           `INSERT INTO lead_photos (lead_id, position, data, width, height, byte_size)
            VALUES (?, ?, ?, ?, ?, ?)`,
         );
@@ -609,17 +454,19 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async findByIdempotencyKey(key: string): Promise<LeadRecord | null> {
-    return this.#attempt('read', () => {
-      const row = this.#statement(
-        `SELECT ${LEAD_COLUMNS} FROM leads WHERE idempotency_key = ?`,
-      ).get(key);
+    return this.#db.attempt('read', () => {
+      const row = this.#db
+        .statement(`SELECT ${LEAD_COLUMNS} FROM leads WHERE idempotency_key = ?`)
+        .get(key);
       return row ? toLead(row) : null;
     });
   }
 
   async getLead(id: string): Promise<LeadWithDeliveries | null> {
-    return this.#attempt('read', () => {
-      const row = this.#statement(`SELECT ${STORED_LEAD_COLUMNS} FROM leads WHERE id = ?`).get(id);
+    return this.#db.attempt('read', () => {
+      const row = this.#db
+        .statement(`SELECT ${STORED_LEAD_COLUMNS} FROM leads WHERE id = ?`)
+        .get(id);
       if (!row) return null;
       const lead = toStoredLead(row);
       return this.#withDetails([lead])[0] ?? null;
@@ -631,13 +478,13 @@ export class SqliteLeadStore implements LeadStore {
     status: LeadStatus,
     updates: readonly DeliveryUpdate[],
   ): Promise<void> {
-    await this.#attempt('write', () => this.#settleLead(id, status, updates));
+    await this.#db.attempt('write', () => this.#settleLead(id, status, updates));
   }
 
   #settleLead(id: string, status: LeadStatus, updates: readonly DeliveryUpdate[]): void {
-    this.#transaction(() => {
-      this.#statement('UPDATE leads SET status = ? WHERE id = ?').run(status, id);
-      const update = this.#statement(
+    this.#db.transaction(() => {
+      this.#db.statement('UPDATE leads SET status = ? WHERE id = ?').run(status, id);
+      const update = this.#db.statement(
         `UPDATE lead_deliveries
          SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?, delivered_at = ?,
              lease_owner = NULL, lease_expires_at = NULL
@@ -658,10 +505,12 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async releaseIdempotencyKey(id: string): Promise<boolean> {
-    const result = await this.#attempt('write', () =>
-      this.#statement(
-        `UPDATE leads SET idempotency_key = NULL WHERE id = ? AND status = 'not_accepted'`,
-      ).run(id),
+    const result = await this.#db.attempt('write', () =>
+      this.#db
+        .statement(
+          `UPDATE leads SET idempotency_key = NULL WHERE id = ? AND status = 'not_accepted'`,
+        )
+        .run(id),
     );
     return result.changes > 0;
   }
@@ -673,7 +522,7 @@ export class SqliteLeadStore implements LeadStore {
     limit: number;
     targets: readonly string[];
   }): Promise<ClaimedDelivery[]> {
-    return this.#attempt('write', () => this.#claimDueDeliveries(options));
+    return this.#db.attempt('write', () => this.#claimDueDeliveries(options));
   }
 
   #claimDueDeliveries(options: {
@@ -683,10 +532,11 @@ export class SqliteLeadStore implements LeadStore {
     limit: number;
     targets: readonly string[];
   }): ClaimedDelivery[] {
-    return this.#bookkeeping(() => {
+    return this.#db.bookkeeping(() => {
       // One UPDATE ... RETURNING inside an immediate transaction: no other
       // connection can write between choosing the rows and leasing them.
-      const claimed = this.#statement(CLAIM_SQL)
+      const claimed = this.#db
+        .statement(CLAIM_SQL)
         .all(
           options.owner,
           options.leaseUntil,
@@ -701,9 +551,10 @@ export class SqliteLeadStore implements LeadStore {
       if (claimed.length === 0) return [];
       const ids = [...new Set(claimed.map((d) => d.lead_id))];
       const leads = new Map(
-        this.#statement(
-          `SELECT ${LEAD_COLUMNS} FROM leads WHERE id IN (${ids.map(() => '?').join(', ')})`,
-        )
+        this.#db
+          .statement(
+            `SELECT ${LEAD_COLUMNS} FROM leads WHERE id IN (${ids.map(() => '?').join(', ')})`,
+          )
           .all(...ids)
           .map((row) => [String(row.id), toLead(row)] as const),
       );
@@ -723,55 +574,60 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async recordDelivery(leadId: string, owner: string, update: DeliveryUpdate): Promise<boolean> {
-    const result = await this.#attempt('write', () =>
-      this.#bookkeeping(() =>
-        this.#statement(
-          `UPDATE lead_deliveries
+    const result = await this.#db.attempt('write', () =>
+      this.#db.bookkeeping(() =>
+        this.#db
+          .statement(
+            `UPDATE lead_deliveries
          SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?, delivered_at = ?,
              lease_owner = NULL, lease_expires_at = NULL
          WHERE lead_id = ? AND target = ? AND lease_owner = ?`,
-        ).run(
-          update.state,
-          update.attempts,
-          update.next_attempt_at,
-          clipError(update.last_error),
-          update.delivered_at,
-          leadId,
-          update.target,
-          owner,
-        ),
+          )
+          .run(
+            update.state,
+            update.attempts,
+            update.next_attempt_at,
+            clipError(update.last_error),
+            update.delivered_at,
+            leadId,
+            update.target,
+            owner,
+          ),
       ),
     );
     return result.changes > 0;
   }
 
   async retryDelivery(leadId: string, target: string, at: string): Promise<boolean> {
-    const result = await this.#attempt('write', () =>
-      this.#transaction(() =>
-        this.#statement(
-          `UPDATE lead_deliveries
+    const result = await this.#db.attempt('write', () =>
+      this.#db.transaction(() =>
+        this.#db
+          .statement(
+            `UPDATE lead_deliveries
            SET state = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_expires_at = NULL
            WHERE lead_id = ? AND target = ? AND state = 'failed'
              AND lead_id IN (SELECT id FROM leads WHERE status = 'accepted')`,
-        ).run(at, leadId, target),
+          )
+          .run(at, leadId, target),
       ),
     );
     return result.changes > 0;
   }
 
   async cancelDeliveriesExcept(targets: readonly string[]): Promise<CancelledDelivery[]> {
-    return this.#attempt('write', () => this.#cancelDeliveriesExcept(targets));
+    return this.#db.attempt('write', () => this.#cancelDeliveriesExcept(targets));
   }
 
   #cancelDeliveriesExcept(targets: readonly string[]): CancelledDelivery[] {
-    return this.#bookkeeping(() =>
-      this.#statement(
-        `UPDATE lead_deliveries
+    return this.#db.bookkeeping(() =>
+      this.#db
+        .statement(
+          `UPDATE lead_deliveries
            SET state = 'cancelled', next_attempt_at = NULL, lease_owner = NULL, lease_expires_at = NULL
            WHERE state = 'pending' AND target NOT IN (SELECT value FROM json_each(?))
              AND lead_id IN (SELECT id FROM leads WHERE status = 'accepted')
            RETURNING lead_id, target, label`,
-      )
+        )
         .all(JSON.stringify(targets))
         .map((row) => ({
           lead_id: String(row.lead_id),
@@ -782,20 +638,19 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async expireReceived(olderThan: string): Promise<number> {
-    return this.#attempt('write', () => this.#expireReceived(olderThan));
+    return this.#db.attempt('write', () => this.#expireReceived(olderThan));
   }
 
   #expireReceived(olderThan: string): number {
-    return this.#bookkeeping(() => {
-      const stale = this.#statement(
-        `SELECT id FROM leads WHERE status = 'received' AND created_at < ?`,
-      )
+    return this.#db.bookkeeping(() => {
+      const stale = this.#db
+        .statement(`SELECT id FROM leads WHERE status = 'received' AND created_at < ?`)
         .all(olderThan)
         .map((row) => String(row.id));
-      const markLead = this.#statement(
+      const markLead = this.#db.statement(
         `UPDATE leads SET status = 'not_accepted' WHERE id = ? AND status = 'received'`,
       );
-      const markDeliveries = this.#statement(
+      const markDeliveries = this.#db.statement(
         `UPDATE lead_deliveries SET state = 'not_sent', next_attempt_at = NULL,
            lease_owner = NULL, lease_expires_at = NULL
          WHERE lead_id = ? AND state = 'pending'`,
@@ -810,10 +665,11 @@ export class SqliteLeadStore implements LeadStore {
 
   async listLeads(options: { limit?: number } = {}): Promise<LeadWithDeliveries[]> {
     const limit = Math.max(1, Math.min(options.limit ?? 50, 10_000));
-    return this.#attempt('read', () => {
-      const leads = this.#statement(
-        `SELECT ${STORED_LEAD_COLUMNS} FROM leads ORDER BY created_at DESC, rowid DESC LIMIT ?`,
-      )
+    return this.#db.attempt('read', () => {
+      const leads = this.#db
+        .statement(
+          `SELECT ${STORED_LEAD_COLUMNS} FROM leads ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+        )
         .all(limit)
         .map(toStoredLead);
       return this.#withDetails(leads);
@@ -821,10 +677,9 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async exportLeads(): Promise<LeadWithDeliveries[]> {
-    return this.#attempt('read', () => {
-      const leads = this.#statement(
-        `SELECT ${STORED_LEAD_COLUMNS} FROM leads ORDER BY created_at, rowid`,
-      )
+    return this.#db.attempt('read', () => {
+      const leads = this.#db
+        .statement(`SELECT ${STORED_LEAD_COLUMNS} FROM leads ORDER BY created_at, rowid`)
         .all()
         .map(toStoredLead);
       return this.#withDetails(leads);
@@ -832,10 +687,11 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async findLeadsByEmail(email: string): Promise<LeadWithDeliveries[]> {
-    return this.#attempt('read', () => {
-      const leads = this.#statement(
-        `SELECT ${STORED_LEAD_COLUMNS} FROM leads WHERE email = ? ORDER BY created_at, rowid`,
-      )
+    return this.#db.attempt('read', () => {
+      const leads = this.#db
+        .statement(
+          `SELECT ${STORED_LEAD_COLUMNS} FROM leads WHERE email = ? ORDER BY created_at, rowid`,
+        )
         .all(email.trim().toLowerCase())
         .map(toStoredLead);
       return this.#withDetails(leads);
@@ -844,70 +700,72 @@ export class SqliteLeadStore implements LeadStore {
 
   async deleteLeads(ids: readonly string[]): Promise<number> {
     if (ids.length === 0) return 0;
-    const count = await this.#attempt('write', () =>
-      this.#transaction(() => {
-        const remove = this.#statement('DELETE FROM leads WHERE id = ?');
+    const count = await this.#db.attempt('write', () =>
+      this.#db.transaction(() => {
+        const remove = this.#db.statement('DELETE FROM leads WHERE id = ?');
         let deleted = 0;
         for (const id of new Set(ids)) deleted += Number(remove.run(id).changes);
         return deleted;
       }),
     );
-    await this.#eraseWal();
+    await this.#db.eraseWal();
     return count;
   }
 
   async purgeCreatedBefore(cutoff: string): Promise<number> {
     // Deliveries go with their lead (ON DELETE CASCADE).
-    const result = await this.#attempt('write', () =>
-      this.#statement('DELETE FROM leads WHERE created_at < ?').run(cutoff),
+    const result = await this.#db.attempt('write', () =>
+      this.#db.statement('DELETE FROM leads WHERE created_at < ?').run(cutoff),
     );
     // Every purge (daily), so one whose checkpoint could not finish is finished by the next.
-    await this.#eraseWal();
+    await this.#db.eraseWal();
     return Number(result.changes);
   }
 
   async hitRateLimit(key: string, windowMs: number): Promise<RateLimitCount> {
     const now = new Date().toISOString();
-    const row = await this.#attempt('write', () =>
-      this.#statement(
-        `INSERT INTO lead_rate_limits (key, hits, reset_at) VALUES (?, 1, ?)
+    const row = await this.#db.attempt('write', () =>
+      this.#db
+        .statement(
+          `INSERT INTO lead_rate_limits (key, hits, reset_at) VALUES (?, 1, ?)
            ON CONFLICT (key) DO UPDATE SET
              hits = CASE WHEN reset_at <= ? THEN 1 ELSE hits + 1 END,
              reset_at = CASE WHEN reset_at <= ? THEN excluded.reset_at ELSE reset_at END
            RETURNING hits, reset_at`,
-      ).get(key, new Date(Date.parse(now) + windowMs).toISOString(), now, now),
+        )
+        .get(key, new Date(Date.parse(now) + windowMs).toISOString(), now, now),
     );
     return { hits: Number(row?.hits), resetAt: String(row?.reset_at) };
   }
 
   async undoRateLimitHit(key: string): Promise<void> {
-    await this.#attempt('write', () =>
-      this.#statement('UPDATE lead_rate_limits SET hits = hits - 1 WHERE key = ? AND hits > 0').run(
-        key,
-      ),
+    await this.#db.attempt('write', () =>
+      this.#db
+        .statement('UPDATE lead_rate_limits SET hits = hits - 1 WHERE key = ? AND hits > 0')
+        .run(key),
     );
   }
 
   async resetRateLimit(key: string): Promise<void> {
-    await this.#attempt('write', () =>
-      this.#statement('DELETE FROM lead_rate_limits WHERE key = ?').run(key),
+    await this.#db.attempt('write', () =>
+      this.#db.statement('DELETE FROM lead_rate_limits WHERE key = ?').run(key),
     );
   }
 
   async purgeRateLimits(): Promise<number> {
-    const result = await this.#attempt('write', () =>
-      this.#statement('DELETE FROM lead_rate_limits WHERE reset_at <= ?').run(
-        new Date().toISOString(),
-      ),
+    const result = await this.#db.attempt('write', () =>
+      this.#db
+        .statement('DELETE FROM lead_rate_limits WHERE reset_at <= ?')
+        .run(new Date().toISOString()),
     );
     return Number(result.changes);
   }
 
   async peekRateLimit(key: string): Promise<RateLimitCount | null> {
-    const row = await this.#attempt('read', () =>
-      this.#statement(
-        'SELECT hits, reset_at FROM lead_rate_limits WHERE key = ? AND reset_at > ?',
-      ).get(key, new Date().toISOString()),
+    const row = await this.#db.attempt('read', () =>
+      this.#db
+        .statement('SELECT hits, reset_at FROM lead_rate_limits WHERE key = ? AND reset_at > ?')
+        .get(key, new Date().toISOString()),
     );
     return row ? { hits: Number(row.hits), resetAt: String(row.reset_at) } : null;
   }
@@ -921,18 +779,20 @@ export class SqliteLeadStore implements LeadStore {
     changes: { stage?: LeadStage | undefined; note?: string | undefined },
   ): Promise<TrackingSaveResult> {
     checkTracking(changes);
-    return this.#attempt('write', () =>
-      this.#transaction((): TrackingSaveResult => {
-        const saved = this.#statement(
-          `UPDATE leads SET stage = coalesce(?, stage), note = coalesce(?, note),
+    return this.#db.attempt('write', () =>
+      this.#db.transaction((): TrackingSaveResult => {
+        const saved = this.#db
+          .statement(
+            `UPDATE leads SET stage = coalesce(?, stage), note = coalesce(?, note),
              revision = revision + 1
            WHERE id = ? AND revision = ?
            RETURNING stage, note, revision`,
-        ).get(changes.stage ?? null, changes.note ?? null, id, expectedRevision);
+          )
+          .get(changes.stage ?? null, changes.note ?? null, id, expectedRevision);
         if (saved) return { saved: true, tracking: toTracking(saved) };
-        const current = this.#statement('SELECT stage, note, revision FROM leads WHERE id = ?').get(
-          id,
-        );
+        const current = this.#db
+          .statement('SELECT stage, note, revision FROM leads WHERE id = ?')
+          .get(id);
         return current
           ? { saved: false, reason: 'conflict', current: toTracking(current) }
           : { saved: false, reason: 'not_found' };
@@ -965,14 +825,15 @@ export class SqliteLeadStore implements LeadStore {
       where.push(`(${parts.join(' OR ')})`);
     }
     const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    return this.#attempt('read', () => {
+    return this.#db.attempt('read', () => {
       const total = Number(
-        this.#statement(`SELECT count(*) AS n FROM leads ${filter}`).get(...values)?.n ?? 0,
+        this.#db.statement(`SELECT count(*) AS n FROM leads ${filter}`).get(...values)?.n ?? 0,
       );
-      const leads = this.#statement(
-        `SELECT ${STORED_LEAD_COLUMNS} FROM leads ${filter}
+      const leads = this.#db
+        .statement(
+          `SELECT ${STORED_LEAD_COLUMNS} FROM leads ${filter}
          ORDER BY ${INBOX_ORDER}, rowid DESC LIMIT ? OFFSET ?`,
-      )
+        )
         .all(...values, limit, offset)
         .map(toStoredLead);
       return {
@@ -983,71 +844,77 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async countLeadsSince(since: string | null): Promise<number> {
-    const row = await this.#attempt('read', () =>
+    const row = await this.#db.attempt('read', () =>
       since === null
-        ? this.#statement('SELECT count(*) AS n FROM leads').get()
-        : this.#statement('SELECT count(*) AS n FROM leads WHERE created_at > ?').get(since),
+        ? this.#db.statement('SELECT count(*) AS n FROM leads').get()
+        : this.#db.statement('SELECT count(*) AS n FROM leads WHERE created_at > ?').get(since),
     );
     return Number(row?.n ?? 0);
   }
 
   async addOwner(email: string, at: string): Promise<{ owner: OwnerRecord; added: boolean }> {
     const address = normaliseEmail(email);
-    return this.#attempt('write', () =>
-      this.#transaction(() => {
-        const existing = this.#statement(
-          `SELECT ${OWNER_COLUMNS}, removed_at FROM owners WHERE email = ?`,
-        ).get(address);
+    return this.#db.attempt('write', () =>
+      this.#db.transaction(() => {
+        const existing = this.#db
+          .statement(`SELECT ${OWNER_COLUMNS}, removed_at FROM owners WHERE email = ?`)
+          .get(address);
         const userId = randomBytes(32).toString('base64url');
         if (!existing) {
-          const row = this.#statement(
-            `INSERT INTO owners (id, email, webauthn_user_id, created_at) VALUES (?, ?, ?, ?)
+          const row = this.#db
+            .statement(
+              `INSERT INTO owners (id, email, webauthn_user_id, created_at) VALUES (?, ?, ?, ?)
              RETURNING ${OWNER_COLUMNS}`,
-          ).get(randomUUID(), address, userId, at);
+            )
+            .get(randomUUID(), address, userId, at);
           return { owner: toOwner(row ?? {}), added: true };
         }
         if (existing.removed_at === null) return { owner: toOwner(existing), added: false };
         // Added again after removal: a new owner under the old id, nothing of the old one kept.
-        const row = this.#statement(
-          `UPDATE owners SET removed_at = NULL, created_at = ?, webauthn_user_id = ?,
+        const row = this.#db
+          .statement(
+            `UPDATE owners SET removed_at = NULL, created_at = ?, webauthn_user_id = ?,
              last_sign_in_at = NULL, inbox_seen_at = NULL
            WHERE id = ? RETURNING ${OWNER_COLUMNS}`,
-        ).get(at, userId, String(existing.id));
+          )
+          .get(at, userId, String(existing.id));
         return { owner: toOwner(row ?? {}), added: true };
       }),
     );
   }
 
   async getOwner(id: string): Promise<OwnerRecord | null> {
-    const row = await this.#attempt('read', () =>
-      this.#statement(
-        `SELECT ${OWNER_COLUMNS} FROM owners WHERE id = ? AND removed_at IS NULL`,
-      ).get(id),
+    const row = await this.#db.attempt('read', () =>
+      this.#db
+        .statement(`SELECT ${OWNER_COLUMNS} FROM owners WHERE id = ? AND removed_at IS NULL`)
+        .get(id),
     );
     return row ? toOwner(row) : null;
   }
 
   async findOwnerByEmail(email: string): Promise<OwnerRecord | null> {
-    const row = await this.#attempt('read', () =>
-      this.#statement(
-        `SELECT ${OWNER_COLUMNS} FROM owners WHERE email = ? AND removed_at IS NULL`,
-      ).get(normaliseEmail(email)),
+    const row = await this.#db.attempt('read', () =>
+      this.#db
+        .statement(`SELECT ${OWNER_COLUMNS} FROM owners WHERE email = ? AND removed_at IS NULL`)
+        .get(normaliseEmail(email)),
     );
     return row ? toOwner(row) : null;
   }
 
   async listOwners(): Promise<OwnerWithPasskeys[]> {
-    return this.#attempt('read', () => {
-      const owners = this.#statement(
-        `SELECT ${OWNER_COLUMNS} FROM owners WHERE removed_at IS NULL ORDER BY created_at, email`,
-      )
+    return this.#db.attempt('read', () => {
+      const owners = this.#db
+        .statement(
+          `SELECT ${OWNER_COLUMNS} FROM owners WHERE removed_at IS NULL ORDER BY created_at, email`,
+        )
         .all()
         .map((row) => toOwner(row));
-      const passkeys = this.#statement(
-        `SELECT ${PASSKEY_COLUMNS} FROM owner_passkeys
+      const passkeys = this.#db
+        .statement(
+          `SELECT ${PASSKEY_COLUMNS} FROM owner_passkeys
          WHERE owner_id IN (SELECT id FROM owners WHERE removed_at IS NULL)
          ORDER BY created_at, id`,
-      )
+        )
         .all()
         .map(toPasskey);
       return owners.map((owner) => ({
@@ -1058,16 +925,18 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async removeOwner(email: string, at: string): Promise<OwnerRecord | null> {
-    return this.#attempt('write', () =>
-      this.#transaction(() => {
-        const row = this.#statement(
-          `UPDATE owners SET removed_at = ? WHERE email = ? AND removed_at IS NULL
+    return this.#db.attempt('write', () =>
+      this.#db.transaction(() => {
+        const row = this.#db
+          .statement(
+            `UPDATE owners SET removed_at = ? WHERE email = ? AND removed_at IS NULL
            RETURNING ${OWNER_COLUMNS}`,
-        ).get(at, normaliseEmail(email));
+          )
+          .get(at, normaliseEmail(email));
         if (!row) return null;
         const owner = toOwner(row);
         for (const table of ['owner_sessions', 'owner_passkeys', 'owner_links']) {
-          this.#statement(`DELETE FROM ${table} WHERE owner_id = ?`).run(owner.id);
+          this.#db.statement(`DELETE FROM ${table} WHERE owner_id = ?`).run(owner.id);
         }
         return owner;
       }),
@@ -1075,85 +944,90 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async markInboxSeen(ownerId: string, at: string): Promise<void> {
-    await this.#attempt('write', () =>
-      this.#statement('UPDATE owners SET inbox_seen_at = ? WHERE id = ?').run(at, ownerId),
+    await this.#db.attempt('write', () =>
+      this.#db.statement('UPDATE owners SET inbox_seen_at = ? WHERE id = ?').run(at, ownerId),
     );
   }
 
   async addPasskey(passkey: NewPasskey): Promise<boolean> {
-    const result = await this.#attempt('write', () =>
-      this.#statement(
-        `INSERT INTO owner_passkeys (${PASSKEY_COLUMNS})
+    const result = await this.#db.attempt('write', () =>
+      this.#db
+        .statement(
+          `INSERT INTO owner_passkeys (${PASSKEY_COLUMNS})
          SELECT ?, id, ?, ?, ?, ?, ?, NULL FROM owners WHERE id = ? AND removed_at IS NULL
          ON CONFLICT (id) DO NOTHING`,
-      ).run(
-        passkey.id,
-        passkey.public_key,
-        passkey.counter,
-        JSON.stringify(passkey.transports),
-        passkey.name,
-        passkey.created_at,
-        passkey.owner_id,
-      ),
+        )
+        .run(
+          passkey.id,
+          passkey.public_key,
+          passkey.counter,
+          JSON.stringify(passkey.transports),
+          passkey.name,
+          passkey.created_at,
+          passkey.owner_id,
+        ),
     );
     return result.changes > 0;
   }
 
   async findPasskey(id: string): Promise<{ passkey: PasskeyRecord; owner: OwnerRecord } | null> {
-    const row = await this.#attempt('read', () =>
-      this.#statement(
-        `SELECT p.id, p.owner_id, p.public_key, p.counter, p.transports, p.name, p.created_at,
+    const row = await this.#db.attempt('read', () =>
+      this.#db
+        .statement(
+          `SELECT p.id, p.owner_id, p.public_key, p.counter, p.transports, p.name, p.created_at,
                 p.last_used_at, ${OWNER_COLUMNS_AS_O}
          FROM owner_passkeys p JOIN owners o ON o.id = p.owner_id
          WHERE p.id = ? AND o.removed_at IS NULL`,
-      ).get(id),
+        )
+        .get(id),
     );
     return row ? { passkey: toPasskey(row), owner: toOwner(row, 'o_') } : null;
   }
 
   async listPasskeys(ownerId: string): Promise<PasskeyRecord[]> {
-    return this.#attempt('read', () =>
-      this.#statement(
-        `SELECT ${PASSKEY_COLUMNS} FROM owner_passkeys WHERE owner_id = ? ORDER BY created_at, id`,
-      )
+    return this.#db.attempt('read', () =>
+      this.#db
+        .statement(
+          `SELECT ${PASSKEY_COLUMNS} FROM owner_passkeys WHERE owner_id = ? ORDER BY created_at, id`,
+        )
         .all(ownerId)
         .map(toPasskey),
     );
   }
 
   async recordPasskeyUse(id: string, counter: number, at: string): Promise<void> {
-    await this.#attempt('write', () =>
-      this.#statement('UPDATE owner_passkeys SET counter = ?, last_used_at = ? WHERE id = ?').run(
-        counter,
-        at,
-        id,
-      ),
+    await this.#db.attempt('write', () =>
+      this.#db
+        .statement('UPDATE owner_passkeys SET counter = ?, last_used_at = ? WHERE id = ?')
+        .run(counter, at, id),
     );
   }
 
   async removePasskey(ownerId: string, id: string): Promise<boolean> {
-    const result = await this.#attempt('write', () =>
-      this.#statement('DELETE FROM owner_passkeys WHERE owner_id = ? AND id = ?').run(ownerId, id),
+    const result = await this.#db.attempt('write', () =>
+      this.#db
+        .statement('DELETE FROM owner_passkeys WHERE owner_id = ? AND id = ?')
+        .run(ownerId, id),
     );
     return result.changes > 0;
   }
 
   async createSession(session: SessionRecord): Promise<boolean> {
-    return this.#attempt('write', () =>
-      this.#transaction(() => {
-        const owner = this.#statement(
-          'UPDATE owners SET last_sign_in_at = ? WHERE id = ? AND removed_at IS NULL',
-        ).run(session.created_at, session.owner_id);
+    return this.#db.attempt('write', () =>
+      this.#db.transaction(() => {
+        const owner = this.#db
+          .statement('UPDATE owners SET last_sign_in_at = ? WHERE id = ? AND removed_at IS NULL')
+          .run(session.created_at, session.owner_id);
         if (owner.changes === 0) return false;
-        this.#statement(
-          `INSERT INTO owner_sessions (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?)`,
-        ).run(
-          session.id_hash,
-          session.owner_id,
-          session.created_at,
-          session.last_seen_at,
-          session.expires_at,
-        );
+        this.#db
+          .statement(`INSERT INTO owner_sessions (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?)`)
+          .run(
+            session.id_hash,
+            session.owner_id,
+            session.created_at,
+            session.last_seen_at,
+            session.expires_at,
+          );
         return true;
       }),
     );
@@ -1163,13 +1037,15 @@ export class SqliteLeadStore implements LeadStore {
     idHash: string,
     now: string,
   ): Promise<{ session: SessionRecord; owner: OwnerRecord } | null> {
-    const row = await this.#attempt('read', () =>
-      this.#statement(
-        `SELECT s.id_hash, s.owner_id, s.created_at, s.last_seen_at, s.expires_at,
+    const row = await this.#db.attempt('read', () =>
+      this.#db
+        .statement(
+          `SELECT s.id_hash, s.owner_id, s.created_at, s.last_seen_at, s.expires_at,
                 ${OWNER_COLUMNS_AS_O}
          FROM owner_sessions s JOIN owners o ON o.id = s.owner_id
          WHERE s.id_hash = ? AND s.expires_at > ? AND o.removed_at IS NULL`,
-      ).get(idHash, now),
+        )
+        .get(idHash, now),
     );
     return row ? { session: toSession(row), owner: toOwner(row, 'o_') } : null;
   }
@@ -1177,43 +1053,47 @@ export class SqliteLeadStore implements LeadStore {
   async touchSession(idHash: string, at: string, expiresAt: string): Promise<boolean> {
     // Bookkeeping (no fsync of its own): lost to a power cut, a session only
     // ends a little sooner.
-    const result = await this.#attempt('write', () =>
-      this.#bookkeeping(() =>
-        this.#statement(
-          `UPDATE owner_sessions SET last_seen_at = ?, expires_at = ?
+    const result = await this.#db.attempt('write', () =>
+      this.#db.bookkeeping(() =>
+        this.#db
+          .statement(
+            `UPDATE owner_sessions SET last_seen_at = ?, expires_at = ?
            WHERE id_hash = ? AND expires_at > ?`,
-        ).run(at, expiresAt, idHash, at),
+          )
+          .run(at, expiresAt, idHash, at),
       ),
     );
     return result.changes > 0;
   }
 
   async endSession(idHash: string): Promise<boolean> {
-    const result = await this.#attempt('write', () =>
-      this.#statement('DELETE FROM owner_sessions WHERE id_hash = ?').run(idHash),
+    const result = await this.#db.attempt('write', () =>
+      this.#db.statement('DELETE FROM owner_sessions WHERE id_hash = ?').run(idHash),
     );
     return result.changes > 0;
   }
 
   async endOwnerSessions(ownerId: string): Promise<number> {
-    const result = await this.#attempt('write', () =>
-      this.#statement('DELETE FROM owner_sessions WHERE owner_id = ?').run(ownerId),
+    const result = await this.#db.attempt('write', () =>
+      this.#db.statement('DELETE FROM owner_sessions WHERE owner_id = ?').run(ownerId),
     );
     return Number(result.changes);
   }
 
   async createOwnerLink(link: OwnerLinkRecord): Promise<void> {
-    await this.#attempt('write', () =>
-      this.#transaction(() => {
+    await this.#db.attempt('write', () =>
+      this.#db.transaction(() => {
         if (link.kind === 'setup') {
-          this.#statement(`DELETE FROM owner_links WHERE owner_id = ? AND kind = 'setup'`).run(
-            link.owner_id,
-          );
+          this.#db
+            .statement(`DELETE FROM owner_links WHERE owner_id = ? AND kind = 'setup'`)
+            .run(link.owner_id);
         }
-        this.#statement(
-          `INSERT INTO owner_links (token_hash, owner_id, kind, created_at, expires_at)
+        this.#db
+          .statement(
+            `INSERT INTO owner_links (token_hash, owner_id, kind, created_at, expires_at)
            VALUES (?, ?, ?, ?, ?)`,
-        ).run(link.token_hash, link.owner_id, link.kind, link.created_at, link.expires_at);
+          )
+          .run(link.token_hash, link.owner_id, link.kind, link.created_at, link.expires_at);
       }),
     );
   }
@@ -1223,16 +1103,18 @@ export class SqliteLeadStore implements LeadStore {
     kind: OwnerLinkKind,
     now: string,
   ): Promise<OwnerRecord | null> {
-    return this.#attempt('write', () =>
-      this.#transaction(() => {
-        const link = this.#statement(
-          `DELETE FROM owner_links WHERE token_hash = ? AND kind = ? AND expires_at > ?
+    return this.#db.attempt('write', () =>
+      this.#db.transaction(() => {
+        const link = this.#db
+          .statement(
+            `DELETE FROM owner_links WHERE token_hash = ? AND kind = ? AND expires_at > ?
            RETURNING owner_id`,
-        ).get(tokenHash, kind, now);
+          )
+          .get(tokenHash, kind, now);
         if (!link) return null;
-        const owner = this.#statement(
-          `SELECT ${OWNER_COLUMNS} FROM owners WHERE id = ? AND removed_at IS NULL`,
-        ).get(String(link.owner_id));
+        const owner = this.#db
+          .statement(`SELECT ${OWNER_COLUMNS} FROM owners WHERE id = ? AND removed_at IS NULL`)
+          .get(String(link.owner_id));
         return owner ? toOwner(owner) : null;
       }),
     );
@@ -1243,35 +1125,39 @@ export class SqliteLeadStore implements LeadStore {
     kind: OwnerLinkKind,
     now: string,
   ): Promise<OwnerRecord | null> {
-    return this.#attempt('read', () => {
-      const row = this.#statement(
-        `SELECT ${OWNER_COLUMNS.split(', ')
-          .map((column) => `o.${column}`)
-          .join(', ')}
+    return this.#db.attempt('read', () => {
+      const row = this.#db
+        .statement(
+          `SELECT ${OWNER_COLUMNS.split(', ')
+            .map((column) => `o.${column}`)
+            .join(', ')}
          FROM owner_links l JOIN owners o ON o.id = l.owner_id
          WHERE l.token_hash = ? AND l.kind = ? AND l.expires_at > ? AND o.removed_at IS NULL`,
-      ).get(tokenHash, kind, now);
+        )
+        .get(tokenHash, kind, now);
       return row ? toOwner(row) : null;
     });
   }
 
   async createOwnerChallenge(challenge: OwnerChallengeRecord): Promise<void> {
-    await this.#attempt('write', () =>
-      this.#transaction(() => {
+    await this.#db.attempt('write', () =>
+      this.#db.transaction(() => {
         // Expired ones go as new ones come: the table holds only live challenges.
-        this.#statement('DELETE FROM owner_challenges WHERE expires_at <= ?').run(
-          challenge.created_at,
-        );
-        this.#statement(
-          `INSERT INTO owner_challenges (challenge_hash, kind, owner_id, created_at, expires_at)
+        this.#db
+          .statement('DELETE FROM owner_challenges WHERE expires_at <= ?')
+          .run(challenge.created_at);
+        this.#db
+          .statement(
+            `INSERT INTO owner_challenges (challenge_hash, kind, owner_id, created_at, expires_at)
            VALUES (?, ?, ?, ?, ?)`,
-        ).run(
-          challenge.challenge_hash,
-          challenge.kind,
-          challenge.owner_id,
-          challenge.created_at,
-          challenge.expires_at,
-        );
+          )
+          .run(
+            challenge.challenge_hash,
+            challenge.kind,
+            challenge.owner_id,
+            challenge.created_at,
+            challenge.expires_at,
+          );
       }),
     );
   }
@@ -1281,21 +1167,25 @@ export class SqliteLeadStore implements LeadStore {
     kind: OwnerChallengeKind,
     now: string,
   ): Promise<{ owner_id: string | null } | null> {
-    return this.#attempt('write', () => {
-      const row = this.#statement(
-        `DELETE FROM owner_challenges WHERE challenge_hash = ? AND kind = ? AND expires_at > ?
+    return this.#db.attempt('write', () => {
+      const row = this.#db
+        .statement(
+          `DELETE FROM owner_challenges WHERE challenge_hash = ? AND kind = ? AND expires_at > ?
          RETURNING owner_id`,
-      ).get(challengeHash, kind, now);
+        )
+        .get(challengeHash, kind, now);
       return row ? { owner_id: textOrNull(row.owner_id) } : null;
     });
   }
 
   async purgeExpiredSignIns(now: string): Promise<number> {
-    return this.#attempt('write', () =>
-      this.#transaction(() =>
+    return this.#db.attempt('write', () =>
+      this.#db.transaction(() =>
         ['owner_sessions', 'owner_links', 'owner_challenges']
           .map((table) =>
-            Number(this.#statement(`DELETE FROM ${table} WHERE expires_at <= ?`).run(now).changes),
+            Number(
+              this.#db.statement(`DELETE FROM ${table} WHERE expires_at <= ?`).run(now).changes,
+            ),
           )
           .reduce((sum, n) => sum + n, 0),
       ),
@@ -1304,20 +1194,21 @@ export class SqliteLeadStore implements LeadStore {
 
   async recordActivity(entry: NewActivity): Promise<void> {
     checkActivity(entry);
-    await this.#attempt('write', () =>
-      this.#statement(
-        'INSERT INTO owner_activity (at, actor, action, detail) VALUES (?, ?, ?, ?)',
-      ).run(entry.at, entry.actor, entry.action, entry.detail),
+    await this.#db.attempt('write', () =>
+      this.#db
+        .statement('INSERT INTO owner_activity (at, actor, action, detail) VALUES (?, ?, ?, ?)')
+        .run(entry.at, entry.actor, entry.action, entry.detail),
     );
   }
 
   async listActivity(options: { limit?: number; offset?: number } = {}): Promise<ActivityRecord[]> {
     const limit = Math.max(1, Math.min(options.limit ?? LEAD_PAGE_SIZE, 1000));
     const offset = Math.max(0, Math.floor(options.offset ?? 0));
-    return this.#attempt('read', () =>
-      this.#statement(
-        'SELECT id, at, actor, action, detail FROM owner_activity ORDER BY id DESC LIMIT ? OFFSET ?',
-      )
+    return this.#db.attempt('read', () =>
+      this.#db
+        .statement(
+          'SELECT id, at, actor, action, detail FROM owner_activity ORDER BY id DESC LIMIT ? OFFSET ?',
+        )
         .all(limit, offset)
         .map((row) => ({
           id: Number(row.id),
@@ -1333,18 +1224,21 @@ export class SqliteLeadStore implements LeadStore {
   // The site's content (site-content-store.server.ts)
 
   #newestLive(): SiteContentVersionRecord | null {
-    const row = this.#statement(
-      `SELECT ${VERSION_COLUMNS} FROM site_content_versions
+    const row = this.#db
+      .statement(
+        `SELECT ${VERSION_COLUMNS} FROM site_content_versions
          WHERE state = 'live' ORDER BY version DESC LIMIT 1`,
-    ).get();
+      )
+      .get();
     return row ? toVersion(row) : null;
   }
 
   async siteContentDraft(): Promise<SiteContentDraft> {
-    return this.#attempt('read', () => {
-      const rows = this.#statement(
-        'SELECT section, content, revision, updated_at, updated_by FROM site_content_draft',
-      )
+    return this.#db.attempt('read', () => {
+      const rows = this.#db
+        .statement(
+          'SELECT section, content, revision, updated_at, updated_by FROM site_content_draft',
+        )
         .all()
         .map(toDraftRow);
       return assembleDraft(rows, this.#newestLive()?.content ?? null);
@@ -1361,27 +1255,32 @@ export class SqliteLeadStore implements LeadStore {
     checkRevision(expectedRevision);
     const json = JSON.stringify(checked);
     const at = new Date().toISOString();
-    return this.#attempt('write', () =>
-      this.#transaction((): SiteContentSaveResult<S> => {
+    return this.#db.attempt('write', () =>
+      this.#db.transaction((): SiteContentSaveResult<S> => {
         const saved =
           expectedRevision === 0
-            ? this.#statement(
-                `INSERT INTO site_content_draft (section, content, revision, updated_at, updated_by)
+            ? this.#db
+                .statement(
+                  `INSERT INTO site_content_draft (section, content, revision, updated_at, updated_by)
                    VALUES (?, ?, 1, ?, ?) ON CONFLICT (section) DO NOTHING
                    RETURNING section, content, revision, updated_at, updated_by`,
-              ).get(section, json, at, ownerId)
-            : this.#statement(
-                `UPDATE site_content_draft
+                )
+                .get(section, json, at, ownerId)
+            : this.#db
+                .statement(
+                  `UPDATE site_content_draft
                    SET content = ?, revision = revision + 1, updated_at = ?, updated_by = ?
                    WHERE section = ? AND revision = ?
                    RETURNING section, content, revision, updated_at, updated_by`,
-              ).get(json, at, ownerId, section, expectedRevision);
+                )
+                .get(json, at, ownerId, section, expectedRevision);
         if (saved) {
           return { saved: true, section: draftSection<S>(toDraftRow(saved)) };
         }
-        const rows = this.#statement(
-          'SELECT section, content, revision, updated_at, updated_by FROM site_content_draft WHERE section = ?',
-        )
+        const rows = this.#db
+          .statement(
+            'SELECT section, content, revision, updated_at, updated_by FROM site_content_draft WHERE section = ?',
+          )
           .all(section)
           .map(toDraftRow);
         const draft = assembleDraft(rows, this.#newestLive()?.content ?? null);
@@ -1401,11 +1300,13 @@ export class SqliteLeadStore implements LeadStore {
   ): Promise<SiteContentVersionRecord> {
     const json = JSON.stringify(checkedContent(content));
     const at = new Date().toISOString();
-    const row = await this.#attempt('write', () =>
-      this.#statement(
-        `INSERT INTO site_content_versions (content, created_at, created_by, restored_from, state)
+    const row = await this.#db.attempt('write', () =>
+      this.#db
+        .statement(
+          `INSERT INTO site_content_versions (content, created_at, created_by, restored_from, state)
            VALUES (?, ?, ?, ?, 'publishing') RETURNING ${VERSION_COLUMNS}`,
-      ).get(json, at, ownerId, restoredFrom ?? null),
+        )
+        .get(json, at, ownerId, restoredFrom ?? null),
     );
     if (!row) throw new Error('The site content version was not stored');
     return toVersion(row);
@@ -1418,16 +1319,18 @@ export class SqliteLeadStore implements LeadStore {
   ): Promise<boolean> {
     if (!checkVersionNumber(version)) return false;
     const at = new Date().toISOString();
-    const result = await this.#attempt('write', () =>
-      this.#statement(
-        `UPDATE site_content_versions SET state = ?, error = ?, live_at = ?
+    const result = await this.#db.attempt('write', () =>
+      this.#db
+        .statement(
+          `UPDATE site_content_versions SET state = ?, error = ?, live_at = ?
            WHERE version = ? AND state = 'publishing'`,
-      ).run(
-        state,
-        state === 'failed' ? clipError(error ?? 'the build failed') : null,
-        state === 'live' ? at : null,
-        version,
-      ),
+        )
+        .run(
+          state,
+          state === 'failed' ? clipError(error ?? 'the build failed') : null,
+          state === 'live' ? at : null,
+          version,
+        ),
     );
     return Number(result.changes) === 1;
   }
@@ -1436,14 +1339,16 @@ export class SqliteLeadStore implements LeadStore {
     if (!checkVersionNumber(version)) return [];
     if (host !== undefined) checkHostName(host);
     const at = new Date().toISOString();
-    const rows = await this.#attempt('write', () =>
-      this.#transaction(() => {
-        const superseded = this.#statement(
-          `UPDATE site_content_versions SET state = 'superseded'
+    const rows = await this.#db.attempt('write', () =>
+      this.#db.transaction(() => {
+        const superseded = this.#db
+          .statement(
+            `UPDATE site_content_versions SET state = 'superseded'
              WHERE version < ? AND state = 'publishing' RETURNING version`,
-        ).all(version);
+          )
+          .all(version);
         if (host !== undefined) {
-          const record = this.#statement(
+          const record = this.#db.statement(
             `INSERT INTO site_builds (version, host, state, error, at)
                VALUES (?, ?, 'superseded', NULL, ?) ON CONFLICT (version, host) DO NOTHING`,
           );
@@ -1465,27 +1370,33 @@ export class SqliteLeadStore implements LeadStore {
     checkHostName(host);
     const at = new Date().toISOString();
     const reason = state === 'failed' ? clipError(error ?? 'the build failed') : null;
-    return this.#attempt('write', () =>
-      this.#transaction(() => {
+    return this.#db.attempt('write', () =>
+      this.#db.transaction(() => {
         // A host's live build stays live: a failed rebuild (an offer ending) changes nothing.
-        this.#statement(
-          `INSERT INTO site_builds (version, host, state, error, at)
+        this.#db
+          .statement(
+            `INSERT INTO site_builds (version, host, state, error, at)
              SELECT version, ?, ?, ?, ? FROM site_content_versions WHERE version = ?
              ON CONFLICT (version, host) DO UPDATE
                SET state = excluded.state, error = excluded.error, at = excluded.at
                WHERE site_builds.state <> 'live'`,
-        ).run(host, state, reason, at, version);
+          )
+          .run(host, state, reason, at, version);
         // Live on any host makes the version live; failed on one, while live on none, failed.
         const changed =
           state === 'live'
-            ? this.#statement(
-                `UPDATE site_content_versions SET state = 'live', error = NULL, live_at = ?
+            ? this.#db
+                .statement(
+                  `UPDATE site_content_versions SET state = 'live', error = NULL, live_at = ?
                    WHERE version = ? AND state <> 'live'`,
-              ).run(at, version)
-            : this.#statement(
-                `UPDATE site_content_versions SET state = 'failed', error = ?
+                )
+                .run(at, version)
+            : this.#db
+                .statement(
+                  `UPDATE site_content_versions SET state = 'failed', error = ?
                    WHERE version = ? AND state IN ('publishing', 'superseded')`,
-              ).run(reason, version);
+                )
+                .run(reason, version);
         return Number(changed.changes) === 1;
       }),
     );
@@ -1493,23 +1404,25 @@ export class SqliteLeadStore implements LeadStore {
 
   async listSiteBuilds(fromVersion: number): Promise<SiteBuildRecord[]> {
     const from = Number.isSafeInteger(fromVersion) ? fromVersion : 0;
-    return this.#attempt('read', () =>
-      this.#statement(
-        `SELECT ${BUILD_COLUMNS} FROM site_builds WHERE version >= ?
+    return this.#db.attempt('read', () =>
+      this.#db
+        .statement(
+          `SELECT ${BUILD_COLUMNS} FROM site_builds WHERE version >= ?
            ORDER BY version DESC, host LIMIT 2000`,
-      )
+        )
         .all(from)
         .map(toBuild),
     );
   }
 
   async siteHostsServing(): Promise<SiteHostServing[]> {
-    return this.#attempt('read', () =>
+    return this.#db.attempt('read', () =>
       // SQLite takes `at` from the row of MAX(version).
-      this.#statement(
-        `SELECT host, MAX(version) AS version, at FROM site_builds
+      this.#db
+        .statement(
+          `SELECT host, MAX(version) AS version, at FROM site_builds
            WHERE state = 'live' GROUP BY host ORDER BY host`,
-      )
+        )
         .all()
         .map((row) => ({
           host: String(row.host),
@@ -1520,25 +1433,26 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   async newestLiveSiteContent(): Promise<SiteContentVersionRecord | null> {
-    return this.#attempt('read', () => this.#newestLive());
+    return this.#db.attempt('read', () => this.#newestLive());
   }
 
   async siteContentVersion(version: number): Promise<SiteContentVersionRecord | null> {
     if (!checkVersionNumber(version)) return null;
-    return this.#attempt('read', () => {
-      const row = this.#statement(
-        `SELECT ${VERSION_COLUMNS} FROM site_content_versions WHERE version = ?`,
-      ).get(version);
+    return this.#db.attempt('read', () => {
+      const row = this.#db
+        .statement(`SELECT ${VERSION_COLUMNS} FROM site_content_versions WHERE version = ?`)
+        .get(version);
       return row ? toVersion(row) : null;
     });
   }
 
   async listSiteContentVersions(limit: number): Promise<SiteContentVersionRecord[]> {
     const count = Math.max(1, Math.min(Math.floor(limit), SITE_CONTENT_VERSIONS_MAX));
-    return this.#attempt('read', () =>
-      this.#statement(
-        `SELECT ${VERSION_COLUMNS} FROM site_content_versions ORDER BY version DESC LIMIT ?`,
-      )
+    return this.#db.attempt('read', () =>
+      this.#db
+        .statement(
+          `SELECT ${VERSION_COLUMNS} FROM site_content_versions ORDER BY version DESC LIMIT ?`,
+        )
         .all(count)
         .map(toVersion),
     );
@@ -1548,21 +1462,25 @@ export class SqliteLeadStore implements LeadStore {
     checkSitePhoto(photo);
     const id = randomUUID();
     const at = new Date().toISOString();
-    const row = await this.#attempt('write', () =>
-      this.#statement(
-        `INSERT INTO site_photos (id, bytes, width, height, created_at, created_by)
+    const row = await this.#db.attempt('write', () =>
+      this.#db
+        .statement(
+          `INSERT INTO site_photos (id, bytes, width, height, created_at, created_by)
            VALUES (?, ?, ?, ?, ?, ?) RETURNING id, width, height, created_at, created_by`,
-      ).get(id, photo.bytes, photo.width, photo.height, at, photo.ownerId),
+        )
+        .get(id, photo.bytes, photo.width, photo.height, at, photo.ownerId),
     );
     if (!row) throw new Error('The photo was not stored');
     return toSitePhotoInfo(row);
   }
 
   async sitePhoto(id: string): Promise<SitePhotoRecord | null> {
-    return this.#attempt('read', () => {
-      const row = this.#statement(
-        'SELECT id, bytes, width, height, created_at, created_by FROM site_photos WHERE id = ?',
-      ).get(id);
+    return this.#db.attempt('read', () => {
+      const row = this.#db
+        .statement(
+          'SELECT id, bytes, width, height, created_at, created_by FROM site_photos WHERE id = ?',
+        )
+        .get(id);
       if (!row) return null;
       const bytes = row.bytes;
       return {
@@ -1574,9 +1492,10 @@ export class SqliteLeadStore implements LeadStore {
 
   async deleteUnusedSitePhotos(ids: readonly string[]): Promise<string[]> {
     if (ids.length === 0) return [];
-    const rows = await this.#attempt('write', () =>
-      this.#statement(
-        `DELETE FROM site_photos
+    const rows = await this.#db.attempt('write', () =>
+      this.#db
+        .statement(
+          `DELETE FROM site_photos
            WHERE id IN (SELECT value FROM json_each(?))
              AND NOT EXISTS (
                SELECT 1 FROM site_content_versions AS v, json_each(v.content, '$.jobPhotos') AS p
@@ -1585,34 +1504,35 @@ export class SqliteLeadStore implements LeadStore {
                SELECT 1 FROM site_content_draft AS d, json_each(d.content) AS p
                  WHERE d.section = 'jobPhotos' AND json_extract(p.value, '$.photoId') = site_photos.id)
            RETURNING id`,
-      ).all(JSON.stringify(ids)),
+        )
+        .all(JSON.stringify(ids)),
     );
     return rows.map((row) => String(row.id));
   }
 
   async countFailedDeliveries(): Promise<number> {
-    const row = await this.#attempt('read', () =>
-      this.#statement(`SELECT count(*) AS n FROM lead_deliveries WHERE state = 'failed'`).get(),
+    const row = await this.#db.attempt('read', () =>
+      this.#db.statement(`SELECT count(*) AS n FROM lead_deliveries WHERE state = 'failed'`).get(),
     );
     return Number(row?.n ?? 0);
   }
 
   async ping(): Promise<void> {
-    await this.#attempt('read', () => this.#statement('SELECT 1').get());
+    await this.#db.attempt('read', () => this.#db.statement('SELECT 1').get());
   }
 
   async checkWritable(): Promise<void> {
-    await this.#attempt('write', () =>
-      this.#statement(
-        `INSERT INTO lead_store_heartbeat (id, beat_at) VALUES (1, ?)
+    await this.#db.attempt('write', () =>
+      this.#db
+        .statement(
+          `INSERT INTO lead_store_heartbeat (id, beat_at) VALUES (1, ?)
            ON CONFLICT (id) DO UPDATE SET beat_at = excluded.beat_at`,
-      ).run(new Date().toISOString()),
+        )
+        .run(new Date().toISOString()),
     );
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
     this.#db.close();
   }
 }
