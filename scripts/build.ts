@@ -15,7 +15,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import islandScript from 'astro/runtime/server/astro-island.prebuilt.js';
 import sharp from 'sharp';
-import { SiteContentError } from '../app/db/site-content-store.server.ts';
+import { SiteContentError } from '../app/db/site-content/site-content.server.ts';
 import {
   createRelease,
   linkDependencies,

@@ -66,7 +66,7 @@ import {
   type SitePhotoInfo,
   type SiteHostServing,
   type SitePhotoRecord,
-} from './site-content-store.server.ts';
+} from './site-content/site-content.server.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.postgres.server.ts';
 
 /**
@@ -1133,7 +1133,7 @@ export class PostgresLeadStore implements LeadStore {
   }
 
   // -------------------------------------------------------------------------
-  // The site's content (site-content-store.server.ts)
+  // The site's content (site-content/site-content.server.ts)
 
   async #newestLive(): Promise<SiteContentVersionRecord | null> {
     const result = await this.#pool.query(

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { SiteContent, SiteContentSection } from '../content/site-content.ts';
-import type { SiteContentSaveResult } from './site-content-store.server.ts';
+import type { SiteContentSaveResult } from './site-content/site-content.server.ts';
 import { storeErrorForLog, type LeadStore } from './store.server.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { LeadSource } from '../leads/intake/schema.ts';
-import type { SiteContentStore } from './site-content-store.server.ts';
+import type { SiteContentStore } from './site-content/site-content.server.ts';
 
 /**
  * The lead store (docs/operations.md#lead-record, #delivery): the embedded SQLite
@@ -370,7 +370,7 @@ export type InsertResult =
   /** Another lead already holds the idempotency key; nothing was written. */
   | { inserted: false; existing: LeadRecord };
 
-/** The lead store; the site's content lives in it too (site-content-store.server.ts). */
+/** The lead store; the site's content lives in it too (site-content/site-content.server.ts). */
 export interface LeadStore extends SiteContentStore {
   readonly kind: 'sqlite' | 'postgres';
 

@@ -31,7 +31,7 @@ import type {
   SiteContentDraft,
   SiteContentDraftSection,
   SiteContentVersionRecord,
-} from '../db/site-content-store.server.ts';
+} from '../db/site-content/site-content.server.ts';
 import type { LeadStore, NewActivity } from '../db/store.server.ts';
 import type { SitePublishingControl, SignedInOwner } from './context.server.ts';
 import {

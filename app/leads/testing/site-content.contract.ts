@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSiteContent, type SiteContent } from '../../content/site-content.ts';
-import { SiteContentError } from '../../db/site-content-store.server.ts';
+import { SiteContentError } from '../../db/site-content/site-content.server.ts';
 import type { LeadStore } from '../../db/store.server.ts';
 import type { StoreHarness } from './test-support.server.ts';
 
 /**
- * The site content's part of the store (site-content-store.server.ts), run
+ * The site content's part of the store (site-content/site-content.server.ts), run
  * against SQLite (store-sqlite.server.test.ts) and PostgreSQL
  * (store-postgres.server.test.ts).
  */

@@ -7,7 +7,7 @@ import {
   type ContentProblem,
   type SiteContent,
   type SiteContentSection,
-} from '../content/site-content.ts';
+} from '../../content/site-content.ts';
 
 /**
  * The site's editable content in the lead store (docs/operations.md#site-content):
