@@ -29,7 +29,6 @@ import {
   type LeadStore,
   type LeadWithDeliveries,
   type NewDelivery,
-  type RateLimitCount,
   STORE_SECRET_BYTES,
   type StoreSecretName,
 } from './store.server.ts';
@@ -40,6 +39,8 @@ import type {
 } from './site-content/site-content.server.ts';
 import { PostgresSiteContentStore } from './site-content/site-content.postgres.server.ts';
 import { PostgresOwnerStore } from './owners/owners.postgres.server.ts';
+import { PostgresRateLimitStore } from './rate-limits/rate-limits.postgres.server.ts';
+import type { RateLimitStore } from './rate-limits/rate-limits.server.ts';
 import type { OwnerStore } from './owners/owners.server.ts';
 import { iso, textOrNull, UUID, type Row } from './postgres-values.server.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.postgres.server.ts';
@@ -122,6 +123,7 @@ export class PostgresLeadStore implements LeadStore {
   readonly #pool: pg.Pool;
   readonly #siteContent: PostgresSiteContentStore;
   readonly #owners: PostgresOwnerStore;
+  readonly #rateLimits: PostgresRateLimitStore;
   #closed = false;
 
   constructor(options: PostgresLeadStoreOptions) {
@@ -141,6 +143,7 @@ export class PostgresLeadStore implements LeadStore {
     });
     this.#siteContent = new PostgresSiteContentStore(this.#pool);
     this.#owners = new PostgresOwnerStore(this.#pool);
+    this.#rateLimits = new PostgresRateLimitStore(this.#pool);
     // An idle client losing its connection must not crash the process.
     this.#pool.on('error', (error) => {
       // Only the message and code: pg's error can carry the whole client object.
@@ -565,47 +568,17 @@ export class PostgresLeadStore implements LeadStore {
     return result.rowCount ?? 0;
   }
 
-  async hitRateLimit(key: string, windowMs: number): Promise<RateLimitCount> {
-    // The database's clock, so processes on several machines agree on the window.
-    // Named, so each connection parses and plans it once: it runs on every enquiry.
-    const result = await this.#pool.query<{ hits: number; reset_at: Date }>({
-      name: 'lead-rate-limit-hit',
-      text: `INSERT INTO lead_rate_limits AS r (key, hits, reset_at)
-       VALUES ($1, 1, now() + $2 * interval '1 millisecond')
-       ON CONFLICT (key) DO UPDATE SET
-         hits = CASE WHEN r.reset_at <= now() THEN 1 ELSE r.hits + 1 END,
-         reset_at = CASE WHEN r.reset_at <= now() THEN excluded.reset_at ELSE r.reset_at END
-       RETURNING hits, reset_at`,
-      values: [key, windowMs],
-    });
-    const row = result.rows[0];
-    return { hits: Number(row?.hits), resetAt: iso(row?.reset_at) ?? '' };
-  }
-
-  async undoRateLimitHit(key: string): Promise<void> {
-    await this.#pool.query(
-      'UPDATE lead_rate_limits SET hits = hits - 1 WHERE key = $1 AND hits > 0',
-      [key],
-    );
-  }
-
-  async resetRateLimit(key: string): Promise<void> {
-    await this.#pool.query('DELETE FROM lead_rate_limits WHERE key = $1', [key]);
-  }
-
-  async purgeRateLimits(): Promise<number> {
-    const result = await this.#pool.query('DELETE FROM lead_rate_limits WHERE reset_at <= now()');
-    return result.rowCount ?? 0;
-  }
-
-  async peekRateLimit(key: string): Promise<RateLimitCount | null> {
-    const result = await this.#pool.query<{ hits: number; reset_at: Date }>(
-      'SELECT hits, reset_at FROM lead_rate_limits WHERE key = $1 AND reset_at > now()',
-      [key],
-    );
-    const row = result.rows[0];
-    return row ? { hits: Number(row.hits), resetAt: iso(row.reset_at) ?? '' } : null;
-  }
+  // The rate limits (app/db/rate-limits/rate-limits.postgres.server.ts)
+  hitRateLimit: RateLimitStore['hitRateLimit'] = (...args) =>
+    this.#rateLimits.hitRateLimit(...args);
+  undoRateLimitHit: RateLimitStore['undoRateLimitHit'] = (...args) =>
+    this.#rateLimits.undoRateLimitHit(...args);
+  resetRateLimit: RateLimitStore['resetRateLimit'] = (...args) =>
+    this.#rateLimits.resetRateLimit(...args);
+  purgeRateLimits: RateLimitStore['purgeRateLimits'] = (...args) =>
+    this.#rateLimits.purgeRateLimits(...args);
+  peekRateLimit: RateLimitStore['peekRateLimit'] = (...args) =>
+    this.#rateLimits.peekRateLimit(...args);
 
   // -------------------------------------------------------------------------
   // The owner's pages

@@ -31,7 +31,6 @@ import {
   type LeadStore,
   type LeadWithDeliveries,
   type NewDelivery,
-  type RateLimitCount,
   STORE_SECRET_BYTES,
   type StoreSecretName,
 } from './store.server.ts';
@@ -43,6 +42,8 @@ import type {
 import { SqliteConnection } from './sqlite-connection.server.ts';
 import { SqliteSiteContentStore } from './site-content/site-content.sqlite.server.ts';
 import { SqliteOwnerStore } from './owners/owners.sqlite.server.ts';
+import { SqliteRateLimitStore } from './rate-limits/rate-limits.sqlite.server.ts';
+import type { RateLimitStore } from './rate-limits/rate-limits.server.ts';
 import type { OwnerStore } from './owners/owners.server.ts';
 
 /**
@@ -169,12 +170,14 @@ export class SqliteLeadStore implements LeadStore {
   readonly #db: SqliteConnection;
   readonly #siteContent: SqliteSiteContentStore;
   readonly #owners: SqliteOwnerStore;
+  readonly #rateLimits: SqliteRateLimitStore;
 
   /** Use openSqliteLeadStore(), which also sets the journal mode and migrates. */
   constructor(file: string, options: { busyWaitMs?: number | undefined } = {}) {
     this.#db = new SqliteConnection(file, options);
     this.#siteContent = new SqliteSiteContentStore(this.#db);
     this.#owners = new SqliteOwnerStore(this.#db);
+    this.#rateLimits = new SqliteRateLimitStore(this.#db);
   }
 
   get file(): string {
@@ -607,53 +610,17 @@ export class SqliteLeadStore implements LeadStore {
     return Number(result.changes);
   }
 
-  async hitRateLimit(key: string, windowMs: number): Promise<RateLimitCount> {
-    const now = new Date().toISOString();
-    const row = await this.#db.attempt('write', () =>
-      this.#db
-        .statement(
-          `INSERT INTO lead_rate_limits (key, hits, reset_at) VALUES (?, 1, ?)
-           ON CONFLICT (key) DO UPDATE SET
-             hits = CASE WHEN reset_at <= ? THEN 1 ELSE hits + 1 END,
-             reset_at = CASE WHEN reset_at <= ? THEN excluded.reset_at ELSE reset_at END
-           RETURNING hits, reset_at`,
-        )
-        .get(key, new Date(Date.parse(now) + windowMs).toISOString(), now, now),
-    );
-    return { hits: Number(row?.hits), resetAt: String(row?.reset_at) };
-  }
-
-  async undoRateLimitHit(key: string): Promise<void> {
-    await this.#db.attempt('write', () =>
-      this.#db
-        .statement('UPDATE lead_rate_limits SET hits = hits - 1 WHERE key = ? AND hits > 0')
-        .run(key),
-    );
-  }
-
-  async resetRateLimit(key: string): Promise<void> {
-    await this.#db.attempt('write', () =>
-      this.#db.statement('DELETE FROM lead_rate_limits WHERE key = ?').run(key),
-    );
-  }
-
-  async purgeRateLimits(): Promise<number> {
-    const result = await this.#db.attempt('write', () =>
-      this.#db
-        .statement('DELETE FROM lead_rate_limits WHERE reset_at <= ?')
-        .run(new Date().toISOString()),
-    );
-    return Number(result.changes);
-  }
-
-  async peekRateLimit(key: string): Promise<RateLimitCount | null> {
-    const row = await this.#db.attempt('read', () =>
-      this.#db
-        .statement('SELECT hits, reset_at FROM lead_rate_limits WHERE key = ? AND reset_at > ?')
-        .get(key, new Date().toISOString()),
-    );
-    return row ? { hits: Number(row.hits), resetAt: String(row.reset_at) } : null;
-  }
+  // The rate limits (app/db/rate-limits/rate-limits.sqlite.server.ts)
+  hitRateLimit: RateLimitStore['hitRateLimit'] = (...args) =>
+    this.#rateLimits.hitRateLimit(...args);
+  undoRateLimitHit: RateLimitStore['undoRateLimitHit'] = (...args) =>
+    this.#rateLimits.undoRateLimitHit(...args);
+  resetRateLimit: RateLimitStore['resetRateLimit'] = (...args) =>
+    this.#rateLimits.resetRateLimit(...args);
+  purgeRateLimits: RateLimitStore['purgeRateLimits'] = (...args) =>
+    this.#rateLimits.purgeRateLimits(...args);
+  peekRateLimit: RateLimitStore['peekRateLimit'] = (...args) =>
+    this.#rateLimits.peekRateLimit(...args);
 
   // -------------------------------------------------------------------------
   // The owner's pages

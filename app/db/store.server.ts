@@ -1,6 +1,7 @@
 import type { LeadSource } from '../leads/intake/schema.ts';
 import type { SiteContentStore } from './site-content/site-content.server.ts';
 import type { OwnerStore } from './owners/owners.server.ts';
+export type { RateLimitCount } from './rate-limits/rate-limits.server.ts';
 
 export type {
   OwnerRecord,
@@ -13,6 +14,7 @@ export type {
   OwnerChallengeKind,
   OwnerChallengeRecord,
 } from './owners/owners.server.ts';
+import type { RateLimitStore } from './rate-limits/rate-limits.server.ts';
 
 /**
  * The lead store (docs/operations.md#lead-record, #delivery): the embedded SQLite
@@ -194,12 +196,6 @@ export interface ClaimedDelivery extends DeliveryRecord {
   lead: LeadRecord;
 }
 
-export interface RateLimitCount {
-  hits: number;
-  /** When the window ends (ISO 8601). */
-  resetAt: string;
-}
-
 /** The outcome of a save of a lead's stage or note. */
 export type TrackingSaveResult =
   | { saved: true; tracking: LeadTracking }
@@ -301,7 +297,7 @@ export type InsertResult =
   | { inserted: false; existing: LeadRecord };
 
 /** The lead store; the owners (owners/owners.server.ts) and the site's content live in it too (site-content/site-content.server.ts). */
-export interface LeadStore extends SiteContentStore, OwnerStore {
+export interface LeadStore extends SiteContentStore, OwnerStore, RateLimitStore {
   readonly kind: 'sqlite' | 'postgres';
 
   /**
@@ -406,26 +402,6 @@ export interface LeadStore extends SiteContentStore, OwnerStore {
    * processes at once.
    */
   purgeCreatedBefore(cutoff: string): Promise<number>;
-
-  /**
-   * Counts one request of `key` in a fixed window of `windowMs` starting at its
-   * first request (LEAD_RATE_LIMIT, docs/operations.md#environment), on the
-   * store's clock, so every server process on one database shares one count per
-   * visitor.
-   */
-  hitRateLimit(key: string, windowMs: number): Promise<RateLimitCount>;
-
-  /** Takes back one counted request of `key`. */
-  undoRateLimitHit(key: string): Promise<void>;
-
-  /** Forgets `key`'s count. */
-  resetRateLimit(key: string): Promise<void>;
-
-  /** Drops the counts whose window has ended; returns how many. */
-  purgeRateLimits(): Promise<number>;
-
-  /** The current count of `key`, without counting a request; null when its window has ended or never began. */
-  peekRateLimit(key: string): Promise<RateLimitCount | null>;
 
   // -------------------------------------------------------------------------
   // The owner's pages (docs/operations.md#owners-pages)

@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { iso, textOrNull, UUID, type Row } from '../postgres-values.server.ts';
-
 import { normaliseEmail } from '../store.server.ts';
 import type {
   NewPasskey,
