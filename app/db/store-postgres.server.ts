@@ -3,7 +3,6 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import {
   attachDeliveries,
-  checkActivity,
   PHOTO_INFO_COLUMNS,
   toPhotoInfo,
   type LeadPhoto,
@@ -12,12 +11,10 @@ import {
   clipError,
   LEAD_PAGE_SIZE,
   searchTerms,
-  type ActivityRecord,
   type LeadSearch,
   type LeadSearchResult,
   type LeadStage,
   type LeadTracking,
-  type NewActivity,
   type TrackingSaveResult,
   type CancelledDelivery,
   type ClaimedDelivery,
@@ -39,6 +36,8 @@ import type {
 } from './site-content/site-content.server.ts';
 import { PostgresSiteContentStore } from './site-content/site-content.postgres.server.ts';
 import { PostgresOwnerStore } from './owners/owners.postgres.server.ts';
+import { PostgresActivityStore } from './activity/activity.postgres.server.ts';
+import type { ActivityStore } from './activity/activity.server.ts';
 import { PostgresRateLimitStore } from './rate-limits/rate-limits.postgres.server.ts';
 import type { RateLimitStore } from './rate-limits/rate-limits.server.ts';
 import type { OwnerStore } from './owners/owners.server.ts';
@@ -123,6 +122,7 @@ export class PostgresLeadStore implements LeadStore {
   readonly #pool: pg.Pool;
   readonly #siteContent: PostgresSiteContentStore;
   readonly #owners: PostgresOwnerStore;
+  readonly #activity: PostgresActivityStore;
   readonly #rateLimits: PostgresRateLimitStore;
   #closed = false;
 
@@ -143,6 +143,7 @@ export class PostgresLeadStore implements LeadStore {
     });
     this.#siteContent = new PostgresSiteContentStore(this.#pool);
     this.#owners = new PostgresOwnerStore(this.#pool);
+    this.#activity = new PostgresActivityStore(this.#pool);
     this.#rateLimits = new PostgresRateLimitStore(this.#pool);
     // An idle client losing its connection must not crash the process.
     this.#pool.on('error', (error) => {
@@ -677,30 +678,10 @@ export class PostgresLeadStore implements LeadStore {
   purgeExpiredSignIns: OwnerStore['purgeExpiredSignIns'] = (...args) =>
     this.#owners.purgeExpiredSignIns(...args);
 
-  async recordActivity(entry: NewActivity): Promise<void> {
-    checkActivity(entry);
-    await this.#pool.query(
-      'INSERT INTO owner_activity (at, actor, action, detail) VALUES ($1::timestamptz, $2, $3, $4)',
-      [entry.at, entry.actor, entry.action, entry.detail],
-    );
-  }
-
-  async listActivity(options: { limit?: number; offset?: number } = {}): Promise<ActivityRecord[]> {
-    const limit = Math.max(1, Math.min(options.limit ?? LEAD_PAGE_SIZE, 1000));
-    const offset = Math.max(0, Math.floor(options.offset ?? 0));
-    const result = await this.#pool.query(
-      `SELECT id, at, actor, action, detail FROM owner_activity
-       ORDER BY id DESC LIMIT $1 OFFSET $2`,
-      [limit, offset],
-    );
-    return (result.rows as Row[]).map((row) => ({
-      id: Number(row.id),
-      at: iso(row.at) ?? '',
-      actor: String(row.actor),
-      action: String(row.action),
-      detail: String(row.detail),
-    }));
-  }
+  // The activity list (app/db/activity/activity.postgres.server.ts)
+  recordActivity: ActivityStore['recordActivity'] = (...args) =>
+    this.#activity.recordActivity(...args);
+  listActivity: ActivityStore['listActivity'] = (...args) => this.#activity.listActivity(...args);
 
   // -------------------------------------------------------------------------
   // The site's content (site-content/site-content.postgres.server.ts)

@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { SQLOutputValue } from 'node:sqlite';
 import {
   attachDeliveries,
-  checkActivity,
   PHOTO_INFO_COLUMNS,
   toPhotoInfo,
   type LeadPhoto,
@@ -14,12 +13,10 @@ import {
   clipError,
   LEAD_PAGE_SIZE,
   searchTerms,
-  type ActivityRecord,
   type LeadSearch,
   type LeadSearchResult,
   type LeadStage,
   type LeadTracking,
-  type NewActivity,
   type TrackingSaveResult,
   type CancelledDelivery,
   type ClaimedDelivery,
@@ -42,6 +39,8 @@ import type {
 import { SqliteConnection } from './sqlite-connection.server.ts';
 import { SqliteSiteContentStore } from './site-content/site-content.sqlite.server.ts';
 import { SqliteOwnerStore } from './owners/owners.sqlite.server.ts';
+import { SqliteActivityStore } from './activity/activity.sqlite.server.ts';
+import type { ActivityStore } from './activity/activity.server.ts';
 import { SqliteRateLimitStore } from './rate-limits/rate-limits.sqlite.server.ts';
 import type { RateLimitStore } from './rate-limits/rate-limits.server.ts';
 import type { OwnerStore } from './owners/owners.server.ts';
@@ -170,6 +169,7 @@ export class SqliteLeadStore implements LeadStore {
   readonly #db: SqliteConnection;
   readonly #siteContent: SqliteSiteContentStore;
   readonly #owners: SqliteOwnerStore;
+  readonly #activity: SqliteActivityStore;
   readonly #rateLimits: SqliteRateLimitStore;
 
   /** Use openSqliteLeadStore(), which also sets the journal mode and migrates. */
@@ -177,6 +177,7 @@ export class SqliteLeadStore implements LeadStore {
     this.#db = new SqliteConnection(file, options);
     this.#siteContent = new SqliteSiteContentStore(this.#db);
     this.#owners = new SqliteOwnerStore(this.#db);
+    this.#activity = new SqliteActivityStore(this.#db);
     this.#rateLimits = new SqliteRateLimitStore(this.#db);
   }
 
@@ -736,33 +737,10 @@ export class SqliteLeadStore implements LeadStore {
   purgeExpiredSignIns: OwnerStore['purgeExpiredSignIns'] = (...args) =>
     this.#owners.purgeExpiredSignIns(...args);
 
-  async recordActivity(entry: NewActivity): Promise<void> {
-    checkActivity(entry);
-    await this.#db.attempt('write', () =>
-      this.#db
-        .statement('INSERT INTO owner_activity (at, actor, action, detail) VALUES (?, ?, ?, ?)')
-        .run(entry.at, entry.actor, entry.action, entry.detail),
-    );
-  }
-
-  async listActivity(options: { limit?: number; offset?: number } = {}): Promise<ActivityRecord[]> {
-    const limit = Math.max(1, Math.min(options.limit ?? LEAD_PAGE_SIZE, 1000));
-    const offset = Math.max(0, Math.floor(options.offset ?? 0));
-    return this.#db.attempt('read', () =>
-      this.#db
-        .statement(
-          'SELECT id, at, actor, action, detail FROM owner_activity ORDER BY id DESC LIMIT ? OFFSET ?',
-        )
-        .all(limit, offset)
-        .map((row) => ({
-          id: Number(row.id),
-          at: String(row.at),
-          actor: String(row.actor),
-          action: String(row.action),
-          detail: String(row.detail),
-        })),
-    );
-  }
+  // The activity list (app/db/activity/activity.sqlite.server.ts)
+  recordActivity: ActivityStore['recordActivity'] = (...args) =>
+    this.#activity.recordActivity(...args);
+  listActivity: ActivityStore['listActivity'] = (...args) => this.#activity.listActivity(...args);
 
   // -------------------------------------------------------------------------
   // The site's content (site-content/site-content.sqlite.server.ts)

@@ -1,6 +1,8 @@
 import type { LeadSource } from '../leads/intake/schema.ts';
 import type { SiteContentStore } from './site-content/site-content.server.ts';
 import type { OwnerStore } from './owners/owners.server.ts';
+export { ACTIVITY_ACTION, ACTIVITY_DETAIL, checkActivity } from './activity/activity.server.ts';
+export type { NewActivity, ActivityRecord } from './activity/activity.server.ts';
 export type { RateLimitCount } from './rate-limits/rate-limits.server.ts';
 
 export type {
@@ -15,6 +17,7 @@ export type {
   OwnerChallengeRecord,
 } from './owners/owners.server.ts';
 import type { RateLimitStore } from './rate-limits/rate-limits.server.ts';
+import type { ActivityStore } from './activity/activity.server.ts';
 
 /**
  * The lead store (docs/operations.md#lead-record, #delivery): the embedded SQLite
@@ -225,37 +228,6 @@ export interface LeadSearchResult {
   total: number;
 }
 
-/**
- * One line of the activity list: who (an owner's e-mail, or 'cli'), what
- * (an action name and a detail), when. The detail is never personal data of
- * a lead: a lead id, a count, a stage, an owner id (ACTIVITY_DETAIL).
- */
-export interface NewActivity {
-  at: string;
-  actor: string;
-  action: string;
-  detail: string;
-}
-
-export interface ActivityRecord extends NewActivity {
-  id: number;
-}
-
-/**
- * What an activity's action and detail may hold: letters, digits and a few
- * separators, no '@', no spaces' worth of prose. A lead's name, e-mail,
- * phone or message cannot be written there by mistake; the store refuses it.
- */
-export const ACTIVITY_ACTION = /^[a-z][a-z0-9_.-]{0,63}$/;
-export const ACTIVITY_DETAIL = /^[A-Za-z0-9_.:,=/-]{0,200}$/;
-
-export function checkActivity(entry: NewActivity): void {
-  if (!ACTIVITY_ACTION.test(entry.action)) throw new Error('Invalid activity action');
-  if (!ACTIVITY_DETAIL.test(entry.detail)) {
-    throw new Error('Invalid activity detail: ids, counts and names of things only');
-  }
-}
-
 /** The longest note an owner may keep with a lead. */
 export const NOTE_MAX = 10_000;
 
@@ -297,7 +269,7 @@ export type InsertResult =
   | { inserted: false; existing: LeadRecord };
 
 /** The lead store; the owners (owners/owners.server.ts) and the site's content live in it too (site-content/site-content.server.ts). */
-export interface LeadStore extends SiteContentStore, OwnerStore, RateLimitStore {
+export interface LeadStore extends SiteContentStore, OwnerStore, ActivityStore, RateLimitStore {
   readonly kind: 'sqlite' | 'postgres';
 
   /**
@@ -426,12 +398,6 @@ export interface LeadStore extends SiteContentStore, OwnerStore, RateLimitStore 
 
   /** How many leads came in after `since` (every lead when null). */
   countLeadsSince(since: string | null): Promise<number>;
-
-  /** Appends to the activity list; refuses a detail that could hold personal data. */
-  recordActivity(entry: NewActivity): Promise<void>;
-
-  /** The activity list, newest first. */
-  listActivity(options?: { limit?: number; offset?: number }): Promise<ActivityRecord[]>;
 
   /** How many deliveries were given up for good (GET /healthz). */
   countFailedDeliveries(): Promise<number>;
