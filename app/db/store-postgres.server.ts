@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import {
@@ -26,8 +25,6 @@ import {
   type LeadStore,
   type LeadWithDeliveries,
   type NewDelivery,
-  STORE_SECRET_BYTES,
-  type StoreSecretName,
 } from './store.server.ts';
 import type { SiteContent, SiteContentSection } from '../content/site-content.ts';
 import type {
@@ -36,6 +33,8 @@ import type {
 } from './site-content/site-content.server.ts';
 import { PostgresSiteContentStore } from './site-content/site-content.postgres.server.ts';
 import { PostgresOwnerStore } from './owners/owners.postgres.server.ts';
+import { PostgresSecretStore } from './secrets/secrets.postgres.server.ts';
+import type { SecretStore } from './secrets/secrets.server.ts';
 import { PostgresActivityStore } from './activity/activity.postgres.server.ts';
 import type { ActivityStore } from './activity/activity.server.ts';
 import { PostgresRateLimitStore } from './rate-limits/rate-limits.postgres.server.ts';
@@ -122,6 +121,7 @@ export class PostgresLeadStore implements LeadStore {
   readonly #pool: pg.Pool;
   readonly #siteContent: PostgresSiteContentStore;
   readonly #owners: PostgresOwnerStore;
+  readonly #secrets: PostgresSecretStore;
   readonly #activity: PostgresActivityStore;
   readonly #rateLimits: PostgresRateLimitStore;
   #closed = false;
@@ -143,6 +143,7 @@ export class PostgresLeadStore implements LeadStore {
     });
     this.#siteContent = new PostgresSiteContentStore(this.#pool);
     this.#owners = new PostgresOwnerStore(this.#pool);
+    this.#secrets = new PostgresSecretStore(this.#pool);
     this.#activity = new PostgresActivityStore(this.#pool);
     this.#rateLimits = new PostgresRateLimitStore(this.#pool);
     // An idle client losing its connection must not crash the process.
@@ -243,28 +244,9 @@ export class PostgresLeadStore implements LeadStore {
     return { ...toPhotoInfo(row), data: new Uint8Array(data instanceof Uint8Array ? data : []) };
   }
 
-  async getOrCreateSecret(name: StoreSecretName): Promise<Uint8Array> {
-    const read = async () => {
-      const result = await this.#pool.query(
-        'SELECT secret FROM lead_store_secrets WHERE name = $1',
-        [name],
-      );
-      const secret = (result.rows[0] as Row | undefined)?.secret;
-      return secret instanceof Uint8Array ? new Uint8Array(secret) : undefined;
-    };
-    const found = await read();
-    if (found) return found;
-    // Made once: of two processes making it at once, the first insert wins
-    // (the other's waits for it, then does nothing) and both read it back.
-    await this.#pool.query(
-      `INSERT INTO lead_store_secrets (name, secret, created_at) VALUES ($1, $2, now())
-         ON CONFLICT (name) DO NOTHING`,
-      [name, randomBytes(STORE_SECRET_BYTES)],
-    );
-    const made = await read();
-    if (!made) throw new Error('The store secret was not stored');
-    return made;
-  }
+  // The store's secrets (app/db/secrets/secrets.postgres.server.ts)
+  getOrCreateSecret: SecretStore['getOrCreateSecret'] = (...args) =>
+    this.#secrets.getOrCreateSecret(...args);
 
   async insertLead(
     lead: LeadRecord,

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { SQLOutputValue } from 'node:sqlite';
@@ -28,8 +27,6 @@ import {
   type LeadStore,
   type LeadWithDeliveries,
   type NewDelivery,
-  STORE_SECRET_BYTES,
-  type StoreSecretName,
 } from './store.server.ts';
 import type { SiteContent, SiteContentSection } from '../content/site-content.ts';
 import type {
@@ -39,6 +36,8 @@ import type {
 import { SqliteConnection } from './sqlite-connection.server.ts';
 import { SqliteSiteContentStore } from './site-content/site-content.sqlite.server.ts';
 import { SqliteOwnerStore } from './owners/owners.sqlite.server.ts';
+import { SqliteSecretStore } from './secrets/secrets.sqlite.server.ts';
+import type { SecretStore } from './secrets/secrets.server.ts';
 import { SqliteActivityStore } from './activity/activity.sqlite.server.ts';
 import type { ActivityStore } from './activity/activity.server.ts';
 import { SqliteRateLimitStore } from './rate-limits/rate-limits.sqlite.server.ts';
@@ -169,6 +168,7 @@ export class SqliteLeadStore implements LeadStore {
   readonly #db: SqliteConnection;
   readonly #siteContent: SqliteSiteContentStore;
   readonly #owners: SqliteOwnerStore;
+  readonly #secrets: SqliteSecretStore;
   readonly #activity: SqliteActivityStore;
   readonly #rateLimits: SqliteRateLimitStore;
 
@@ -177,6 +177,7 @@ export class SqliteLeadStore implements LeadStore {
     this.#db = new SqliteConnection(file, options);
     this.#siteContent = new SqliteSiteContentStore(this.#db);
     this.#owners = new SqliteOwnerStore(this.#db);
+    this.#secrets = new SqliteSecretStore(this.#db);
     this.#activity = new SqliteActivityStore(this.#db);
     this.#rateLimits = new SqliteRateLimitStore(this.#db);
   }
@@ -257,25 +258,9 @@ export class SqliteLeadStore implements LeadStore {
     });
   }
 
-  async getOrCreateSecret(name: StoreSecretName): Promise<Uint8Array> {
-    const read = () =>
-      this.#db.statement('SELECT secret FROM lead_store_secrets WHERE name = ?').get(name)?.secret;
-    const found = await this.#db.attempt('read', read);
-    if (found instanceof Uint8Array) return new Uint8Array(found);
-    // Made once: of two processes making it at once, the first insert wins
-    // and both read the same secret back.
-    const made = await this.#db.attempt('write', () => {
-      this.#db
-        .statement(
-          `INSERT INTO lead_store_secrets (name, secret, created_at) VALUES (?, ?, ?)
-           ON CONFLICT (name) DO NOTHING`,
-        )
-        .run(name, randomBytes(STORE_SECRET_BYTES), new Date().toISOString());
-      return read();
-    });
-    if (!(made instanceof Uint8Array)) throw new Error('The store secret was not stored');
-    return new Uint8Array(made);
-  }
+  // The store's secrets (app/db/secrets/secrets.sqlite.server.ts)
+  getOrCreateSecret: SecretStore['getOrCreateSecret'] = (...args) =>
+    this.#secrets.getOrCreateSecret(...args);
 
   #insertLead(
     lead: LeadRecord,

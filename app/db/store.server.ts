@@ -1,6 +1,8 @@
 import type { LeadSource } from '../leads/intake/schema.ts';
 import type { SiteContentStore } from './site-content/site-content.server.ts';
 import type { OwnerStore } from './owners/owners.server.ts';
+export { STORE_SECRET_BYTES } from './secrets/secrets.server.ts';
+export type { StoreSecretName } from './secrets/secrets.server.ts';
 export { ACTIVITY_ACTION, ACTIVITY_DETAIL, checkActivity } from './activity/activity.server.ts';
 export type { NewActivity, ActivityRecord } from './activity/activity.server.ts';
 export type { RateLimitCount } from './rate-limits/rate-limits.server.ts';
@@ -18,6 +20,7 @@ export type {
 } from './owners/owners.server.ts';
 import type { RateLimitStore } from './rate-limits/rate-limits.server.ts';
 import type { ActivityStore } from './activity/activity.server.ts';
+import type { SecretStore } from './secrets/secrets.server.ts';
 
 /**
  * The lead store (docs/operations.md#lead-record, #delivery): the embedded SQLite
@@ -152,12 +155,6 @@ export interface NewLeadPhoto {
   height: number;
 }
 
-/** The secrets the store keeps (getOrCreateSecret): what each signs. */
-export type StoreSecretName = 'photo-links';
-
-/** The length of a store secret, in bytes. */
-export const STORE_SECRET_BYTES = 32;
-
 /** A stored lead as read back: what the visitor sent, the owner's tracking, the deliveries, the photos. */
 export interface LeadWithDeliveries extends LeadRecord, LeadTracking {
   deliveries: DeliveryRecord[];
@@ -269,7 +266,8 @@ export type InsertResult =
   | { inserted: false; existing: LeadRecord };
 
 /** The lead store; the owners (owners/owners.server.ts) and the site's content live in it too (site-content/site-content.server.ts). */
-export interface LeadStore extends SiteContentStore, OwnerStore, ActivityStore, RateLimitStore {
+export interface LeadStore
+  extends SiteContentStore, OwnerStore, SecretStore, ActivityStore, RateLimitStore {
   readonly kind: 'sqlite' | 'postgres';
 
   /**
@@ -286,13 +284,6 @@ export interface LeadStore extends SiteContentStore, OwnerStore, ActivityStore, 
 
   /** One photo of a lead with its bytes; null when the lead has none at that position. */
   getLeadPhoto(leadId: string, position: number): Promise<LeadPhoto | null>;
-
-  /**
-   * The store's secret of this name: 32 random bytes made once, the first
-   * time any process asks, and the same for every process on the store
-   * after that (the signed photo links, docs/operations.md#webhook-payload).
-   */
-  getOrCreateSecret(name: StoreSecretName): Promise<Uint8Array>;
 
   findByIdempotencyKey(key: string): Promise<LeadRecord | null>;
 
