@@ -5,7 +5,8 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { POSTGRES_MIGRATIONS } from './migrations.postgres.server.ts';
 import { SQLITE_MIGRATIONS } from './migrations.sqlite.server.ts';
-import { CLAIM_SQL, SQLITE_FILE_NAME } from './store-sqlite.server.ts';
+import { CLAIM_SQL } from './leads/leads.sqlite.server.ts';
+import { SQLITE_FILE_NAME } from './store-sqlite.server.ts';
 import type { DeliveryRecord, LeadStore } from './store.server.ts';
 import {
   POSTGRES_SKIP_MESSAGE,
