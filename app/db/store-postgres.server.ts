@@ -1,36 +1,12 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import {
-  attachDeliveries,
-  PHOTO_INFO_COLUMNS,
-  toPhotoInfo,
-  type LeadPhoto,
-  type NewLeadPhoto,
-  checkTracking,
-  clipError,
-  LEAD_PAGE_SIZE,
-  searchTerms,
-  type LeadSearch,
-  type LeadSearchResult,
-  type LeadStage,
-  type LeadTracking,
-  type TrackingSaveResult,
-  type CancelledDelivery,
-  type ClaimedDelivery,
-  type DeliveryRecord,
-  type DeliveryUpdate,
-  type InsertResult,
-  type LeadRecord,
-  type LeadStatus,
-  type LeadStore,
-  type LeadWithDeliveries,
-  type NewDelivery,
-} from './store.server.ts';
+import type { LeadStore } from './store.server.ts';
 import type { SiteContent, SiteContentSection } from '../content/site-content.ts';
 import type {
   SiteContentSaveResult,
   SiteContentStore,
 } from './site-content/site-content.server.ts';
+import { PostgresLeadsStore } from './leads/leads.postgres.server.ts';
 import { PostgresSiteContentStore } from './site-content/site-content.postgres.server.ts';
 import { PostgresOwnerStore } from './owners/owners.postgres.server.ts';
 import { PostgresSecretStore } from './secrets/secrets.postgres.server.ts';
@@ -40,7 +16,6 @@ import type { ActivityStore } from './activity/activity.server.ts';
 import { PostgresRateLimitStore } from './rate-limits/rate-limits.postgres.server.ts';
 import type { RateLimitStore } from './rate-limits/rate-limits.server.ts';
 import type { OwnerStore } from './owners/owners.server.ts';
-import { iso, textOrNull, UUID, type Row } from './postgres-values.server.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.postgres.server.ts';
 
 /**
@@ -49,61 +24,6 @@ import { POSTGRES_MIGRATIONS } from './migrations.postgres.server.ts';
  * the outbox claims rows with FOR UPDATE SKIP LOCKED, so no delivery is
  * claimed by two workers at once.
  */
-
-const LEAD_COLUMNS =
-  'id, name, email, phone, service, message, created_at, source, status, idempotency_key, urgent';
-/**
- * The inbox's order (docs/operations.md#urgent-enquiries): an urgent lead
- * the owner has not yet moved past `new` on top, then newest first.
- */
-const INBOX_ORDER = `(urgent AND stage = 'new') DESC, created_at DESC`;
-const DELIVERY_COLUMNS =
-  'lead_id, target, label, state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_expires_at';
-/** A lead as read back for people: what the visitor sent and the owner's tracking. */
-const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision`;
-function toLead(row: Row, prefix = ''): LeadRecord {
-  const get = (column: string) => row[`${prefix}${column}`];
-  return {
-    id: String(get('id')),
-    name: String(get('name')),
-    email: String(get('email')),
-    phone: String(get('phone')),
-    service: String(get('service')),
-    message: String(get('message')),
-    created_at: iso(get('created_at')) ?? '',
-    source: String(get('source')) as LeadRecord['source'],
-    status: String(get('status')) as LeadStatus,
-    idempotency_key: textOrNull(get('idempotency_key')),
-    urgent: get('urgent') === true,
-  };
-}
-
-function toTracking(row: Row): LeadTracking {
-  return {
-    stage: String(row.stage) as LeadStage,
-    note: String(row.note),
-    revision: Number(row.revision),
-  };
-}
-
-function toStoredLead(row: Row): LeadRecord & LeadTracking {
-  return { ...toLead(row), ...toTracking(row) };
-}
-
-function toDelivery(row: Row): DeliveryRecord {
-  return {
-    lead_id: String(row.lead_id),
-    target: String(row.target),
-    label: String(row.label),
-    state: String(row.state) as DeliveryRecord['state'],
-    attempts: Number(row.attempts),
-    next_attempt_at: iso(row.next_attempt_at),
-    last_error: textOrNull(row.last_error),
-    delivered_at: iso(row.delivered_at),
-    lease_owner: textOrNull(row.lease_owner),
-    lease_expires_at: iso(row.lease_expires_at),
-  };
-}
 
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
@@ -119,6 +39,7 @@ export interface PostgresLeadStoreOptions {
 export class PostgresLeadStore implements LeadStore {
   readonly kind = 'postgres' as const;
   readonly #pool: pg.Pool;
+  readonly #leads: PostgresLeadsStore;
   readonly #siteContent: PostgresSiteContentStore;
   readonly #owners: PostgresOwnerStore;
   readonly #secrets: PostgresSecretStore;
@@ -141,6 +62,7 @@ export class PostgresLeadStore implements LeadStore {
       // Only tests pass a schema; a DATABASE_URL can carry its own ?options=-c search_path=….
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
+    this.#leads = new PostgresLeadsStore(this.#pool);
     this.#siteContent = new PostgresSiteContentStore(this.#pool);
     this.#owners = new PostgresOwnerStore(this.#pool);
     this.#secrets = new PostgresSecretStore(this.#pool);
@@ -204,352 +126,9 @@ export class PostgresLeadStore implements LeadStore {
     }
   }
 
-  async #deliveriesOf(leadIds: readonly string[]): Promise<DeliveryRecord[]> {
-    if (leadIds.length === 0) return [];
-    const result = await this.#pool.query(
-      `SELECT ${DELIVERY_COLUMNS} FROM lead_deliveries
-       WHERE lead_id = ANY($1::uuid[]) ORDER BY lead_id, position`,
-      [leadIds],
-    );
-    return result.rows.map(toDelivery);
-  }
-
-  /** Leads with their deliveries and their photos' metadata. */
-  async #withDetails(
-    leads: ReadonlyArray<LeadRecord & LeadTracking>,
-  ): Promise<LeadWithDeliveries[]> {
-    const ids = leads.map((lead) => lead.id);
-    if (ids.length === 0) return [];
-    const [deliveries, photos] = await Promise.all([
-      this.#deliveriesOf(ids),
-      this.#pool.query(
-        `SELECT ${PHOTO_INFO_COLUMNS} FROM lead_photos
-         WHERE lead_id = ANY($1::uuid[]) ORDER BY lead_id, position`,
-        [ids],
-      ),
-    ]);
-    return attachDeliveries(leads, deliveries, (photos.rows as Row[]).map(toPhotoInfo));
-  }
-
-  async getLeadPhoto(leadId: string, position: number): Promise<LeadPhoto | null> {
-    if (!UUID.test(leadId) || !Number.isSafeInteger(position)) return null;
-    const result = await this.#pool.query(
-      `SELECT ${PHOTO_INFO_COLUMNS}, data FROM lead_photos WHERE lead_id = $1 AND position = $2`,
-      [leadId, position],
-    );
-    const row = result.rows[0] as Row | undefined;
-    if (!row) return null;
-    const data = row.data;
-    // A plain Uint8Array, as the SQLite store has it (pg gives a Buffer).
-    return { ...toPhotoInfo(row), data: new Uint8Array(data instanceof Uint8Array ? data : []) };
-  }
-
   // The store's secrets (app/db/secrets/secrets.postgres.server.ts)
   getOrCreateSecret: SecretStore['getOrCreateSecret'] = (...args) =>
     this.#secrets.getOrCreateSecret(...args);
-
-  async insertLead(
-    lead: LeadRecord,
-    deliveries: readonly NewDelivery[],
-    photos: readonly NewLeadPhoto[] = [],
-  ): Promise<InsertResult> {
-    // A conflicting key whose holder is released in between is retried.
-    for (let round = 0; round < 3; round++) {
-      // One statement, so one round trip and atomic without BEGIN/COMMIT: the
-      // deliveries are inserted only for a lead row that was. ON CONFLICT
-      // waits for a concurrent uncommitted insert of the same key, so of two
-      // simultaneous requests exactly one inserts.
-      const leadValues = [
-        lead.id,
-        lead.name,
-        lead.email,
-        lead.phone,
-        lead.service,
-        lead.message,
-        lead.created_at,
-        lead.source,
-        lead.status,
-        lead.idempotency_key,
-        lead.urgent,
-      ];
-      const insertLead = `INSERT INTO leads (${LEAD_COLUMNS})
-           VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8, $9, $10, $11)
-           ON CONFLICT (idempotency_key) DO NOTHING
-           RETURNING id`;
-      const deliveryValues = [
-        deliveries.map((d) => d.target),
-        deliveries.map((d) => d.label),
-        deliveries.map((d) => d.state),
-        deliveries.map((d) => d.next_attempt_at),
-        deliveries.map((_, position) => position),
-      ];
-      const insertDeliveries = `INSERT INTO lead_deliveries
-             (lead_id, target, label, state, attempts, next_attempt_at, position)
-           SELECT lead.id, u.target, u.label, u.state, 0, u.next_attempt_at, u.position
-           FROM lead
-           CROSS JOIN unnest($12::text[], $13::text[], $14::text[], $15::timestamptz[], $16::int[])
-             AS u (target, label, state, next_attempt_at, position)`;
-      // Named, so each connection parses and plans them once. Without targets
-      // (stored mode, nothing to deliver) the deliveries table is not touched,
-      // nor the photos' without photos.
-      const result = await this.#pool.query<{ inserted: string }>(
-        photos.length > 0
-          ? {
-              name: 'lead-insert-with-photos',
-              text: `WITH lead AS (${insertLead}), deliveries AS (${insertDeliveries}),
-         photos AS (
-           INSERT INTO lead_photos (lead_id, position, data, width, height, byte_size)
-           SELECT lead.id, p.position, p.data, p.width, p.height, p.byte_size
-           FROM lead
-           CROSS JOIN unnest($17::int[], $18::bytea[], $19::int[], $20::int[], $21::int[])
-             AS p (position, data, width, height, byte_size)
-         )
-         SELECT count(*) AS inserted FROM lead`,
-              values: [
-                ...leadValues,
-                ...deliveryValues,
-                photos.map((_, position) => position),
-                photos.map((photo) =>
-                  Buffer.from(photo.data.buffer, photo.data.byteOffset, photo.data.byteLength),
-                ),
-                photos.map((photo) => photo.width),
-                photos.map((photo) => photo.height),
-                photos.map((photo) => photo.data.byteLength),
-              ],
-            }
-          : deliveries.length === 0
-            ? {
-                name: 'lead-insert',
-                text: `WITH lead AS (${insertLead}) SELECT count(*) AS inserted FROM lead`,
-                values: leadValues,
-              }
-            : {
-                name: 'lead-insert-with-deliveries',
-                text: `WITH lead AS (${insertLead}), deliveries AS (${insertDeliveries})
-         SELECT count(*) AS inserted FROM lead`,
-                values: [...leadValues, ...deliveryValues],
-              },
-      );
-      const inserted = Number(result.rows[0]?.inserted) === 1;
-      if (inserted) return { inserted: true };
-      if (lead.idempotency_key === null) throw new Error('Lead insert ignored without a key');
-      const existing = await this.findByIdempotencyKey(lead.idempotency_key);
-      if (existing) return { inserted: false, existing };
-    }
-    throw new Error('Lead insert kept conflicting on its idempotency key');
-  }
-
-  async findByIdempotencyKey(key: string): Promise<LeadRecord | null> {
-    const result = await this.#pool.query(
-      `SELECT ${LEAD_COLUMNS} FROM leads WHERE idempotency_key = $1`,
-      [key],
-    );
-    const row = result.rows[0] as Row | undefined;
-    return row ? toLead(row) : null;
-  }
-
-  async getLead(id: string): Promise<LeadWithDeliveries | null> {
-    // Not a uuid: no such lead (and no cast error from PostgreSQL).
-    if (!UUID.test(id)) return null;
-    const result = await this.#pool.query(
-      `SELECT ${STORED_LEAD_COLUMNS} FROM leads WHERE id = $1`,
-      [id],
-    );
-    const row = result.rows[0] as Row | undefined;
-    if (!row) return null;
-    const lead = toStoredLead(row);
-    return (await this.#withDetails([lead]))[0] ?? null;
-  }
-
-  async settleLead(
-    id: string,
-    status: LeadStatus,
-    updates: readonly DeliveryUpdate[],
-  ): Promise<void> {
-    // One statement, so the status and the delivery rows change together.
-    await this.#pool.query(
-      `WITH lead AS (UPDATE leads SET status = $2 WHERE id = $1)
-       UPDATE lead_deliveries d
-       SET state = u.state, attempts = u.attempts, next_attempt_at = u.next_attempt_at,
-           last_error = u.last_error, delivered_at = u.delivered_at,
-           lease_owner = NULL, lease_expires_at = NULL
-       FROM unnest($3::text[], $4::text[], $5::int[], $6::timestamptz[], $7::text[], $8::timestamptz[])
-         AS u (target, state, attempts, next_attempt_at, last_error, delivered_at)
-       WHERE d.lead_id = $1 AND d.target = u.target`,
-      [
-        id,
-        status,
-        updates.map((u) => u.target),
-        updates.map((u) => u.state),
-        updates.map((u) => u.attempts),
-        updates.map((u) => u.next_attempt_at),
-        updates.map((u) => clipError(u.last_error)),
-        updates.map((u) => u.delivered_at),
-      ],
-    );
-  }
-
-  async releaseIdempotencyKey(id: string): Promise<boolean> {
-    const result = await this.#pool.query(
-      `UPDATE leads SET idempotency_key = NULL WHERE id = $1 AND status = 'not_accepted'`,
-      [id],
-    );
-    return result.rowCount === 1;
-  }
-
-  async claimDueDeliveries(options: {
-    owner: string;
-    now: string;
-    leaseUntil: string;
-    limit: number;
-    targets: readonly string[];
-  }): Promise<ClaimedDelivery[]> {
-    // One statement: choose due rows, skipping rows another worker has
-    // locked, and lease them. A row leased by a committed claim fails the
-    // lease condition on re-check, so it is never handed out twice.
-    const result = await this.#pool.query(
-      `WITH due AS (
-         SELECT d.lead_id, d.target
-         FROM lead_deliveries d JOIN leads l ON l.id = d.lead_id
-         WHERE d.state = 'pending' AND l.status = 'accepted'
-           AND d.next_attempt_at <= $3::timestamptz
-           AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $3::timestamptz)
-           AND d.target = ANY($5::text[])
-         ORDER BY d.next_attempt_at
-         LIMIT $4
-         FOR UPDATE OF d SKIP LOCKED
-       ), claimed AS (
-         UPDATE lead_deliveries d
-         SET lease_owner = $1, lease_expires_at = $2::timestamptz
-         FROM due
-         WHERE d.lead_id = due.lead_id AND d.target = due.target
-         RETURNING d.*
-       )
-       SELECT c.lead_id, c.target, c.label, c.state, c.attempts, c.next_attempt_at, c.last_error,
-              c.delivered_at, c.lease_owner, c.lease_expires_at,
-              l.id AS l_id, l.name AS l_name, l.email AS l_email, l.phone AS l_phone,
-              l.service AS l_service, l.message AS l_message, l.created_at AS l_created_at,
-              l.source AS l_source, l.status AS l_status, l.idempotency_key AS l_idempotency_key,
-              l.urgent AS l_urgent
-       FROM claimed c JOIN leads l ON l.id = c.lead_id
-       ORDER BY c.next_attempt_at`,
-      [options.owner, options.leaseUntil, options.now, options.limit, options.targets],
-    );
-    return (result.rows as Row[]).map((row) => ({
-      ...toDelivery(row),
-      lease_owner: options.owner,
-      lease_expires_at: options.leaseUntil,
-      lead: toLead(row, 'l_'),
-    }));
-  }
-
-  async recordDelivery(leadId: string, owner: string, update: DeliveryUpdate): Promise<boolean> {
-    const result = await this.#pool.query(
-      `UPDATE lead_deliveries
-       SET state = $4, attempts = $5, next_attempt_at = $6::timestamptz, last_error = $7,
-           delivered_at = $8::timestamptz, lease_owner = NULL, lease_expires_at = NULL
-       WHERE lead_id = $1 AND target = $2 AND lease_owner = $3`,
-      [
-        leadId,
-        update.target,
-        owner,
-        update.state,
-        update.attempts,
-        update.next_attempt_at,
-        clipError(update.last_error),
-        update.delivered_at,
-      ],
-    );
-    return result.rowCount === 1;
-  }
-
-  async retryDelivery(leadId: string, target: string, at: string): Promise<boolean> {
-    if (!UUID.test(leadId)) return false;
-    const result = await this.#pool.query(
-      `UPDATE lead_deliveries
-       SET state = 'pending', next_attempt_at = $3::timestamptz, lease_owner = NULL,
-           lease_expires_at = NULL
-       WHERE lead_id = $1 AND target = $2 AND state = 'failed'
-         AND lead_id IN (SELECT id FROM leads WHERE status = 'accepted')`,
-      [leadId, target, at],
-    );
-    return result.rowCount === 1;
-  }
-
-  async cancelDeliveriesExcept(targets: readonly string[]): Promise<CancelledDelivery[]> {
-    const result = await this.#pool.query<{ lead_id: string; target: string; label: string }>(
-      `UPDATE lead_deliveries
-       SET state = 'cancelled', next_attempt_at = NULL, lease_owner = NULL, lease_expires_at = NULL
-       WHERE state = 'pending' AND NOT (target = ANY($1::text[]))
-         AND lead_id IN (SELECT id FROM leads WHERE status = 'accepted')
-       RETURNING lead_id, target, label`,
-      [targets],
-    );
-    return result.rows.map((row) => ({
-      lead_id: String(row.lead_id),
-      target: row.target,
-      label: row.label,
-    }));
-  }
-
-  async expireReceived(olderThan: string): Promise<number> {
-    const result = await this.#pool.query<{ n: number }>(
-      `WITH stale AS (
-         UPDATE leads SET status = 'not_accepted'
-         WHERE status = 'received' AND created_at < $1::timestamptz
-         RETURNING id
-       ), deliveries AS (
-         UPDATE lead_deliveries
-         SET state = 'not_sent', next_attempt_at = NULL, lease_owner = NULL, lease_expires_at = NULL
-         WHERE lead_id IN (SELECT id FROM stale) AND state = 'pending'
-       )
-       SELECT count(*)::int AS n FROM stale`,
-      [olderThan],
-    );
-    return result.rows[0]?.n ?? 0;
-  }
-
-  async listLeads(options: { limit?: number } = {}): Promise<LeadWithDeliveries[]> {
-    const limit = Math.max(1, Math.min(options.limit ?? 50, 10_000));
-    const result = await this.#pool.query(
-      `SELECT ${STORED_LEAD_COLUMNS} FROM leads ORDER BY created_at DESC, id DESC LIMIT $1`,
-      [limit],
-    );
-    const leads = (result.rows as Row[]).map(toStoredLead);
-    return await this.#withDetails(leads);
-  }
-
-  async exportLeads(): Promise<LeadWithDeliveries[]> {
-    const result = await this.#pool.query(
-      `SELECT ${STORED_LEAD_COLUMNS} FROM leads ORDER BY created_at, id`,
-    );
-    const leads = (result.rows as Row[]).map(toStoredLead);
-    return await this.#withDetails(leads);
-  }
-
-  async findLeadsByEmail(email: string): Promise<LeadWithDeliveries[]> {
-    const result = await this.#pool.query(
-      `SELECT ${STORED_LEAD_COLUMNS} FROM leads WHERE email = $1 ORDER BY created_at, id`,
-      [email.trim().toLowerCase()],
-    );
-    const leads = (result.rows as Row[]).map(toStoredLead);
-    return await this.#withDetails(leads);
-  }
-
-  async deleteLeads(ids: readonly string[]): Promise<number> {
-    const valid = ids.filter((id) => UUID.test(id));
-    if (valid.length === 0) return 0;
-    // One statement: the leads and (ON DELETE CASCADE) their deliveries together.
-    const result = await this.#pool.query('DELETE FROM leads WHERE id = ANY($1::uuid[])', [valid]);
-    return result.rowCount ?? 0;
-  }
-
-  async purgeCreatedBefore(cutoff: string): Promise<number> {
-    const result = await this.#pool.query('DELETE FROM leads WHERE created_at < $1::timestamptz', [
-      cutoff,
-    ]);
-    return result.rowCount ?? 0;
-  }
 
   // The rate limits (app/db/rate-limits/rate-limits.postgres.server.ts)
   hitRateLimit: RateLimitStore['hitRateLimit'] = (...args) =>
@@ -563,70 +142,35 @@ export class PostgresLeadStore implements LeadStore {
   peekRateLimit: RateLimitStore['peekRateLimit'] = (...args) =>
     this.#rateLimits.peekRateLimit(...args);
 
-  // -------------------------------------------------------------------------
-  // The owner's pages
-
-  async saveLeadTracking(
-    id: string,
-    expectedRevision: number,
-    changes: { stage?: LeadStage | undefined; note?: string | undefined },
-  ): Promise<TrackingSaveResult> {
-    checkTracking(changes);
-    if (!UUID.test(id)) return { saved: false, reason: 'not_found' };
-    // The revision is checked on the row as it is when the update gets its
-    // lock: of two saves on one revision, the second finds it changed.
-    const saved = await this.#pool.query(
-      `UPDATE leads SET stage = coalesce($3, stage), note = coalesce($4, note),
-         revision = revision + 1
-       WHERE id = $1 AND revision = $2
-       RETURNING stage, note, revision`,
-      [id, expectedRevision, changes.stage ?? null, changes.note ?? null],
-    );
-    const row = saved.rows[0] as Row | undefined;
-    if (row) return { saved: true, tracking: toTracking(row) };
-    const current = await this.#pool.query(
-      'SELECT stage, note, revision FROM leads WHERE id = $1',
-      [id],
-    );
-    const now = current.rows[0] as Row | undefined;
-    return now
-      ? { saved: false, reason: 'conflict', current: toTracking(now) }
-      : { saved: false, reason: 'not_found' };
-  }
-
-  async searchLeads(search: LeadSearch = {}): Promise<LeadSearchResult> {
-    const limit = Math.max(1, Math.min(search.limit ?? LEAD_PAGE_SIZE, 200));
-    const offset = Math.max(0, Math.floor(search.offset ?? 0));
-    const { text, digits } = searchTerms(search.query);
-    // strpos(), not LIKE or a regular expression: the search text is matched as it is.
-    const filter = `WHERE ($1::text IS NULL OR stage = $1)
-      AND ($2::text IS NULL
-        OR strpos(lower(name), $2) > 0 OR strpos(lower(email), $2) > 0
-        OR strpos(lower(phone), $2) > 0
-        OR ($3::text IS NOT NULL AND strpos(regexp_replace(phone, '[^0-9]', '', 'g'), $3) > 0))`;
-    const values = [search.stage ?? null, text, digits];
-    const [count, page] = await Promise.all([
-      this.#pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM leads ${filter}`, values),
-      this.#pool.query(
-        `SELECT ${STORED_LEAD_COLUMNS} FROM leads ${filter}
-         ORDER BY ${INBOX_ORDER}, id DESC LIMIT $4 OFFSET $5`,
-        [...values, limit, offset],
-      ),
-    ]);
-    const leads = (page.rows as Row[]).map(toStoredLead);
-    return {
-      leads: await this.#withDetails(leads),
-      total: count.rows[0]?.n ?? 0,
-    };
-  }
-
-  async countLeadsSince(since: string | null): Promise<number> {
-    const result = await this.#pool.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM leads WHERE $1::timestamptz IS NULL OR created_at > $1',
-      [since],
-    );
-    return result.rows[0]?.n ?? 0;
-  }
+  // Leads and their outbox (leads/leads.postgres.server.ts)
+  getLeadPhoto: LeadStore['getLeadPhoto'] = (...args) => this.#leads.getLeadPhoto(...args);
+  insertLead: LeadStore['insertLead'] = (...args) => this.#leads.insertLead(...args);
+  findByIdempotencyKey: LeadStore['findByIdempotencyKey'] = (...args) =>
+    this.#leads.findByIdempotencyKey(...args);
+  getLead: LeadStore['getLead'] = (...args) => this.#leads.getLead(...args);
+  settleLead: LeadStore['settleLead'] = (...args) => this.#leads.settleLead(...args);
+  releaseIdempotencyKey: LeadStore['releaseIdempotencyKey'] = (...args) =>
+    this.#leads.releaseIdempotencyKey(...args);
+  claimDueDeliveries: LeadStore['claimDueDeliveries'] = (...args) =>
+    this.#leads.claimDueDeliveries(...args);
+  recordDelivery: LeadStore['recordDelivery'] = (...args) => this.#leads.recordDelivery(...args);
+  retryDelivery: LeadStore['retryDelivery'] = (...args) => this.#leads.retryDelivery(...args);
+  cancelDeliveriesExcept: LeadStore['cancelDeliveriesExcept'] = (...args) =>
+    this.#leads.cancelDeliveriesExcept(...args);
+  expireReceived: LeadStore['expireReceived'] = (...args) => this.#leads.expireReceived(...args);
+  listLeads: LeadStore['listLeads'] = (...args) => this.#leads.listLeads(...args);
+  exportLeads: LeadStore['exportLeads'] = (...args) => this.#leads.exportLeads(...args);
+  findLeadsByEmail: LeadStore['findLeadsByEmail'] = (...args) =>
+    this.#leads.findLeadsByEmail(...args);
+  deleteLeads: LeadStore['deleteLeads'] = (...args) => this.#leads.deleteLeads(...args);
+  purgeCreatedBefore: LeadStore['purgeCreatedBefore'] = (...args) =>
+    this.#leads.purgeCreatedBefore(...args);
+  saveLeadTracking: LeadStore['saveLeadTracking'] = (...args) =>
+    this.#leads.saveLeadTracking(...args);
+  searchLeads: LeadStore['searchLeads'] = (...args) => this.#leads.searchLeads(...args);
+  countLeadsSince: LeadStore['countLeadsSince'] = (...args) => this.#leads.countLeadsSince(...args);
+  countFailedDeliveries: LeadStore['countFailedDeliveries'] = (...args) =>
+    this.#leads.countFailedDeliveries(...args);
 
   // The owners' accounts and sign-ins (owners/owners.postgres.server.ts)
   addOwner: OwnerStore['addOwner'] = (...args) => this.#owners.addOwner(...args);
@@ -701,13 +245,6 @@ export class PostgresLeadStore implements LeadStore {
   sitePhoto: SiteContentStore['sitePhoto'] = (...args) => this.#siteContent.sitePhoto(...args);
   deleteUnusedSitePhotos: SiteContentStore['deleteUnusedSitePhotos'] = (...args) =>
     this.#siteContent.deleteUnusedSitePhotos(...args);
-
-  async countFailedDeliveries(): Promise<number> {
-    const result = await this.#pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM lead_deliveries WHERE state = 'failed'`,
-    );
-    return result.rows[0]?.n ?? 0;
-  }
 
   async ping(): Promise<void> {
     if (this.#closed) throw new Error('Lead store is closed');
