@@ -2,8 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { business } from './business.ts';
-import { articleFacts, facts, unconfirmedFacts } from './facts.ts';
+import { articleFacts, facts, unconfirmedFacts, type OwnerFacts } from './facts.ts';
+import { ownerFactsSchema } from './site-content-schema.ts';
 
 /**
  * Each business fact (lead times, quote validity, warranties, hours, the
@@ -211,5 +213,13 @@ describe('facts the owner has not stated', () => {
 
   it('articles can state the facts by name', () => {
     for (const value of Object.values(articleFacts)) expect(value).not.toBe('');
+  });
+});
+
+describe('the facts an owner edits', () => {
+  it('are read by the content schema as facts.ts declares them', () => {
+    // The compiler (tsc, over the tests too) refuses this line when they differ.
+    const schema: z.ZodType<OwnerFacts> = ownerFactsSchema;
+    expect(schema).toBe(ownerFactsSchema);
   });
 });

@@ -13,22 +13,13 @@
  *
  * Dates are New Zealand dates, 'YYYY-MM-DD', read in Pacific/Auckland.
  */
-import type { z } from 'zod';
 import { defaultBusiness } from './business.ts';
 import { defaultFacts, OWNER_FACTS, type OwnerFacts } from './facts.ts';
 import { defaultOffers, isoFromOfferDate } from './offers.ts';
 import { defaultTestimonials } from './testimonials.ts';
-import {
-  ownerFactsSchema,
-  type SiteContent,
-  type SiteNotice,
-  type SiteOffer,
-} from './site-content-schema.ts';
+import { type SiteContent, type SiteNotice, type SiteOffer } from './site-content-schema.ts';
 
 export * from './site-content-schema.ts';
-
-/** The facts' schema gives what facts.ts declares (a check for the compiler alone). */
-const _factsSchemaFits: z.ZodType<OwnerFacts> = ownerFactsSchema;
 
 // ---------------------------------------------------------------------------
 // The defaults: the shipped modules
