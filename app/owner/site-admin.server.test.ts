@@ -18,20 +18,22 @@ import {
   describeSiteActivity,
   problemHref,
   publishDraft,
-  readPhotoUpload,
   restoreVersion,
   saveHours,
   saveIdentity,
-  saveJobPhoto,
   saveNotice,
   saveOffer,
   saveTestimonial,
   siteBuildActivity,
   siteOverview,
+} from './site-admin.server.ts';
+import {
+  readPhotoUpload,
+  saveJobPhoto,
   uploadJobPhoto,
   jobPhotoUploadRefusal,
   JOB_PHOTO_MESSAGES,
-} from './site-admin.server.ts';
+} from './site-photos.server.ts';
 import { formValuesOf, hoursFields, IDENTITY_FIELDS, OFFER_FIELDS } from './site-fields.ts';
 
 const owner = { id: '', email: 'kiri@glass.example.com' };

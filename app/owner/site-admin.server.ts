@@ -1,6 +1,3 @@
-import { createWriteStream } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
-import busboy from 'busboy';
 import {
   ENDED_OFFER_CTA,
   initialsOf,
@@ -14,7 +11,6 @@ import {
   checkSiteContent,
   checkSiteContentSection,
   defaultSiteContent,
-  JOB_PHOTOS_MAX,
   nzDate,
   SITE_CONTENT_SECTIONS,
   type ContentProblem,
@@ -24,9 +20,7 @@ import {
   type SiteOffer,
   type SiteTestimonial,
 } from '../content/site-content.ts';
-import { makeSafePhoto, type SafePhotoRefusal } from '../images/safe-photo.server.ts';
-import { JOB_PHOTO_RULES } from '../leads/intake/form-rules.ts';
-import { uploadSpool, writable } from '../leads/intake/multipart.server.ts';
+import { type SafePhotoRefusal } from '../images/safe-photo.server.ts';
 import type {
   SiteContentDraft,
   SiteContentDraftSection,
@@ -42,7 +36,6 @@ import {
   formValuesOf,
   hoursFields,
   IDENTITY_FIELDS,
-  JOB_PHOTO_FIELDS,
   NOTICE_FIELDS,
   OFFER_FIELDS,
   TESTIMONIAL_FIELDS,
@@ -77,7 +70,7 @@ export const SITE_ACTIVITY = {
 /** The activity list's actor for what the server's publisher did. */
 export const SERVER_ACTOR = 'server';
 
-function siteActivity(
+export function siteActivity(
   actor: string,
   action: (typeof SITE_ACTIVITY)[keyof typeof SITE_ACTIVITY],
   detail: Record<string, string | number>,
@@ -540,7 +533,7 @@ export function revisionOf(form: URLSearchParams): number | null {
   return Number.isSafeInteger(revision) && revision >= 0 ? revision : null;
 }
 
-function invalid(values: FormValues, errors: FieldErrors, revision: number): SaveOutcome {
+export function invalid(values: FormValues, errors: FieldErrors, revision: number): SaveOutcome {
   return { kind: 'invalid', values, errors, revision };
 }
 
@@ -737,315 +730,6 @@ export function itemValues(
 
 // ---------------------------------------------------------------------------
 // Job photos
-
-/** A job photo's service, description and caption: edit, or remove it from the draft. */
-export async function saveJobPhoto(
-  store: LeadStore,
-  owner: SignedInOwner,
-  form: URLSearchParams,
-  now = new Date(),
-): Promise<SaveOutcome & { photoId?: string }> {
-  const draft = (await store.siteContentDraft()).jobPhotos;
-  const revision = revisionOf(form);
-  const photoId = form.get('photoId') ?? '';
-  const index = draft.content.findIndex((photo) => photo.photoId === photoId);
-  const values = formValuesFrom(form, JOB_PHOTO_FIELDS);
-  if (revision === null) return { kind: 'not-found' };
-  if (index === -1) {
-    if (draft.revision !== revision) {
-      return {
-        kind: 'conflict',
-        current: draft,
-        by: await ownerNames(store)(draft.updated_by),
-        at: draft.updated_at,
-      };
-    }
-    return { kind: 'not-found' };
-  }
-  const list =
-    form.get('action') === 'remove'
-      ? draft.content.filter((photo) => photo.photoId !== photoId)
-      : draft.content.map((photo, at) =>
-          at === index ? { ...contentFrom(values, JOB_PHOTO_FIELDS), photoId } : photo,
-        );
-  const checked = checkSiteContentSection('jobPhotos', list);
-  if (!checked.ok) {
-    return {
-      ...invalid(values, fieldErrors(checked.problems, JOB_PHOTO_FIELDS, 2), revision),
-      photoId,
-    };
-  }
-  const outcome = await saveDraftSection(store, owner, 'jobPhotos', checked.content, revision, now);
-  // A photo taken out of the draft that no version names goes from the
-  // store (and from /admin/site/photos); one a version names stays for Restore.
-  if (outcome.kind === 'saved' && form.get('action') === 'remove') {
-    await store.deleteUnusedSitePhotos([photoId]);
-  }
-  return { ...outcome, photoId };
-}
-
-export const JOB_PHOTO_MESSAGES: Record<SafePhotoRefusal | 'missing' | 'body' | 'full', string> = {
-  missing: 'Photo: choose a photo to upload',
-  full: `Photo: the draft already has ${JOB_PHOTOS_MAX} photos, the most the site shows. Remove one before adding another.`,
-  type: 'Photo: a JPEG, PNG or WebP photo only; this file is none of them, whatever its name says',
-  size: `Photo: at most ${JOB_PHOTO_RULES.maxBytes / 1024 / 1024} MB`,
-  pixels: `Photo: at most ${JOB_PHOTO_RULES.maxPixels / 1_000_000} megapixels`,
-  unreadable: 'Photo: the file could not be read as a photo; it may be damaged. Choose another.',
-  body: `Photo: the upload is larger than ${JOB_PHOTO_RULES.maxBytes / 1024 / 1024} MB`,
-};
-
-/** The one file and the text fields of an upload, read within its limits. */
-export type UploadRead = (
-  | {
-      ok: true;
-      fields: URLSearchParams;
-      /** The temporary file the photo was written to as it arrived; null without one. */
-      file: { file: string } | null;
-      tooLarge: boolean;
-    }
-  | { ok: false; reason: 'body' | 'malformed' }
-) & {
-  /** Removes the temporary file: call it once done with the upload, whatever the outcome. */
-  discard: () => Promise<void>;
-};
-
-interface Chunks {
-  [Symbol.asyncIterator](): AsyncIterator<Uint8Array>;
-}
-
-/**
- * Reads a job photo's multipart post with busboy: one file (`photo`) of at
- * most JOB_PHOTO_RULES.maxBytes, a few short text fields, and no more than
- * the two together in all. The file is written to a temporary file as it
- * arrives (uploadSpool), never held whole in memory.
- */
-export async function readPhotoUpload(
-  contentType: string,
-  body: Chunks | null,
-): Promise<UploadRead> {
-  const spool = uploadSpool();
-  try {
-    return { ...(await readUploadParts(contentType, body, spool)), discard: spool.discard };
-  } catch (error) {
-    await spool.discard();
-    throw error;
-  }
-}
-
-type UploadParts = UploadRead extends infer R
-  ? R extends unknown
-    ? Omit<R, 'discard'>
-    : never
-  : never;
-
-async function readUploadParts(
-  contentType: string,
-  body: Chunks | null,
-  spool: ReturnType<typeof uploadSpool>,
-): Promise<UploadParts> {
-  const fields = new URLSearchParams();
-  const bodyLimit = JOB_PHOTO_BODY_LIMIT;
-  let file: { file: string } | null = null;
-  let tooLarge = false;
-  let malformed = false;
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({
-      headers: { 'content-type': contentType },
-      limits: {
-        fieldNameSize: 100,
-        fieldSize: 4 * 1024,
-        fields: 10,
-        fileSize: JOB_PHOTO_RULES.maxBytes,
-        files: 1,
-        parts: 12,
-        headerPairs: 20,
-      },
-    });
-  } catch {
-    return { ok: false, reason: 'malformed' };
-  }
-  parser.on('field', (name, value) => fields.append(name, value));
-  const writes: Array<Promise<void>> = [];
-  parser.on('file', (name, stream) => {
-    stream.on('limit', () => (tooLarge = true));
-    stream.on('error', () => (malformed = true));
-    writes.push(
-      (async () => {
-        // The part waits, paused (and busboy with it), until its file is named.
-        const path = await spool.next();
-        const out = createWriteStream(path);
-        const written = await pipeline(stream, out).then(
-          () => true,
-          () => false,
-        );
-        if (!written || name !== 'photo') malformed = true;
-        else if (out.bytesWritten > 0 && !tooLarge) file = { file: path };
-      })(),
-    );
-  });
-  const finished = new Promise<void>((resolve) => {
-    parser.on('close', resolve);
-    parser.on('error', () => {
-      malformed = true;
-      resolve();
-    });
-  });
-  let size = 0;
-  if (body) {
-    const chunksOf = body[Symbol.asyncIterator]();
-    try {
-      for (;;) {
-        const { done, value } = await chunksOf.next();
-        if (done) break;
-        size += value.byteLength;
-        if (size > bodyLimit) {
-          parser.destroy();
-          await Promise.allSettled(writes);
-          return { ok: false, reason: 'body' };
-        }
-        if (malformed) continue;
-        if (!parser.write(value)) await writable(parser);
-      }
-    } catch {
-      parser.destroy();
-      await Promise.allSettled(writes);
-      return { ok: false, reason: 'malformed' };
-    }
-  }
-  if (!malformed) {
-    parser.end();
-    await finished;
-  } else {
-    // A part cut off mid-way ends, and its file is closed.
-    parser.destroy();
-  }
-  await Promise.allSettled(writes);
-  if (malformed) return { ok: false, reason: 'malformed' };
-  return { ok: true, fields, file, tooLarge };
-}
-
-/** The most a job photo's post may declare: the photo and its few text fields. */
-export const JOB_PHOTO_BODY_LIMIT = JOB_PHOTO_RULES.maxBytes + 64 * 1024;
-
-/**
- * Why a job photo's post is refused before a byte of it is read: its
- * declared length is over the limit (`body`, 413), or the draft already has
- * JOB_PHOTOS_MAX photos (`full`); null when it is to be read.
- */
-export async function jobPhotoUploadRefusal(
-  store: LeadStore,
-  contentLength: string | null,
-): Promise<'body' | 'full' | null> {
-  if (contentLength !== null && Number(contentLength) > JOB_PHOTO_BODY_LIMIT) return 'body';
-  const draft = await store.siteContentDraft();
-  return draft.jobPhotos.content.length >= JOB_PHOTOS_MAX ? 'full' : null;
-}
-
-export type UploadOutcome =
-  { kind: 'added'; photoId: string } | { kind: 'invalid'; values: FormValues; errors: FieldErrors };
-
-/**
- * An uploaded job photo: its details checked by the schema, the file made
- * safe (safe-photo.server.ts: 20 MB, 40 MP, re-encoded without metadata),
- * stored, and added to the draft's job photos. Adding only appends, so it
- * goes onto the draft as it is now, whoever saved it last.
- */
-export async function uploadJobPhoto(
-  store: LeadStore,
-  owner: SignedInOwner,
-  upload: Extract<UploadRead, { ok: true }>,
-  now = new Date(),
-): Promise<UploadOutcome> {
-  const values = formValuesFrom(upload.fields, JOB_PHOTO_FIELDS);
-  const details = contentFrom(values, JOB_PHOTO_FIELDS);
-  // A placeholder id for the check: the photo is stored only once the details pass.
-  const check = checkSiteContentSection('jobPhotos', [
-    { ...details, photoId: '00000000-0000-4000-8000-000000000000' },
-  ]);
-  const errors = check.ok
-    ? { byField: {}, other: [] }
-    : fieldErrors(check.problems, JOB_PHOTO_FIELDS, 2);
-  const refuse = async (reason: keyof typeof JOB_PHOTO_MESSAGES) => {
-    if (reason !== 'missing' && reason !== 'full') {
-      await store.recordActivity(
-        siteActivity(
-          owner.email,
-          SITE_ACTIVITY.photoRefused,
-          { reason: reason === 'body' ? 'size' : reason },
-          now,
-        ),
-      );
-    }
-    return {
-      kind: 'invalid',
-      values,
-      errors: { ...errors, byField: { ...errors.byField, photo: JOB_PHOTO_MESSAGES[reason] } },
-    } as const;
-  };
-  // Before anything is made safe or stored: a draft that is full takes no more.
-  if ((await store.siteContentDraft()).jobPhotos.content.length >= JOB_PHOTOS_MAX) {
-    return refuse('full');
-  }
-  if (upload.tooLarge) return refuse('size');
-  if (!upload.file) return refuse('missing');
-  if (!check.ok) return { kind: 'invalid', values, errors };
-  const safe = await makeSafePhoto(upload.file, {
-    maxBytes: JOB_PHOTO_RULES.maxBytes,
-    maxPixels: JOB_PHOTO_RULES.maxPixels,
-    maxEdge: JOB_PHOTO_RULES.maxEdge,
-  });
-  if (!safe.ok) return refuse(safe.reason);
-  const stored = await store.addSitePhoto({
-    bytes: new Uint8Array(safe.photo.data),
-    width: safe.photo.width,
-    height: safe.photo.height,
-    ownerId: owner.id,
-  });
-  await store.recordActivity(
-    siteActivity(owner.email, SITE_ACTIVITY.photoAdded, { photo: stored.id }, now),
-  );
-  const photo = {
-    ...(check.ok ? (check.content[0] as JobPhoto) : ({} as JobPhoto)),
-    photoId: stored.id,
-  };
-  // Appended to the draft as it is now; another owner's save meanwhile is kept.
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const draft = (await store.siteContentDraft()).jobPhotos;
-    const list = checkSiteContentSection('jobPhotos', [...draft.content, photo]);
-    if (!list.ok) {
-      return { kind: 'invalid', values, errors: fieldErrors(list.problems, JOB_PHOTO_FIELDS, 2) };
-    }
-    const result = await store.saveSiteContentSection(
-      'jobPhotos',
-      list.content,
-      draft.revision,
-      owner.id,
-    );
-    if (result.saved) {
-      await store.recordActivity(
-        siteActivity(
-          owner.email,
-          SITE_ACTIVITY.saved,
-          { section: 'jobPhotos', revision: result.section.revision },
-          now,
-        ),
-      );
-      return { kind: 'added', photoId: stored.id };
-    }
-  }
-  return {
-    kind: 'invalid',
-    values,
-    errors: {
-      byField: {},
-      other: ['The job photos kept changing while this one was added: try again.'],
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------
-// Publishing and restoring
 
 export type PublishOutcome =
   { kind: 'published'; version: number } | { kind: 'refused'; problems: ContentProblem[] };
