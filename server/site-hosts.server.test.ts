@@ -4,7 +4,7 @@ import { defaultSiteContent, type SiteContent } from '../app/content/site-conten
 import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
 import type { LeadStore } from '../app/db/store.server.ts';
 import { captureLogger, tempDataDir } from '../app/leads/testing/test-support.server.ts';
-import { siteOverview } from '../app/owner/site-admin.server.ts';
+import { siteOverview } from '../app/owner/site-overview.server.ts';
 import { parseEnv } from './env.server.ts';
 import { createLeadsIntegration, type LeadsRuntime } from './leads-integration.server.ts';
 import { siteHostName } from './site-hosts.server.ts';

@@ -25,8 +25,8 @@ import {
   saveOffer,
   saveTestimonial,
   siteBuildActivity,
-  siteOverview,
 } from './site-admin.server.ts';
+import { siteOverview } from './site-overview.server.ts';
 import {
   readPhotoUpload,
   saveJobPhoto,
