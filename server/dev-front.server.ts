@@ -3,7 +3,7 @@ import express from 'express';
 import pino, { type Logger } from 'pino';
 import { PHOTO_LINK_PATH } from '../app/leads/delivery/photo-links.server.ts';
 import { parseEnv } from './env.server.ts';
-import { createLeadsIntegration } from './leads-integration.server.ts';
+import { createRuntime } from './runtime.server.ts';
 import { onDemandRoutes } from './on-demand-routes.server.ts';
 import { ownerGate } from './owner-gate.server.ts';
 
@@ -22,7 +22,7 @@ export async function createDevFront(
   env = parseEnv(),
   logger: Logger = pino({ level: env.LOG_LEVEL, base: { service: 'dev' } }),
 ) {
-  const leads = await createLeadsIntegration(env, logger);
+  const leads = await createRuntime(env, logger);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', env.TRUST_PROXY);

@@ -10,7 +10,7 @@ import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
 import { captureLogger, tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { createApp } from './app.server.ts';
 import { parseEnv } from './env.server.ts';
-import { createLeadsIntegration } from './leads-integration.server.ts';
+import { createRuntime } from './runtime.server.ts';
 import { ServedSite } from './site-release.server.ts';
 
 /**
@@ -101,7 +101,7 @@ describe('a job photo on the site', () => {
     const env = parseEnv({ SITE_URL, DATA_DIR: dataDir });
     const log = captureLogger('info');
     const site = await ServedSite.open(buildDir, { env, logger: log.logger, graceMs: 0 });
-    const leads = await createLeadsIntegration(env, log.logger);
+    const leads = await createRuntime(env, log.logger);
     const server = http.createServer(await createApp({ env, logger: log.logger, site, leads }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

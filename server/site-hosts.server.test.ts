@@ -6,7 +6,7 @@ import type { LeadStore } from '../app/db/store.server.ts';
 import { captureLogger, tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { siteOverview } from '../app/owner/site-overview.server.ts';
 import { parseEnv } from './env.server.ts';
-import { createLeadsIntegration, type LeadsRuntime } from './leads-integration.server.ts';
+import { createRuntime, type Runtime } from './runtime.server.ts';
 import { siteHostName } from './site-hosts.server.ts';
 
 /**
@@ -23,11 +23,11 @@ const withPhone = (display: string): SiteContent => ({
 describe('site builds on several hosts', () => {
   let data: ReturnType<typeof tempDataDir>;
   let store: LeadStore;
-  let hosts: LeadsRuntime[];
+  let hosts: Runtime[];
 
   const host = async (name: string) => {
     const env = parseEnv({ DATA_DIR: data.dir, SITE_HOST_NAME: name });
-    const runtime = await createLeadsIntegration(env, captureLogger('error').logger, {
+    const runtime = await createRuntime(env, captureLogger('error').logger, {
       hostName: siteHostName(env, path.join(data.dir, 'build'), path.join(data.dir, 'build')),
     });
     hosts.push(runtime);

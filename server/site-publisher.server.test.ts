@@ -14,7 +14,7 @@ import {
 import { createApp } from './app.server.ts';
 import { createRelease, currentRelease, publishRelease, pruneReleases } from './build-releases.ts';
 import { parseEnv } from './env.server.ts';
-import { createLeadsIntegration, type LeadsRuntime } from './leads-integration.server.ts';
+import { createRuntime, type Runtime } from './runtime.server.ts';
 import {
   buildErrorSummary,
   createSitePublisher,
@@ -83,7 +83,7 @@ class Source implements SitePublishSource {
 interface RunningSite {
   url: string;
   site: ServedSite;
-  leads: LeadsRuntime;
+  leads: Runtime;
   log: ReturnType<typeof captureLogger>;
   close(): Promise<void>;
 }
@@ -97,7 +97,7 @@ async function startSite(): Promise<RunningSite> {
     logger: log.logger,
     graceMs: 0,
   });
-  const leads: LeadsRuntime = await createLeadsIntegration(env, log.logger);
+  const leads: Runtime = await createRuntime(env, log.logger);
   const server = http.createServer(await createApp({ env, logger: log.logger, site, leads }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

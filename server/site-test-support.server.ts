@@ -11,7 +11,7 @@ import {
 import { createApp } from './app.server.ts';
 import type { AstroHandler } from './release-files.server.ts';
 import { parseEnv } from './env.server.ts';
-import { createLeadsIntegration, type LeadsRuntime } from './leads-integration.server.ts';
+import { createRuntime, type Runtime } from './runtime.server.ts';
 
 /**
  * The site's server as start.ts assembles it (createApp with the real lead
@@ -26,7 +26,7 @@ export interface TestSite {
   readonly server: http.Server;
   readonly log: CapturedLogger;
   /** The lead pipeline and the owner's pages' context, as the server has them. */
-  readonly leads: LeadsRuntime;
+  readonly leads: Runtime;
   close(): Promise<void>;
 }
 
@@ -44,7 +44,7 @@ export async function startTestSite(
   writeFileSync(path.join(clientDir, 'about/index.html'), '<!doctype html><title>About</title>');
   const env = parseEnv({ DATA_DIR: path.join(data.dir, 'leads'), ...settings });
   const log = captureLogger('info');
-  const leads = await createLeadsIntegration(env, log.logger);
+  const leads = await createRuntime(env, log.logger);
   const app = await createApp({
     env,
     logger: log.logger,

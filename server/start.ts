@@ -5,7 +5,7 @@ import { createApp } from './app.server.ts';
 import { currentRelease } from './build-releases.ts';
 import { EnvError, parseEnv } from './env.server.ts';
 import { createHttpServer } from './http-server.server.ts';
-import { createLeadsIntegration } from './leads-integration.server.ts';
+import { createRuntime } from './runtime.server.ts';
 import { siteHostName } from './site-hosts.server.ts';
 import { createSitePublisher } from './site-publisher.server.ts';
 import { ServedSite } from './site-release.server.ts';
@@ -41,7 +41,7 @@ const site = await ServedSite.open(release, { env, logger });
 process.on('exit', () => site.close());
 
 // E-mails and passkeys name the business the served release names.
-const leads = await createLeadsIntegration(env, logger, {
+const leads = await createRuntime(env, logger, {
   identity: () => site.current.content.identity,
   // Each host records its own builds (docs/operations.md#several-hosts).
   hostName: siteHostName(env, buildDir, path.resolve(root, 'build')),

@@ -16,7 +16,7 @@ import {
  * request, as Astro.locals: the store they read and write, sessions and
  * one-time links, the sign-in limits, and who is signed in
  * (docs/operations.md, "Owner's pages"). The server builds it once
- * (server/leads-integration.server.ts) and the gate in front of /admin
+ * (server/runtime.server.ts) and the gate in front of /admin
  * (server/owner-gate.server.ts) adds the owner of the request's session.
  */
 export interface OwnerPagesContext {

@@ -84,7 +84,7 @@ export function siteActivity(
   };
 }
 
-/** A build of a version went live or failed (the publisher's record, server/leads-integration.server.ts). */
+/** A build of a version went live or failed (the publisher's record, server/runtime.server.ts). */
 export function siteBuildActivity(version: number, ok: boolean, now: Date): NewActivity {
   return siteActivity(
     SERVER_ACTOR,

@@ -4,10 +4,10 @@ import { photoLinks } from '../app/leads/delivery/photo-links.server.ts';
 import { createLeadService } from '../app/leads/lead-service.server.ts';
 import { createOutbox, eventLoopBusy } from '../app/leads/delivery/outbox.server.ts';
 import { createRetentionPurge } from '../app/leads/retention.server.ts';
-import { storeErrorForLog } from '../app/db/store.server.ts';
+import { storeErrorForLog, type LeadStore } from '../app/db/store.server.ts';
 import { reconnectingLeadStore } from '../app/db/open-store.server.ts';
 import { shippedIdentity, type IdentitySource } from '../app/content/served-identity.ts';
-import { createOwnerPagesContext } from '../app/owner/context.server.ts';
+import { createOwnerPagesContext, type OwnerPagesContext } from '../app/owner/context.server.ts';
 import { siteBuildActivity } from '../app/owner/site-admin.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
 import { leadPhotoLinks } from './lead-photo-links.server.ts';
@@ -15,6 +15,7 @@ import type { LeadsIntegration } from './app.server.ts';
 import type { Env } from './env.server.ts';
 import { siteBuildToPublish } from './site-content-build.server.ts';
 import { siteHostName } from './site-hosts.server.ts';
+import type { SitePublishSource } from './site-publisher.server.ts';
 import {
   createLeadApiRouter,
   createLeadRateLimiter,
@@ -22,7 +23,7 @@ import {
   leadsRequestContext,
 } from './lead-api.server.ts';
 
-export interface LeadsRuntime extends LeadsIntegration {
+export interface Runtime extends LeadsIntegration {
   storeKind: 'sqlite' | 'postgres';
   close: () => Promise<void>;
 }
@@ -48,11 +49,14 @@ export interface LeadsHealth {
 export const WRITE_CHECK_REUSE_MS = 1000;
 
 /**
- * The lead pipeline of docs/operations.md#delivery for one server process: the store
- * (embedded or PostgreSQL), the delivery targets and their outbox, the lead service, the HTTP API
- * and the guards a form's post to its page shares with it.
+ * The composition root of one server process: it opens the store (embedded
+ * or PostgreSQL) and wires its three users side by side: the lead pipeline
+ * of docs/operations.md#delivery (the delivery targets and their outbox, the
+ * lead service, the HTTP API and the guards a form's post to its page shares
+ * with it), the owner's pages (ownerPagesContext) and publishing
+ * (sitePublishingSource).
  */
-export async function createLeadsIntegration(
+export async function createRuntime(
   env: Env,
   logger: Logger,
   options: {
@@ -61,7 +65,7 @@ export async function createLeadsIntegration(
     /** This host's name in the store's record of builds (siteHostName); SITE_HOST_NAME or the machine's name without it. */
     hostName?: string;
   } = {},
-): Promise<LeadsRuntime> {
+): Promise<Runtime> {
   const identity = options.identity ?? shippedIdentity;
   const hostName = options.hostName ?? siteHostName(env, 'build', 'build');
   const leadLogger = logger.child({ component: 'leads' });
@@ -161,55 +165,8 @@ export async function createLeadsIntegration(
     // receiveLead answers 429 with the message in the form.
     formPostGuards: leadGuards(env.SITE_URL, limiter),
     requestContext: (res) => leadsRequestContext(service, res, leadLogger),
-    ownerPages: createOwnerPagesContext({
-      store,
-      siteUrl: env.SITE_URL,
-      logger: logger.child({ component: 'owner-pages' }),
-      identity,
-      email:
-        env.LEAD_EMAIL_TO.length > 0 && env.SMTP_URL
-          ? {
-              smtp: env.SMTP_URL,
-              from: env.LEAD_EMAIL_FROM,
-              timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
-            }
-          : undefined,
-    }),
-    // What the publisher builds and serves (docs/operations.md#publishing-the-site),
-    // and where it records how each build went.
-    sitePublishing: {
-      desired: (now) => siteBuildToPublish(store, now, hostName),
-      async onBuildStarting(version) {
-        if (version === 0) return;
-        // Five publishes in a row build the first and the last: the others never will (here).
-        const superseded = await store.supersedeSiteContentVersions(version, hostName);
-        if (superseded.length > 0) {
-          logger.info(
-            { version, superseded },
-            'site content versions superseded before their build',
-          );
-        }
-      },
-      async onBuilt(version, ok, errorSummary) {
-        if (version === 0) return;
-        // This host's build; the version's state follows every host's (docs/operations.md#several-hosts).
-        const changed = await store.recordSiteBuild(
-          version,
-          hostName,
-          ok ? 'live' : 'failed',
-          errorSummary ?? undefined,
-        );
-        // Once per change of the version's state, by the process whose build changed it.
-        if (changed) await store.recordActivity(siteBuildActivity(version, ok, new Date()));
-      },
-      async onServing(version) {
-        if (version === 0) return;
-        // Built by another process on this host's BUILD_DIR, or before this process started.
-        if (await store.recordSiteBuild(version, hostName, 'live')) {
-          await store.recordActivity(siteBuildActivity(version, true, new Date()));
-        }
-      },
-    },
+    ownerPages: ownerPagesContext(env, store, logger, identity),
+    sitePublishing: sitePublishingSource(store, hostName, logger),
     async health(): Promise<LeadsHealth> {
       // The ping records the store's state, so an outage is logged once when it starts and ends.
       const up = await store.ping().then(
@@ -236,4 +193,68 @@ export async function createLeadsIntegration(
       await store.close();
     },
   };
+}
+
+/**
+ * What the publisher builds and serves (docs/operations.md#publishing-the-site),
+ * and where it records how each build of this host went.
+ */
+function sitePublishingSource(
+  store: LeadStore,
+  hostName: string,
+  logger: Logger,
+): SitePublishSource {
+  return {
+    desired: (now) => siteBuildToPublish(store, now, hostName),
+    async onBuildStarting(version) {
+      if (version === 0) return;
+      // Five publishes in a row build the first and the last: the others never will (here).
+      const superseded = await store.supersedeSiteContentVersions(version, hostName);
+      if (superseded.length > 0) {
+        logger.info({ version, superseded }, 'site content versions superseded before their build');
+      }
+    },
+    async onBuilt(version, ok, errorSummary) {
+      if (version === 0) return;
+      // This host's build; the version's state follows every host's (docs/operations.md#several-hosts).
+      const changed = await store.recordSiteBuild(
+        version,
+        hostName,
+        ok ? 'live' : 'failed',
+        errorSummary ?? undefined,
+      );
+      // Once per change of the version's state, by the process whose build changed it.
+      if (changed) await store.recordActivity(siteBuildActivity(version, ok, new Date()));
+    },
+    async onServing(version) {
+      if (version === 0) return;
+      // Built by another process on this host's BUILD_DIR, or before this process started.
+      if (await store.recordSiteBuild(version, hostName, 'live')) {
+        await store.recordActivity(siteBuildActivity(version, true, new Date()));
+      }
+    },
+  };
+}
+
+/** What the owner's pages (/admin) need: the store, the site's address, the sign-in e-mails. */
+function ownerPagesContext(
+  env: Env,
+  store: LeadStore,
+  logger: Logger,
+  identity: IdentitySource,
+): OwnerPagesContext {
+  return createOwnerPagesContext({
+    store,
+    siteUrl: env.SITE_URL,
+    logger: logger.child({ component: 'owner-pages' }),
+    identity,
+    email:
+      env.LEAD_EMAIL_TO.length > 0 && env.SMTP_URL
+        ? {
+            smtp: env.SMTP_URL,
+            from: env.LEAD_EMAIL_FROM,
+            timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
+          }
+        : undefined,
+  });
 }
