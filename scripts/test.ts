@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { E2E_BUILD_ENV } from '../e2e/support/env.ts';
 
 /**
@@ -121,10 +122,27 @@ const browserRun = spawnSync(browser.command, browser.args, {
 });
 report(browser, browserRun.status, browserStarted);
 
+interface PlaywrightSuite {
+  specs?: {
+    title: string;
+    file: string;
+    line: number;
+    tests?: { status: string; results?: { error?: { message?: string } }[] }[];
+  }[];
+  suites?: PlaywrightSuite[];
+}
+
 // Totals of individual tests, from the runners' own JSON reports.
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+/** Each failed test and the first line of why, so the end of a long log names them. */
+const failures: string[] = [];
+const firstLine = (text: string | undefined) =>
+  stripVTControlCharacters(text ?? '')
+    .trim()
+    .split('\n')[0]
+    ?.slice(0, 200) ?? '';
 const vitestReport = path.join(reports, 'vitest.json');
 if (existsSync(vitestReport)) {
   const report = JSON.parse(readFileSync(vitestReport, 'utf8')) as {
@@ -132,7 +150,20 @@ if (existsSync(vitestReport)) {
     numFailedTests: number;
     numPendingTests: number;
     numTodoTests: number;
+    testResults?: {
+      name: string;
+      assertionResults?: { fullName: string; status: string; failureMessages?: string[] }[];
+    }[];
   };
+  for (const file of report.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) {
+      if (test.status !== 'failed') continue;
+      const where = path.relative(root, file.name);
+      failures.push(
+        `unit: ${where} › ${test.fullName}\n    ${firstLine(test.failureMessages?.[0])}`,
+      );
+    }
+  }
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   skipped += report.numPendingTests + report.numTodoTests;
@@ -141,7 +172,21 @@ const playwrightReport = path.join(reports, 'playwright.json');
 if (existsSync(playwrightReport)) {
   const report = JSON.parse(readFileSync(playwrightReport, 'utf8')) as {
     stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+    suites?: PlaywrightSuite[];
   };
+  const visit = (suite: PlaywrightSuite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected') continue;
+        const error = test.results?.at(-1)?.error?.message;
+        failures.push(
+          `browser: ${spec.file}:${spec.line} › ${spec.title}\n    ${firstLine(error)}`,
+        );
+      }
+    }
+    for (const child of suite.suites ?? []) visit(child);
+  };
+  for (const suite of report.suites ?? []) visit(suite);
   passed += report.stats.expected + report.stats.flaky;
   failed += report.stats.unexpected;
   skipped += report.stats.skipped;
@@ -149,6 +194,8 @@ if (existsSync(playwrightReport)) {
 // A step that failed without failing a test (lint, types, a crash) still fails the run.
 failed += failedSteps.filter((name) => !['unit', 'browser'].includes(name)).length;
 
+if (failures.length)
+  console.log(`\nFailed tests:\n${failures.map((line) => `  ${line}`).join('\n')}`);
 console.log(
   failedSteps.length ? `\nFailed steps: ${failedSteps.join(', ')}` : '\nEvery step passed.',
 );
