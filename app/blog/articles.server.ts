@@ -1,4 +1,5 @@
 import { getCollection } from 'astro:content';
+import { business } from '../content/business.ts';
 import { categoryLinks, categoryPath } from './category.ts';
 import type { CompiledArticle } from './compile.ts';
 import { compareListOrder } from './frontmatter.ts';
@@ -46,6 +47,7 @@ export function blogListData(category: string | null, query: string): BlogListDa
         .length,
     })),
     posts: inCategory.map(({ article }) => postCard(article)),
+    contact: { phone: business.phone, emergencyHours: business.emergency.hours },
   };
 }
 

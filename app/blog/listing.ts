@@ -48,6 +48,11 @@ export interface BlogListData {
   /** Chips and sidebar, with the number of articles in each. */
   categories: (CategoryLink & { count: number })[];
   posts: PostCardData[];
+  /**
+   * What the list states of the business, given as data so the island's
+   * code is the same for every publication (app/content/published.ts).
+   */
+  contact: { phone: { display: string; e164: string }; emergencyHours: string };
 }
 
 export interface ArticlePageData {

@@ -35,6 +35,11 @@ const data: BlogListData = {
     card('cloudy', 'Cloudy Windows', 'Salt, soap and hard water.', ['Windows']),
     card('stove', 'Scratched Stove Tops', 'Marks on a glass cooktop.', ['Kitchen Glass']),
   ],
+  // Not the shipped identity: the island states what it is given.
+  contact: {
+    phone: { display: '021 555 0199', e164: '+64215550199' },
+    emergencyHours: 'all night',
+  },
 };
 
 function renderList(listData: BlogListData = data) {
@@ -80,6 +85,13 @@ describe('BlogList', () => {
     expect(screen.getByRole('link', { name: 'Request an Estimate' }).getAttribute('href')).toBe(
       '/quote',
     );
+  });
+
+  it('states the phone and emergency hours it is given, never those compiled into it', () => {
+    renderList();
+    const call = screen.getByRole('link', { name: 'Call 021 555 0199' });
+    expect(call.getAttribute('href')).toBe('tel:+64215550199');
+    expect(screen.getByText(/we take emergency calls all night\./)).toBeTruthy();
   });
 
   it('filters on every keystroke, shows the empty message, and clears', () => {

@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { business } from '../../content/business.ts';
 import type { BlogListData } from '../../blog/listing.ts';
 import { matchesSearch, pageOf } from '../../blog/search.ts';
 import { CallButton } from '../ui/ButtonLink.tsx';
@@ -181,9 +180,9 @@ export function BlogList({ data }: { data: BlogListData }) {
               <p className="blog-sidebar__title">Rather talk it through?</p>
               <p>
                 Call our glaziers for honest advice on your glass. For broken glass that cannot
-                wait, we take emergency calls {business.emergency.hours}.
+                wait, we take emergency calls {data.contact.emergencyHours}.
               </p>
-              <CallButton variant="primary" />
+              <CallButton variant="primary" phone={data.contact.phone} />
             </div>
           </aside>
         </div>

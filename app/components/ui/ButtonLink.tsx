@@ -34,23 +34,30 @@ export function ButtonLink({
   );
 }
 
-/** The business phone as a call link, styled as a button. */
+/**
+ * The business phone as a call link, styled as a button. An island gives
+ * the phone as a prop (its code never states the content); a page rendered
+ * on the server may leave it to the published identity.
+ */
 export function CallButton({
   variant = 'secondary',
   size,
   children,
   className,
+  phone,
 }: {
   variant?: ButtonVariant;
   size?: ButtonSize;
   children?: ReactNode;
   className?: string;
+  phone?: { display: string; e164: string };
 }) {
   const classes = buttonClass(variant, size);
+  const href = phone ? `tel:${phone.e164}` : telHref;
   return (
-    <a href={telHref} className={className ? `${classes} ${className}` : classes}>
+    <a href={href} className={className ? `${classes} ${className}` : classes}>
       <Icon name="phone" size={18} />
-      {children ?? <>Call {business.phone.display}</>}
+      {children ?? <>Call {(phone ?? business.phone).display}</>}
     </a>
   );
 }
