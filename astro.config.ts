@@ -5,7 +5,7 @@ import type { AstroIntegration } from 'astro';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PUBLISHED_DEFINES } from './app/content/published.ts';
+import { usePublishedContent } from './app/content/published.ts';
 import { checkSiteContent, describeProblems } from './app/content/site-content.ts';
 import type * as DevFront from './server/dev-front.server.ts';
 import { parseEnv } from './server/env.server.ts';
@@ -28,31 +28,23 @@ export const publicConfig = {
 /**
  * The site content the build was given (docs/operations.md#site-content):
  * scripts/build.ts writes it with the job photos it names and sets
- * SITE_CONTENT_FILE. Each section becomes a constant the modules of
- * app/content/ read (app/content/published.ts), in the server and browser
- * bundles alike; the photos are the folder `@site-photos` (the service
- * pages' "Recent work"). Without it (`astro dev`, a bare `astro build`) the
- * shipped defaults apply and there are no job photos.
+ * SITE_CONTENT_FILE. It is put in place for the pages this build prerenders
+ * (app/content/published.ts), as data: no bundle carries it, so the code
+ * built is the same whatever the content (the server reads the content of
+ * the release it serves). The photos are the folder `@site-photos` (the
+ * service pages' "Recent work"). Without it (`astro dev`, a bare
+ * `astro build`) the shipped defaults apply and there are no job photos.
  */
-function siteContentBuild(): { define: Record<string, string>; photosDir: string } {
+function siteContentBuild(): { photosDir: string } {
   const file = process.env.SITE_CONTENT_FILE;
-  if (!file) return { define: {}, photosDir: path.resolve('app/content/no-job-photos') };
+  if (!file) return { photosDir: path.resolve('app/content/no-job-photos') };
   const built = JSON.parse(readFileSync(file, 'utf8')) as { version: number; content: unknown };
   const checked = checkSiteContent(built.content);
   if (!checked.ok) {
     throw new Error(`${file} is not valid site content:\n${describeProblems(checked.problems)}`);
   }
-  const content = checked.content;
+  usePublishedContent({ version: built.version, content: checked.content });
   return {
-    define: {
-      [PUBLISHED_DEFINES.version]: JSON.stringify(built.version),
-      [PUBLISHED_DEFINES.identity]: JSON.stringify(content.identity),
-      [PUBLISHED_DEFINES.hours]: JSON.stringify(content.hours),
-      [PUBLISHED_DEFINES.offers]: JSON.stringify(content.offers),
-      [PUBLISHED_DEFINES.testimonials]: JSON.stringify(content.testimonials),
-      [PUBLISHED_DEFINES.notice]: JSON.stringify(content.notice),
-      [PUBLISHED_DEFINES.jobPhotos]: JSON.stringify(content.jobPhotos),
-    },
     photosDir: path.join(path.dirname(path.resolve(file)), 'photos'),
   };
 }
@@ -123,7 +115,6 @@ export default defineConfig({
     ...(buildCacheDir ? { cacheDir: path.resolve(buildCacheDir, 'vite') } : {}),
     resolve: { alias: { '@site-photos': siteContent.photosDir } },
     define: {
-      ...siteContent.define,
       'import.meta.env.PUBLIC_SITE_URL': JSON.stringify(publicConfig.siteUrl),
       'import.meta.env.PUBLIC_GTAG_ID': JSON.stringify(publicConfig.gtagId),
       'import.meta.env.PUBLIC_ADS_CONVERSION_SEND_TO': JSON.stringify(

@@ -214,7 +214,14 @@ export async function createApp(options: AppOptions) {
       files.send(req, res, page.file, REVALIDATE).catch(next);
       return;
     }
-    const file = files.resolve(req.path);
+    const { codeFiles } = releaseOf(res);
+    let file = files.resolve(req.path);
+    let from = files;
+    // A hashed file the server's code names, from the release that code came from.
+    if (!file && codeFiles && req.path.startsWith('/assets/')) {
+      file = codeFiles.resolve(req.path);
+      from = codeFiles;
+    }
     if (!file || file.endsWith('.html')) return next();
     // A job photo's copies for an hour: one taken off the site leaves
     // visitors' caches soon (its names change with the photo all the same).
@@ -225,7 +232,7 @@ export async function createApp(options: AppOptions) {
       : /\.(?:xml|txt|webmanifest)$/.test(file)
         ? REVALIDATE
         : 'public, max-age=86400';
-    files.send(req, res, file, cacheControl).catch(next);
+    from.send(req, res, file, cacheControl).catch(next);
   });
 
   // Everything else is Astro's router's: an unknown article or category

@@ -23,6 +23,13 @@ export interface SiteRelease {
   pages: ReadonlyMap<string, PrerenderedPage>;
   /** The CSP of a page rendered on request: the hashes of every prerendered page. */
   renderedPageCsp: string;
+  /**
+   * The files of the release whose code renders the pages on request, when
+   * that is another release (site-release.server.ts): the hashed scripts and
+   * styles those pages name are sent from there when this release has no
+   * file of that name.
+   */
+  codeFiles?: StaticFiles;
 }
 
 /**
@@ -92,13 +99,14 @@ export async function loadSiteRelease(
   render: AstroHandler,
   cspOptions: CspOptions,
   inlineCode?: InlineCodeRecord,
+  code?: { files: StaticFiles; pages: ReadonlyMap<string, PrerenderedPage> },
 ): Promise<SiteRelease> {
   const files = await StaticFiles.scan(clientDir);
   const pages = await loadPrerenderedPages(files, cspOptions, inlineCode);
   // A page rendered on request has the same inline scripts and styles as the
   // prerendered ones (Astro's island loader): the hashes of all of them, and
-  // nothing else.
-  const all = [...pages.values()];
+  // nothing else; those of the release whose code renders it too.
+  const all = [...pages.values(), ...(code?.pages.values() ?? [])];
   const renderedPageCsp = contentSecurityPolicy(
     {
       hashes: [...new Set(all.flatMap((page) => page.hashes))],
@@ -106,5 +114,5 @@ export async function loadSiteRelease(
     },
     cspOptions,
   );
-  return { render, files, pages, renderedPageCsp };
+  return { render, files, pages, renderedPageCsp, ...(code ? { codeFiles: code.files } : {}) };
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
+import { usePublishedContent } from '../app/content/published.ts';
 import { defaultSiteContent, type SiteContent } from '../app/content/site-content.ts';
 import { STAMP_FILE_NAME, type BuildStamp } from '../scripts/build-config.ts';
 import {
@@ -16,13 +17,18 @@ import type { Env } from './env.server.ts';
 
 /**
  * The release the server serves, replaceable while it runs
- * (docs/operations.md, "Publishing the site"). A new release is loaded
- * completely first (its files scanned, its pages' CSPs computed, its Astro
- * handler imported from its own file), then it replaces the served one in
- * one assignment: a request already started finishes on the release it
- * started on. The served release is held (markInUse) so no build prunes it;
- * the one it replaced is let go after a grace period, when the requests
- * still on it have long finished, and the next build may delete it.
+ * (docs/operations.md, "Publishing the site"). The server's code is the
+ * server bundle of the release it started with, imported once: a
+ * publication changes data, never the running code
+ * (docs/decisions/0011-content-is-data-not-code.md). A new release is loaded
+ * completely first (its files scanned, its pages' CSPs computed, its
+ * content read), then it replaces the served one in one assignment, and its
+ * content is put in place for the pages rendered from then on
+ * (app/content/published.ts). A request already started finishes on the
+ * files it started with. The served release is held (markInUse) so no build
+ * prunes it, and so is the one whose code runs, for as long as the server
+ * lives; a replaced release is let go after a grace period, when the
+ * requests still on it have long finished, and the next build may delete it.
  */
 
 /** What the build stamp says about the content a release was built from. */
@@ -90,22 +96,42 @@ export function readInlineCode(dir: string): InlineCodeRecord | undefined {
   }
 }
 
-/** Loads a release completely; throws, changing nothing, if it cannot be served. */
-export async function loadRelease(dir: string, env: Env): Promise<LoadedRelease> {
-  const real = realpathSync(dir);
-  const entry = path.join(real, 'server/entry.mjs');
-  if (!existsSync(entry)) throw new Error(`${real} has no server/entry.mjs`);
-  // Its own file URL: a new module instance per release, never the cached old one.
+/** Imports a release's server bundle: the Astro handler the server runs its pages with. */
+export async function importHandler(dir: string): Promise<AstroHandler> {
+  const entry = path.join(dir, 'server/entry.mjs');
+  if (!existsSync(entry)) throw new Error(`${dir} has no server/entry.mjs`);
   const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
   if (typeof handler !== 'function') throw new Error(`${entry} exports no handler`);
+  return handler;
+}
+
+/**
+ * Loads a release's files and content completely, to be served with
+ * `render` (the server's own code); throws, changing nothing, if it cannot
+ * be served.
+ */
+export async function loadRelease(
+  dir: string,
+  env: Env,
+  render: AstroHandler,
+  /** The release `render` came from, when it is another one. */
+  code?: LoadedRelease,
+): Promise<LoadedRelease> {
+  const real = realpathSync(dir);
   const content = releaseContent(real);
   const site = await loadSiteRelease(
     path.join(real, 'client'),
-    handler,
+    render,
     cspOptionsOf(env, releaseMapEmbedUrl(content)),
     readInlineCode(real),
+    code && code.dir !== real ? code : undefined,
   );
   return { ...site, dir: real, stamp: readReleaseStamp(real), content };
+}
+
+/** The content a release states, put in place for the pages (app/content/published.ts). */
+function putContentInPlace(release: LoadedRelease): void {
+  usePublishedContent({ version: release.stamp?.content?.version ?? 0, content: release.content });
 }
 
 export interface ServedSiteOptions {
@@ -118,63 +144,97 @@ export class ServedSite {
   #current: LoadedRelease;
   #letGo: () => void;
   readonly #options: ServedSiteOptions;
+  /** The release whose server bundle runs, held while the server lives. */
+  readonly #code: { dir: string; render: AstroHandler; letGo: () => void; release: LoadedRelease };
   /** Replaced releases still held, with their timers. */
   readonly #pending = new Map<NodeJS.Timeout, () => void>();
 
-  private constructor(release: LoadedRelease, letGo: () => void, options: ServedSiteOptions) {
+  private constructor(
+    release: LoadedRelease,
+    code: { dir: string; render: AstroHandler; letGo: () => void; release: LoadedRelease },
+    options: ServedSiteOptions,
+  ) {
     this.#current = release;
-    this.#letGo = letGo;
+    this.#letGo = () => {};
+    this.#code = code;
     this.#options = options;
+    putContentInPlace(release);
   }
 
-  /** Loads and holds `dir`, the first release served. */
+  /** Loads and holds `dir`, the first release served, and imports its server bundle: the server's code. */
   static async open(dir: string, options: ServedSiteOptions): Promise<ServedSite> {
-    const { release, letGo } = await ServedSite.#hold(dir, options);
-    return new ServedSite(release, letGo, options);
-  }
-
-  static async #hold(dir: string, options: ServedSiteOptions) {
     const real = realpathSync(dir);
-    let letGo = () => {};
+    const letGo = ServedSite.#mark(real, options);
     try {
-      // Held before it is read, so a build's pruning cannot delete it meanwhile.
-      letGo = markInUse(real);
-    } catch (error) {
-      options.logger.warn(
-        { err: (error as Error).message, release: real },
-        'cannot mark the build as in use; a later build may delete it while it is served',
-      );
-    }
-    try {
-      const release = await loadRelease(real, options.env);
-      if (!existsSync(path.join(real, INLINE_CODE_FILE))) {
-        options.logger.warn(
-          { release: real },
-          'this build recorded no inline scripts: its pages run without JavaScript until the next build',
-        );
-      }
-      return { release, letGo };
+      const render = await importHandler(real);
+      const release = await ServedSite.#load(real, render, options);
+      return new ServedSite(release, { dir: real, render, letGo, release }, options);
     } catch (error) {
       letGo();
       throw error;
     }
   }
 
+  /** Held before it is read, so a build's pruning cannot delete it meanwhile. */
+  static #mark(real: string, options: ServedSiteOptions): () => void {
+    try {
+      return markInUse(real);
+    } catch (error) {
+      options.logger.warn(
+        { err: (error as Error).message, release: real },
+        'cannot mark the build as in use; a later build may delete it while it is served',
+      );
+      return () => {};
+    }
+  }
+
+  static async #load(
+    real: string,
+    render: AstroHandler,
+    options: ServedSiteOptions,
+    code?: LoadedRelease,
+  ) {
+    const release = await loadRelease(real, options.env, render, code);
+    if (!existsSync(path.join(real, INLINE_CODE_FILE))) {
+      options.logger.warn(
+        { release: real },
+        'this build recorded no inline scripts: its pages run without JavaScript until the next build',
+      );
+    }
+    return release;
+  }
+
   get current(): LoadedRelease {
     return this.#current;
   }
 
+  /** The release whose server bundle the server runs (the one it started with). */
+  get codeDir(): string {
+    return this.#code.dir;
+  }
+
   /**
-   * Serves `dir` from now on, once it is loaded completely; the release it
-   * replaces is let go after the grace period. Throws, serving the same
-   * release as before, if `dir` cannot be loaded.
+   * Serves `dir`'s files and content from now on, once they are loaded
+   * completely, with the same code as before; the release it replaces is
+   * let go after the grace period. Throws, serving the same release as
+   * before, if `dir` cannot be loaded.
    */
   async switchTo(dir: string): Promise<LoadedRelease> {
-    if (realpathSync(dir) === this.#current.dir) return this.#current;
-    const { release, letGo } = await ServedSite.#hold(dir, this.#options);
+    const real = realpathSync(dir);
+    if (real === this.#current.dir) return this.#current;
+    // The code's release is held already, for as long as the server lives.
+    const letGo = real === this.#code.dir ? () => {} : ServedSite.#mark(real, this.#options);
+    let release: LoadedRelease;
+    try {
+      release = await ServedSite.#load(real, this.#code.render, this.#options, this.#code.release);
+    } catch (error) {
+      letGo();
+      throw error;
+    }
     const letGoOld = this.#letGo;
     this.#current = release;
     this.#letGo = letGo;
+    putContentInPlace(release);
     const timer = setTimeout(() => {
       this.#pending.delete(timer);
       letGoOld();
@@ -192,5 +252,6 @@ export class ServedSite {
     }
     this.#pending.clear();
     this.#letGo();
+    this.#code.letGo();
   }
 }

@@ -15,7 +15,7 @@
  * server, the CLIs) reads the published identity as data instead
  * (./served-identity.ts).
  */
-import { publishedHours, publishedIdentity } from './published.ts';
+import { derived, published } from './published.ts';
 
 import type { Weekday } from './content-names.ts';
 
@@ -162,32 +162,38 @@ export const defaultBusiness = {
   privacyOfficer: { role: 'Privacy Officer', email: 'privacy@example.com' },
 } as const satisfies BusinessIdentity;
 
-/** The identity the pages state: the published one where the build was given one. */
-export const business: BusinessIdentity = {
-  ...defaultBusiness,
-  ...(publishedIdentity
-    ? {
-        ...publishedIdentity,
-        address: { ...publishedIdentity.address, country: 'NZ' as const },
-        privacyOfficer: {
-          role: publishedIdentity.privacyOfficer.role,
-          email: publishedIdentity.privacyOfficer.email,
-          ...(publishedIdentity.privacyOfficer.name
-            ? { name: publishedIdentity.privacyOfficer.name }
-            : {}),
-        },
-      }
-    : {}),
-  ...(publishedHours
-    ? {
-        hours: publishedHours.openingHours,
-        emergency: { available: true as const, ...publishedHours.emergency },
-      }
-    : {}),
-};
-
+/** The identity the pages state: the published one where there is one. */
+export let business: BusinessIdentity = defaultBusiness;
 /** 'Unit 4, 25 Example Place, Tauriko, Tauranga 3110' */
-export const fullAddress = `${business.address.street}, ${business.address.suburb}, ${business.address.city} ${business.address.postcode}`;
+export let fullAddress = '';
+export let telHref = '';
+export let mailHref = '';
 
-export const telHref = `tel:${business.phone.e164}`;
-export const mailHref = `mailto:${business.email}`;
+derived(() => {
+  const content = published()?.content;
+  const identity = content?.identity;
+  const hours = content?.hours;
+  business = {
+    ...defaultBusiness,
+    ...(identity
+      ? {
+          ...identity,
+          address: { ...identity.address, country: 'NZ' as const },
+          privacyOfficer: {
+            role: identity.privacyOfficer.role,
+            email: identity.privacyOfficer.email,
+            ...(identity.privacyOfficer.name ? { name: identity.privacyOfficer.name } : {}),
+          },
+        }
+      : {}),
+    ...(hours
+      ? {
+          hours: hours.openingHours,
+          emergency: { available: true as const, ...hours.emergency },
+        }
+      : {}),
+  };
+  fullAddress = `${business.address.street}, ${business.address.suburb}, ${business.address.city} ${business.address.postcode}`;
+  telHref = `tel:${business.phone.e164}`;
+  mailHref = `mailto:${business.email}`;
+});

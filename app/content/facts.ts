@@ -18,7 +18,7 @@
  * docs/operations.md#site-content). Code run by Node reads the defaults.
  */
 import { business } from './business.ts';
-import { publishedHours } from './published.ts';
+import { derived, published } from './published.ts';
 
 /** A fact waiting for the owner's word: the question says what to check. */
 export interface OwnerConfirmation {
@@ -145,17 +145,22 @@ type Widen<T> = {
           : T[K];
 };
 
-const published = publishedHours;
+type FactsStated = Widen<typeof defaultFacts>;
 
-/** The facts the pages state: the published values where the build was given them. */
-export const facts: Widen<typeof defaultFacts> = published
-  ? ({
-      ...defaultFacts,
-      ...Object.fromEntries(
-        OWNER_FACTS.map((key) => [key, { ...defaultFacts[key], ...published.facts[key] }]),
-      ),
-    } as Widen<typeof defaultFacts>)
-  : defaultFacts;
+/** The facts the pages state: the published values where there are some. */
+export let facts: FactsStated = defaultFacts;
+
+derived(() => {
+  const hours = published()?.content.hours;
+  facts = hours
+    ? ({
+        ...defaultFacts,
+        ...Object.fromEntries(
+          OWNER_FACTS.map((key) => [key, { ...defaultFacts[key], ...hours.facts[key] }]),
+        ),
+      } as FactsStated)
+    : defaultFacts;
+});
 
 type Facts = typeof facts;
 
@@ -174,23 +179,31 @@ export function unconfirmedFacts(
  * What an article may state, written `{{name}}` in its Markdown and filled in
  * at build time (app/blog/compile.ts); an unknown name fails the build.
  */
-export const articleFacts = {
-  foundedYear: String(business.foundedYear),
-  experience: facts.experience.inWords,
-  emergencyHours: business.emergency.hours,
-  emergencyResponse: business.emergency.responseTime,
-  madeToMeasureLeadTime: facts.leadTimes.madeToMeasure,
-  doubleGlazedUnitFitTime: facts.installTimes.doubleGlazedUnit,
-  doubleGlazingEnergySaving: facts.doubleGlazing.energySaving,
-  doubleGlazingNoiseReduction: facts.doubleGlazing.noiseReduction,
-  performaTechLightTransmission: facts.performaTech.lightTransmission,
-  planithermLightTransmission: facts.planitherm.lightTransmission,
-  planithermEnergySaving: facts.planitherm.energySaving,
-  planithermLessHeatLoss: facts.planitherm.lessHeatLoss,
-  singlePanePrice: facts.windowPrices.singlePane,
-  doubleGlazedUnitPrice: facts.windowPrices.doubleGlazedUnit,
-  wholeWindowPrice: facts.windowPrices.wholeWindow,
-} as const satisfies Record<string, string>;
+export let articleFacts = statedArticleFacts();
+
+function statedArticleFacts() {
+  return {
+    foundedYear: String(business.foundedYear),
+    experience: facts.experience.inWords,
+    emergencyHours: business.emergency.hours,
+    emergencyResponse: business.emergency.responseTime,
+    madeToMeasureLeadTime: facts.leadTimes.madeToMeasure,
+    doubleGlazedUnitFitTime: facts.installTimes.doubleGlazedUnit,
+    doubleGlazingEnergySaving: facts.doubleGlazing.energySaving,
+    doubleGlazingNoiseReduction: facts.doubleGlazing.noiseReduction,
+    performaTechLightTransmission: facts.performaTech.lightTransmission,
+    planithermLightTransmission: facts.planitherm.lightTransmission,
+    planithermEnergySaving: facts.planitherm.energySaving,
+    planithermLessHeatLoss: facts.planitherm.lessHeatLoss,
+    singlePanePrice: facts.windowPrices.singlePane,
+    doubleGlazedUnitPrice: facts.windowPrices.doubleGlazedUnit,
+    wholeWindowPrice: facts.windowPrices.wholeWindow,
+  } as const satisfies Record<string, string>;
+}
+
+derived(() => {
+  articleFacts = statedArticleFacts();
+});
 
 export type ArticleFactName = keyof typeof articleFacts;
 export type { Facts };

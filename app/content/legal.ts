@@ -5,6 +5,7 @@
  * lead (docs/operations.md#lead-record and #delivery; LEAD_RETENTION_DAYS); keep
  * the two in step.
  */
+import { derived } from './published.ts';
 import { business, fullAddress } from './business.ts';
 import { facts } from './facts.ts';
 
@@ -24,11 +25,16 @@ export interface LegalPage {
   sections: readonly LegalSection[];
 }
 
-const contactLine = `by e-mail to ${business.email}, by phone on ${business.phone.display}, or by post to ${business.legalName}, ${fullAddress}`;
-
-const officer = business.privacyOfficer;
+let contactLine = '';
+let officer = business.privacyOfficer;
 /** 'our Privacy Officer' or 'our Privacy Officer, Ana Smith,' (for the middle of a sentence). */
-const officerInText = `our ${officer.role}${'name' in officer && officer.name ? `, ${officer.name},` : ''}`;
+let officerInText = '';
+
+derived(() => {
+  contactLine = `by e-mail to ${business.email}, by phone on ${business.phone.display}, or by post to ${business.legalName}, ${fullAddress}`;
+  officer = business.privacyOfficer;
+  officerInText = `our ${officer.role}${'name' in officer && officer.name ? `, ${officer.name},` : ''}`;
+});
 
 /** The settings the privacy policy states (app/public-config.ts, fixed at build time). */
 export interface PrivacySettings {
@@ -185,105 +191,117 @@ export function privacyPolicyFor({ leadRetentionDays }: PrivacySettings) {
   } as const satisfies LegalPage;
 }
 
-export const terms = {
-  title: 'Terms of Trade and Website Use',
-  metaDescription: `The terms on which ${business.name} quotes for and carries out glass work, and the terms of use of this website. Your consumer rights are not limited.`,
-  lastUpdated: '2026-11-01',
-  intro: `These terms apply when ${business.legalName} (“${business.name}”, “we”, “us”) gives you a quote or carries out work for you, and when you use this website. If a written quote we give you sets out different terms, the quote applies for that job.`,
-  sections: [
-    {
-      heading: 'Quotes and estimates',
-      paragraphs: [
-        `Quotes are free and there is no obligation to accept them. A quote is valid for ${facts.quoteValidity.days} days from its date, and is based on the measurements, product choices and site conditions we know about when we prepare it.`,
-        'The price in our final estimate is the price you pay. If we find something during the job that nobody could reasonably have seen beforehand, such as rot in a frame or damage hidden behind a lining, we stop, explain what we have found and what it would cost to fix, and we do no extra work without your approval.',
-        'All prices are in New Zealand dollars and include GST unless we say otherwise.',
-      ],
-    },
-    {
-      heading: 'Special offers',
-      paragraphs: [
-        'Each special offer is subject to its own terms and expiry date, shown with the offer. Unless an offer says otherwise, only one offer applies per job, offers cannot be exchanged for cash, and you need to mention the offer when you ask for your quote or call us.',
-      ],
-    },
-    {
-      heading: 'Made-to-measure glass and cancellations',
-      paragraphs: [
-        'Most of the glass we install is cut, toughened or made into double-glazed units to fit your job, and cannot be used anywhere else. Once you accept a quote we order it. If you cancel after the glass has been ordered, we may charge you for the glass and any work already done, and nothing more.',
-      ],
-    },
-    {
-      heading: 'Payment',
-      paragraphs: [
-        `For made-to-measure work we usually ask for a deposit when you accept the quote, with the balance due on completion. Small repairs are paid on completion. Unless your invoice says otherwise, payment is due within ${facts.paymentTerms.days} days of the invoice date, by bank transfer or card.`,
-        'For insurance work we can invoice your insurer directly where they agree to it; you pay any excess. If your insurer declines all or part of a claim, the balance of the invoice is payable by you.',
-      ],
-    },
-    {
-      heading: 'Access and site safety',
-      paragraphs: [
-        'Please give us safe, clear access to the work area at the agreed time, keep children and pets clear while we work, and tell us about any hazards you know of, such as asbestos-containing materials, unstable decks or electrical faults. We work under the Health and Safety at Work Act 2015 and may pause a job until a hazard is dealt with.',
-        'We protect floors and furnishings in the work area, and we clean up and take away broken and old glass when we finish.',
-      ],
-    },
-    {
-      heading: 'Older frames and existing glass',
-      paragraphs: [
-        'Removing glass from older frames can reveal hidden rot or corrosion, and old putty, paint or fixings can be fragile. We take care and will tell you beforehand about any risk we can see. We are not responsible for defects that were already there, but we will always talk to you before going further.',
-      ],
-    },
-    {
-      heading: 'Our workmanship promise',
-      paragraphs: [
-        `We stand behind our installation work for ${facts.workmanshipPromise.term} from completion. If a fault in our workmanship shows up in that time, such as a seal we made that leaks or hardware we fitted that does not work as it should, we come back and put it right at no charge.`,
-        'The workmanship promise does not cover breakage from impact or accident, misuse, normal wear, movement of the building, or work done by others after ours. Please let us know as soon as you notice a problem.',
-      ],
-    },
-    {
-      heading: 'Manufacturer warranties',
-      paragraphs: [
-        `Glass, double-glazed units, shower hardware and other products carry their manufacturers’ warranties, on the manufacturers’ terms, including a ${facts.showers.hardwareWarranty} on our shower hardware. We pass these warranties on to you, and we will help you make a claim under them.`,
-      ],
-    },
-    {
-      heading: 'Your rights under New Zealand law',
-      paragraphs: [
-        'Nothing in these terms limits the rights you have under the Consumer Guarantees Act 1993, the Building Act 2004 or the Fair Trading Act 1986. Our workmanship promise and the manufacturers’ warranties are in addition to those rights, not instead of them. In plain words:',
-      ],
-      list: [
-        'Consumer Guarantees Act 1993: the services we provide must be carried out with reasonable care and skill, be fit for any particular purpose you told us about, and be finished within a reasonable time when no time was agreed. The goods we supply must be of acceptable quality. If something falls short, you can ask us to put it right.',
-        'Building Act 2004: when we carry out building work on a home, such as installing windows, doors, balustrades or pool fences, the Act gives you warranties that apply whatever any contract says (section 362I). Among them: the work will be done properly and competently, with suitable materials, in line with the Building Code and any building consent, and within the agreed time or a reasonable time. A later owner of the home can rely on them too, and a claim about building work can generally be made for up to 10 years after the work was done.',
-        'This is a short summary to help you, not legal advice. Consumer Protection (consumerprotection.govt.nz) and building.govt.nz explain these rights in full.',
-      ],
-    },
-    {
-      heading: 'Liability',
-      paragraphs: [
-        'To the extent the law allows, we are not liable for indirect or consequential loss, such as loss of profit or business interruption, and we are not responsible for delays caused by things outside our control, such as severe weather or a supplier’s delay. We will always tell you as soon as we know a job will be delayed.',
-        'This clause does not limit any liability that cannot be excluded by law, including under the Consumer Guarantees Act 1993.',
-      ],
-    },
-    {
-      heading: 'Using this website',
-      paragraphs: [
-        'The information on this website is general. It is not professional advice about a particular building, and it does not replace a site visit. Illustrations show the kind of work we do, not specific jobs. We try to keep everything accurate and up to date, but prices, products and offers can change.',
-        'Please use the forms only to contact us about glass work. Automated, bulk or abusive submissions are not permitted, and the forms limit how many enquiries can be sent in a short time.',
-        `Links to other websites, such as maps and social media, are provided for convenience; we are not responsible for their content. The text, illustrations and design of this website belong to ${business.legalName} and may not be copied without our permission.`,
-        'How we handle the personal information you send us is explained in our Privacy Policy.',
-      ],
-    },
-    {
-      heading: 'Governing law',
-      paragraphs: [
-        'These terms are governed by the laws of New Zealand, and the courts of New Zealand have jurisdiction over any dispute about them.',
-      ],
-    },
-    {
-      heading: 'Changes and contact',
-      paragraphs: [
-        `We may update these terms from time to time; the date at the top of the page shows when they were last updated. The terms that apply to a job are the ones in force when you accepted the quote. If you have a question about them, contact us ${contactLine}.`,
-      ],
-    },
-  ],
-} as const satisfies LegalPage;
+function termsStated() {
+  return {
+    title: 'Terms of Trade and Website Use',
+    metaDescription: `The terms on which ${business.name} quotes for and carries out glass work, and the terms of use of this website. Your consumer rights are not limited.`,
+    lastUpdated: '2026-11-01',
+    intro: `These terms apply when ${business.legalName} (“${business.name}”, “we”, “us”) gives you a quote or carries out work for you, and when you use this website. If a written quote we give you sets out different terms, the quote applies for that job.`,
+    sections: [
+      {
+        heading: 'Quotes and estimates',
+        paragraphs: [
+          `Quotes are free and there is no obligation to accept them. A quote is valid for ${facts.quoteValidity.days} days from its date, and is based on the measurements, product choices and site conditions we know about when we prepare it.`,
+          'The price in our final estimate is the price you pay. If we find something during the job that nobody could reasonably have seen beforehand, such as rot in a frame or damage hidden behind a lining, we stop, explain what we have found and what it would cost to fix, and we do no extra work without your approval.',
+          'All prices are in New Zealand dollars and include GST unless we say otherwise.',
+        ],
+      },
+      {
+        heading: 'Special offers',
+        paragraphs: [
+          'Each special offer is subject to its own terms and expiry date, shown with the offer. Unless an offer says otherwise, only one offer applies per job, offers cannot be exchanged for cash, and you need to mention the offer when you ask for your quote or call us.',
+        ],
+      },
+      {
+        heading: 'Made-to-measure glass and cancellations',
+        paragraphs: [
+          'Most of the glass we install is cut, toughened or made into double-glazed units to fit your job, and cannot be used anywhere else. Once you accept a quote we order it. If you cancel after the glass has been ordered, we may charge you for the glass and any work already done, and nothing more.',
+        ],
+      },
+      {
+        heading: 'Payment',
+        paragraphs: [
+          `For made-to-measure work we usually ask for a deposit when you accept the quote, with the balance due on completion. Small repairs are paid on completion. Unless your invoice says otherwise, payment is due within ${facts.paymentTerms.days} days of the invoice date, by bank transfer or card.`,
+          'For insurance work we can invoice your insurer directly where they agree to it; you pay any excess. If your insurer declines all or part of a claim, the balance of the invoice is payable by you.',
+        ],
+      },
+      {
+        heading: 'Access and site safety',
+        paragraphs: [
+          'Please give us safe, clear access to the work area at the agreed time, keep children and pets clear while we work, and tell us about any hazards you know of, such as asbestos-containing materials, unstable decks or electrical faults. We work under the Health and Safety at Work Act 2015 and may pause a job until a hazard is dealt with.',
+          'We protect floors and furnishings in the work area, and we clean up and take away broken and old glass when we finish.',
+        ],
+      },
+      {
+        heading: 'Older frames and existing glass',
+        paragraphs: [
+          'Removing glass from older frames can reveal hidden rot or corrosion, and old putty, paint or fixings can be fragile. We take care and will tell you beforehand about any risk we can see. We are not responsible for defects that were already there, but we will always talk to you before going further.',
+        ],
+      },
+      {
+        heading: 'Our workmanship promise',
+        paragraphs: [
+          `We stand behind our installation work for ${facts.workmanshipPromise.term} from completion. If a fault in our workmanship shows up in that time, such as a seal we made that leaks or hardware we fitted that does not work as it should, we come back and put it right at no charge.`,
+          'The workmanship promise does not cover breakage from impact or accident, misuse, normal wear, movement of the building, or work done by others after ours. Please let us know as soon as you notice a problem.',
+        ],
+      },
+      {
+        heading: 'Manufacturer warranties',
+        paragraphs: [
+          `Glass, double-glazed units, shower hardware and other products carry their manufacturers’ warranties, on the manufacturers’ terms, including a ${facts.showers.hardwareWarranty} on our shower hardware. We pass these warranties on to you, and we will help you make a claim under them.`,
+        ],
+      },
+      {
+        heading: 'Your rights under New Zealand law',
+        paragraphs: [
+          'Nothing in these terms limits the rights you have under the Consumer Guarantees Act 1993, the Building Act 2004 or the Fair Trading Act 1986. Our workmanship promise and the manufacturers’ warranties are in addition to those rights, not instead of them. In plain words:',
+        ],
+        list: [
+          'Consumer Guarantees Act 1993: the services we provide must be carried out with reasonable care and skill, be fit for any particular purpose you told us about, and be finished within a reasonable time when no time was agreed. The goods we supply must be of acceptable quality. If something falls short, you can ask us to put it right.',
+          'Building Act 2004: when we carry out building work on a home, such as installing windows, doors, balustrades or pool fences, the Act gives you warranties that apply whatever any contract says (section 362I). Among them: the work will be done properly and competently, with suitable materials, in line with the Building Code and any building consent, and within the agreed time or a reasonable time. A later owner of the home can rely on them too, and a claim about building work can generally be made for up to 10 years after the work was done.',
+          'This is a short summary to help you, not legal advice. Consumer Protection (consumerprotection.govt.nz) and building.govt.nz explain these rights in full.',
+        ],
+      },
+      {
+        heading: 'Liability',
+        paragraphs: [
+          'To the extent the law allows, we are not liable for indirect or consequential loss, such as loss of profit or business interruption, and we are not responsible for delays caused by things outside our control, such as severe weather or a supplier’s delay. We will always tell you as soon as we know a job will be delayed.',
+          'This clause does not limit any liability that cannot be excluded by law, including under the Consumer Guarantees Act 1993.',
+        ],
+      },
+      {
+        heading: 'Using this website',
+        paragraphs: [
+          'The information on this website is general. It is not professional advice about a particular building, and it does not replace a site visit. Illustrations show the kind of work we do, not specific jobs. We try to keep everything accurate and up to date, but prices, products and offers can change.',
+          'Please use the forms only to contact us about glass work. Automated, bulk or abusive submissions are not permitted, and the forms limit how many enquiries can be sent in a short time.',
+          `Links to other websites, such as maps and social media, are provided for convenience; we are not responsible for their content. The text, illustrations and design of this website belong to ${business.legalName} and may not be copied without our permission.`,
+          'How we handle the personal information you send us is explained in our Privacy Policy.',
+        ],
+      },
+      {
+        heading: 'Governing law',
+        paragraphs: [
+          'These terms are governed by the laws of New Zealand, and the courts of New Zealand have jurisdiction over any dispute about them.',
+        ],
+      },
+      {
+        heading: 'Changes and contact',
+        paragraphs: [
+          `We may update these terms from time to time; the date at the top of the page shows when they were last updated. The terms that apply to a job are the ones in force when you accepted the quote. If you have a question about them, contact us ${contactLine}.`,
+        ],
+      },
+    ],
+  } as const satisfies LegalPage;
+}
 
-export const sitemapIntro = `Every page of the ${business.name} website in one place, from our glass services and glass types to advice articles and ways to get in touch.`;
+export let terms = termsStated();
+
+derived(() => {
+  terms = termsStated();
+});
+
+export let sitemapIntro = '';
+
+derived(() => {
+  sitemapIntro = `Every page of the ${business.name} website in one place, from our glass services and glass types to advice articles and ways to get in touch.`;
+});

@@ -12,7 +12,7 @@
  */
 import { defaultBusiness } from './business.ts';
 import { defaultFacts } from './facts.ts';
-import { publishedOffers } from './published.ts';
+import { derived, published } from './published.ts';
 
 /** A site path, or 'tel' for the business phone (the offer card builds the tel: link). */
 export type OfferLink = `/${string}` | 'tel';
@@ -119,10 +119,15 @@ export function isoFromOfferDate(text: string): string {
   return `${year}-${month}-${day}`;
 }
 
-/** The offers the home page shows: the published ones where the build was given them. */
-export const offers: readonly Offer[] = publishedOffers
-  ? publishedOffers.map(({ validUntil, ...offer }) => ({
-      ...offer,
-      validUntil: offerDateFromIso(validUntil),
-    }))
-  : defaultOffers;
+/** The offers the home page shows: the published ones where there are some. */
+export let offers: readonly Offer[] = defaultOffers;
+
+derived(() => {
+  const publishedOffers = published()?.content.offers;
+  offers = publishedOffers
+    ? publishedOffers.map(({ validUntil, ...offer }) => ({
+        ...offer,
+        validUntil: offerDateFromIso(validUntil),
+      }))
+    : defaultOffers;
+});

@@ -1,56 +1,71 @@
 /**
- * The site content the build was given (docs/operations.md#site-content),
- * one constant per section, or null when the build was given none. The
- * build (scripts/build.ts) writes the content it builds to a JSON file and
- * names it in SITE_CONTENT_FILE; astro.config.ts reads it and defines these
- * constants for the server and the browser bundles alike, so no module here
- * reads a file. Each section is its own constant, so an island that states
- * the phone number carries the identity, never the reviews.
+ * The site content the pages state (docs/operations.md#site-content), read
+ * as data when a page renders, never compiled into the code.
  *
- * Node-run code (the server, the CLIs, Vitest) has no such definitions:
- * there every section is null, and the modules of app/content/ give their
- * shipped defaults.
+ * Whoever serves or builds pages puts the content in one place for the
+ * whole process (`usePublishedContent`): the build (astro.config.ts) from
+ * the file scripts/build.ts wrote, the server (server/site-release.server.ts)
+ * from the release it serves, switching it at each publication without
+ * loading new code. Every module of app/content/ that derives text from it
+ * (the business's identity, the facts, the offers and reviews, the sentences
+ * made of them) derives it again when it changes (`derived`); the pages'
+ * middleware (app/middleware.ts) checks for a change before each page
+ * renders (`refreshPublishedContent`).
+ *
+ * Where nobody put content (Vitest, the CLIs, the browser), every section is
+ * null and the modules give their shipped defaults. Islands take what they
+ * state of the content as props, so their code is the same for every
+ * publication.
  */
 import type { SiteContent } from './site-content-schema.ts';
 
-declare const __SITE_CONTENT_VERSION__: number | undefined;
-declare const __SITE_CONTENT_IDENTITY__: SiteContent['identity'] | undefined;
-declare const __SITE_CONTENT_HOURS__: SiteContent['hours'] | undefined;
-declare const __SITE_CONTENT_OFFERS__: SiteContent['offers'] | undefined;
-declare const __SITE_CONTENT_TESTIMONIALS__: SiteContent['testimonials'] | undefined;
-declare const __SITE_CONTENT_NOTICE__: SiteContent['notice'] | undefined;
-declare const __SITE_CONTENT_JOB_PHOTOS__: SiteContent['jobPhotos'] | undefined;
+/** The content put in place, and its version (0 for the shipped defaults). */
+export interface PublishedContent {
+  version: number;
+  content: SiteContent;
+}
 
-/** The content version the pages were built from; 0 for the shipped defaults. */
-export const publishedVersion: number =
-  typeof __SITE_CONTENT_VERSION__ === 'undefined' ? 0 : __SITE_CONTENT_VERSION__;
+/** One place per process, shared by the server bundle and the server's own modules. */
+const SLOT = Symbol.for('harbourside-glass.published-content');
 
-export const publishedIdentity: SiteContent['identity'] | null =
-  typeof __SITE_CONTENT_IDENTITY__ === 'undefined' ? null : __SITE_CONTENT_IDENTITY__;
+type Slot = { [SLOT]?: PublishedContent | null };
 
-export const publishedHours: SiteContent['hours'] | null =
-  typeof __SITE_CONTENT_HOURS__ === 'undefined' ? null : __SITE_CONTENT_HOURS__;
+/** Puts `published` in place for every page rendered from now on; null: the shipped defaults. */
+export function usePublishedContent(published: PublishedContent | null): void {
+  (globalThis as Slot)[SLOT] = published;
+}
 
-export const publishedOffers: SiteContent['offers'] | null =
-  typeof __SITE_CONTENT_OFFERS__ === 'undefined' ? null : __SITE_CONTENT_OFFERS__;
+let applied: PublishedContent | null = null;
+const derivations: Array<() => void> = [];
 
-export const publishedTestimonials: SiteContent['testimonials'] | null =
-  typeof __SITE_CONTENT_TESTIMONIALS__ === 'undefined' ? null : __SITE_CONTENT_TESTIMONIALS__;
+/**
+ * The published content, as this module instance last applied it. Modules
+ * read it inside a `derived` function, never once at load.
+ */
+export function published(): PublishedContent | null {
+  return applied;
+}
 
-/** The site notice, already checked against its dates by the build (visibleContent). */
-export const publishedNotice: SiteContent['notice'] =
-  typeof __SITE_CONTENT_NOTICE__ === 'undefined' ? null : __SITE_CONTENT_NOTICE__;
+/**
+ * Runs `derive` now and again whenever the published content changes, in
+ * the order the modules registered (a module's imports register first, so
+ * what it derives from is already current).
+ */
+export function derived(derive: () => void): void {
+  derivations.push(derive);
+  derive();
+}
 
-export const publishedJobPhotos: SiteContent['jobPhotos'] =
-  typeof __SITE_CONTENT_JOB_PHOTOS__ === 'undefined' ? [] : __SITE_CONTENT_JOB_PHOTOS__;
+/**
+ * Applies the content put in place, if it changed since the last call.
+ * Cheap when nothing changed: one comparison.
+ */
+export function refreshPublishedContent(): void {
+  const current = (globalThis as Slot)[SLOT] ?? null;
+  if (current === applied) return;
+  applied = current;
+  for (const derive of derivations) derive();
+}
 
-/** The names astro.config.ts defines, by section. */
-export const PUBLISHED_DEFINES = {
-  version: '__SITE_CONTENT_VERSION__',
-  identity: '__SITE_CONTENT_IDENTITY__',
-  hours: '__SITE_CONTENT_HOURS__',
-  offers: '__SITE_CONTENT_OFFERS__',
-  testimonials: '__SITE_CONTENT_TESTIMONIALS__',
-  notice: '__SITE_CONTENT_NOTICE__',
-  jobPhotos: '__SITE_CONTENT_JOB_PHOTOS__',
-} as const;
+// Whatever was in place when this module loaded (the build sets it first).
+refreshPublishedContent();

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { refreshPublishedContent, usePublishedContent } from './published.ts';
 import { defaultBusiness } from './business.ts';
 import { defaultFacts } from './facts.ts';
 import { defaultOffers } from './offers.ts';
@@ -271,14 +272,13 @@ describe('what is visible at a time', () => {
   });
 });
 
-describe('the modules of app/content state the content the build was given', () => {
+describe('the modules of app/content state the content put in place', () => {
   afterEach(() => {
-    vi.unstubAllGlobals();
-    vi.resetModules();
+    usePublishedContent(null);
+    refreshPublishedContent();
   });
 
   it('without one (Node, the server, the CLIs), the shipped defaults', async () => {
-    vi.resetModules();
     const { business } = await import('./business.ts');
     const { offers } = await import('./offers.ts');
     expect(business).toEqual(defaultBusiness);
@@ -319,14 +319,23 @@ describe('the modules of app/content state the content the build was given', () 
         },
       ],
     };
-    vi.stubGlobal('__SITE_CONTENT_VERSION__', 7);
-    vi.stubGlobal('__SITE_CONTENT_IDENTITY__', published.identity);
-    vi.stubGlobal('__SITE_CONTENT_HOURS__', published.hours);
-    vi.stubGlobal('__SITE_CONTENT_OFFERS__', published.offers);
-    vi.stubGlobal('__SITE_CONTENT_TESTIMONIALS__', published.testimonials);
-    vi.resetModules();
+    // Loaded before the content is in place, as a server's modules are
+    // loaded once and then serve one publication after another.
+    const modules = {
+      business: await import('./business.ts'),
+      home: await import('./home.ts'),
+      about: await import('./about.ts'),
+      services: await import('./services.ts'),
+      legal: await import('./legal.ts'),
+      pageMeta: await import('../layouts/page-meta.ts'),
+    };
+    expect(modules.business.business.name).toBe(defaultBusiness.name);
+    usePublishedContent({ version: 7, content: published });
+    // Nothing changes until a page is about to render (app/middleware.ts).
+    expect(modules.business.business.name).toBe(defaultBusiness.name);
+    refreshPublishedContent();
 
-    const { business, telHref, placeholderBusiness } = await import('./business.ts');
+    const { business, telHref, placeholderBusiness } = modules.business;
     expect(business.name).toBe('Kōwhai Glass');
     expect(business.address.country).toBe('NZ');
     expect(business.emergency).toMatchObject({ available: true, hours: '7 days, 6am to 10pm' });
@@ -360,5 +369,25 @@ describe('the modules of app/content state the content the build was given', () 
     );
     const { localBusinessJsonLd } = await import('../layouts/json-ld.ts');
     expect(JSON.stringify(localBusinessJsonLd())).toContain('"telephone":"+6475782468"');
+
+    // The sentences made of the identity, in the modules loaded before it.
+    expect(modules.home.home.finalBanner.phoneLinkText).toBe('Call 07 578 2468');
+    expect(modules.about.about.heading).toBe('About Kōwhai Glass');
+    expect(modules.legal.terms.intro).toContain('“Kōwhai Glass”');
+    expect(modules.legal.sitemapIntro).toContain('Kōwhai Glass website');
+    expect(modules.pageMeta.defaultShareImage.alt).toMatch(/^Kōwhai Glass:/);
+    expect(JSON.stringify(modules.services.services)).toContain('7 days, 6am to 10pm');
+
+    // The next publication replaces it; none at all brings the defaults back.
+    usePublishedContent({
+      version: 8,
+      content: { ...published, identity: { ...published.identity, name: 'Rātā Glass' } },
+    });
+    refreshPublishedContent();
+    expect(modules.about.about.heading).toBe('About Rātā Glass');
+    usePublishedContent(null);
+    refreshPublishedContent();
+    expect(modules.business.business).toEqual(defaultBusiness);
+    expect(modules.home.home.finalBanner.phoneLinkText).toBe(`Call ${defaultBusiness.phone.display}`);
   });
 });

@@ -15,7 +15,7 @@
  * ./published.ts; docs/operations.md#site-content). Code run by Node reads
  * the defaults.
  */
-import { publishedTestimonials } from './published.ts';
+import { derived, published } from './published.ts';
 
 import type { TestimonialRole } from './content-names.ts';
 
@@ -122,10 +122,15 @@ export const defaultTestimonials = [
   },
 ] as const satisfies readonly Testimonial[];
 
-/** The reviews the home page shows: the published ones where the build was given them. */
-export const testimonials: readonly Testimonial[] = publishedTestimonials
-  ? publishedTestimonials.map(({ permission: _permission, ...testimonial }) => ({
-      ...testimonial,
-      avatar: null,
-    }))
-  : defaultTestimonials;
+/** The reviews the home page shows: the published ones where there are some. */
+export let testimonials: readonly Testimonial[] = defaultTestimonials;
+
+derived(() => {
+  const publishedTestimonials = published()?.content.testimonials;
+  testimonials = publishedTestimonials
+    ? publishedTestimonials.map(({ permission: _permission, ...testimonial }) => ({
+        ...testimonial,
+        avatar: null,
+      }))
+    : defaultTestimonials;
+});

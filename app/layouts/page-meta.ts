@@ -1,4 +1,5 @@
 import type { Thing, WithContext } from 'schema-dts';
+import { derived } from '../content/published.ts';
 import { business } from '../content/business.ts';
 
 /**
@@ -22,10 +23,18 @@ export interface PageMeta {
   jsonLd?: readonly WithContext<Thing>[];
 }
 
-export const defaultShareImage = {
-  path: '/og-image.png',
-  alt: `${business.name}: glass repairs, replacement and installation in Tauranga`,
-};
+function defaultShareImageStated() {
+  return {
+    path: '/og-image.png',
+    alt: `${business.name}: glass repairs, replacement and installation in Tauranga`,
+  };
+}
+
+export let defaultShareImage = defaultShareImageStated();
+
+derived(() => {
+  defaultShareImage = defaultShareImageStated();
+});
 
 /** The title a browser tab and a share card show: the page's, then the business's name. */
 export function documentTitle(title: string): string {

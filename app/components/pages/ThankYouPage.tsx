@@ -4,7 +4,8 @@ import { PageHeader } from '../ui/PageHeader.tsx';
 import { business, telHref } from '../../content/business.ts';
 import { facts } from '../../content/facts.ts';
 
-const NEXT_STEPS: ReadonlyArray<{ icon: IconName; title: string; text: string }> = [
+/** Made when the page renders: the reply time is the published one. */
+const nextSteps = (): ReadonlyArray<{ icon: IconName; title: string; text: string }> => [
   {
     icon: 'check',
     title: 'We read your request',
@@ -52,7 +53,7 @@ export function ThankYouPage() {
             What happens next
           </h2>
           <ol className="thank-you__steps">
-            {NEXT_STEPS.map((step) => (
+            {nextSteps().map((step) => (
               <li key={step.title} className="thank-you__step">
                 <span className="icon-badge">
                   <Icon name={step.icon} />
