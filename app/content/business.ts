@@ -10,10 +10,10 @@
  *
  * What is written here is the default (`defaultBusiness`): what the owner
  * publishes from /admin/site replaces the identity, the hours and the
- * emergency service in the build that publishes it (`business`, through
- * ./published.ts; docs/operations.md#site-content). Code run by Node (the
- * server, the CLIs) reads the published identity as data instead
- * (./served-identity.ts).
+ * emergency service on every page rendered once it is in place (`business`,
+ * through ./published.ts; docs/operations.md#site-content). Code outside
+ * the pages (the e-mails, the CLIs) reads the published identity from the
+ * store or the served release (./served-identity.ts).
  */
 import { derived, published } from './published.ts';
 

@@ -13,9 +13,9 @@
  * until the owner has checked it and set `confirmed: true`.
  *
  * What is written here is the default (`defaultFacts`): the owner confirms
- * or corrects the facts waiting for their word from /admin/site, and the
- * build that publishes them states them (`facts`, through ./published.ts;
- * docs/operations.md#site-content). Code run by Node reads the defaults.
+ * or corrects the facts waiting for their word from /admin/site, and every
+ * page rendered once they are in place states them (`facts`, through
+ * ./published.ts; docs/operations.md#site-content).
  */
 import { business } from './business.ts';
 import { derived, published } from './published.ts';

@@ -6,9 +6,9 @@
  * with real ones, or removes them, before launch (`npm run check:launch`).
  *
  * These are the defaults (`defaultOffers`): the offers the owner publishes
- * from /admin/site replace them in the build that publishes them (`offers`,
- * through ./published.ts; docs/operations.md#site-content), without the
- * ones past their date. Code run by Node reads the defaults.
+ * from /admin/site replace them once they are in place (`offers`, through
+ * ./published.ts; docs/operations.md#site-content), without the ones past
+ * their date.
  */
 import { defaultBusiness } from './business.ts';
 import { defaultFacts } from './facts.ts';

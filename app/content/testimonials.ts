@@ -11,9 +11,8 @@
  *
  * These are the defaults (`defaultTestimonials`): the reviews the owner
  * publishes from /admin/site, each with the customer's permission, replace
- * them in the build that publishes them (`testimonials`, through
- * ./published.ts; docs/operations.md#site-content). Code run by Node reads
- * the defaults.
+ * them once they are in place (`testimonials`, through ./published.ts;
+ * docs/operations.md#site-content).
  */
 import { derived, published } from './published.ts';
 
