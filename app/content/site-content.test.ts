@@ -388,6 +388,8 @@ describe('the modules of app/content state the content put in place', () => {
     usePublishedContent(null);
     refreshPublishedContent();
     expect(modules.business.business).toEqual(defaultBusiness);
-    expect(modules.home.home.finalBanner.phoneLinkText).toBe(`Call ${defaultBusiness.phone.display}`);
+    expect(modules.home.home.finalBanner.phoneLinkText).toBe(
+      `Call ${defaultBusiness.phone.display}`,
+    );
   });
 });
