@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { LeadStore } from './store.server.ts';
+import type { LeadsStore } from './leads/leads.server.ts';
 import type { SiteContent, SiteContentSection } from '../content/site-content.ts';
 import type {
   SiteContentSaveResult,
@@ -107,33 +108,34 @@ export class SqliteLeadStore implements LeadStore {
     this.#rateLimits.peekRateLimit(...args);
 
   // Leads and their outbox (leads/leads.sqlite.server.ts)
-  insertLead: LeadStore['insertLead'] = (...args) => this.#leads.insertLead(...args);
-  getLeadPhoto: LeadStore['getLeadPhoto'] = (...args) => this.#leads.getLeadPhoto(...args);
-  findByIdempotencyKey: LeadStore['findByIdempotencyKey'] = (...args) =>
+  insertLead: LeadsStore['insertLead'] = (...args) => this.#leads.insertLead(...args);
+  getLeadPhoto: LeadsStore['getLeadPhoto'] = (...args) => this.#leads.getLeadPhoto(...args);
+  findByIdempotencyKey: LeadsStore['findByIdempotencyKey'] = (...args) =>
     this.#leads.findByIdempotencyKey(...args);
-  getLead: LeadStore['getLead'] = (...args) => this.#leads.getLead(...args);
-  settleLead: LeadStore['settleLead'] = (...args) => this.#leads.settleLead(...args);
-  releaseIdempotencyKey: LeadStore['releaseIdempotencyKey'] = (...args) =>
+  getLead: LeadsStore['getLead'] = (...args) => this.#leads.getLead(...args);
+  settleLead: LeadsStore['settleLead'] = (...args) => this.#leads.settleLead(...args);
+  releaseIdempotencyKey: LeadsStore['releaseIdempotencyKey'] = (...args) =>
     this.#leads.releaseIdempotencyKey(...args);
-  claimDueDeliveries: LeadStore['claimDueDeliveries'] = (...args) =>
+  claimDueDeliveries: LeadsStore['claimDueDeliveries'] = (...args) =>
     this.#leads.claimDueDeliveries(...args);
-  recordDelivery: LeadStore['recordDelivery'] = (...args) => this.#leads.recordDelivery(...args);
-  retryDelivery: LeadStore['retryDelivery'] = (...args) => this.#leads.retryDelivery(...args);
-  cancelDeliveriesExcept: LeadStore['cancelDeliveriesExcept'] = (...args) =>
+  recordDelivery: LeadsStore['recordDelivery'] = (...args) => this.#leads.recordDelivery(...args);
+  retryDelivery: LeadsStore['retryDelivery'] = (...args) => this.#leads.retryDelivery(...args);
+  cancelDeliveriesExcept: LeadsStore['cancelDeliveriesExcept'] = (...args) =>
     this.#leads.cancelDeliveriesExcept(...args);
-  expireReceived: LeadStore['expireReceived'] = (...args) => this.#leads.expireReceived(...args);
-  listLeads: LeadStore['listLeads'] = (...args) => this.#leads.listLeads(...args);
-  exportLeads: LeadStore['exportLeads'] = (...args) => this.#leads.exportLeads(...args);
-  findLeadsByEmail: LeadStore['findLeadsByEmail'] = (...args) =>
+  expireReceived: LeadsStore['expireReceived'] = (...args) => this.#leads.expireReceived(...args);
+  listLeads: LeadsStore['listLeads'] = (...args) => this.#leads.listLeads(...args);
+  exportLeads: LeadsStore['exportLeads'] = (...args) => this.#leads.exportLeads(...args);
+  findLeadsByEmail: LeadsStore['findLeadsByEmail'] = (...args) =>
     this.#leads.findLeadsByEmail(...args);
-  deleteLeads: LeadStore['deleteLeads'] = (...args) => this.#leads.deleteLeads(...args);
-  purgeCreatedBefore: LeadStore['purgeCreatedBefore'] = (...args) =>
+  deleteLeads: LeadsStore['deleteLeads'] = (...args) => this.#leads.deleteLeads(...args);
+  purgeCreatedBefore: LeadsStore['purgeCreatedBefore'] = (...args) =>
     this.#leads.purgeCreatedBefore(...args);
-  saveLeadTracking: LeadStore['saveLeadTracking'] = (...args) =>
+  saveLeadTracking: LeadsStore['saveLeadTracking'] = (...args) =>
     this.#leads.saveLeadTracking(...args);
-  searchLeads: LeadStore['searchLeads'] = (...args) => this.#leads.searchLeads(...args);
-  countLeadsSince: LeadStore['countLeadsSince'] = (...args) => this.#leads.countLeadsSince(...args);
-  countFailedDeliveries: LeadStore['countFailedDeliveries'] = (...args) =>
+  searchLeads: LeadsStore['searchLeads'] = (...args) => this.#leads.searchLeads(...args);
+  countLeadsSince: LeadsStore['countLeadsSince'] = (...args) =>
+    this.#leads.countLeadsSince(...args);
+  countFailedDeliveries: LeadsStore['countFailedDeliveries'] = (...args) =>
     this.#leads.countFailedDeliveries(...args);
 
   // The owners' accounts and sign-ins (owners/owners.sqlite.server.ts)

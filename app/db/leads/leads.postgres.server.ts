@@ -6,7 +6,6 @@ import {
   type LeadPhoto,
   type NewLeadPhoto,
   checkTracking,
-  clipError,
   LEAD_PAGE_SIZE,
   searchTerms,
   type LeadSearch,
@@ -23,7 +22,9 @@ import {
   type LeadStatus,
   type LeadWithDeliveries,
   type NewDelivery,
-} from '../store.server.ts';
+  type LeadsStore,
+} from './leads.server.ts';
+import { clipError } from '../store.server.ts';
 import { iso, textOrNull, UUID, type Row } from '../postgres-values.server.ts';
 
 const LEAD_COLUMNS =
@@ -82,7 +83,7 @@ function toDelivery(row: Row): DeliveryRecord {
 }
 
 /** Leads, their deliveries (the outbox) and their photos: the PostgreSQL half. */
-export class PostgresLeadsStore {
+export class PostgresLeadsStore implements LeadsStore {
   readonly #pool: pg.Pool;
 
   constructor(db: pg.Pool) {

@@ -7,7 +7,6 @@ import {
   type LeadPhotoInfo,
   type NewLeadPhoto,
   checkTracking,
-  clipError,
   LEAD_PAGE_SIZE,
   searchTerms,
   type LeadSearch,
@@ -24,7 +23,9 @@ import {
   type LeadStatus,
   type LeadWithDeliveries,
   type NewDelivery,
-} from '../store.server.ts';
+  type LeadsStore,
+} from './leads.server.ts';
+import { clipError } from '../store.server.ts';
 import type { SqliteConnection } from '../sqlite-connection.server.ts';
 
 type Row = Record<string, SQLOutputValue>;
@@ -109,7 +110,7 @@ function toDelivery(row: Row): DeliveryRecord {
 }
 
 /** Leads, their deliveries (the outbox) and their photos: the SQLite half. */
-export class SqliteLeadsStore {
+export class SqliteLeadsStore implements LeadsStore {
   readonly #db: SqliteConnection;
 
   constructor(db: SqliteConnection) {
