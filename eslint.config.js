@@ -67,7 +67,13 @@ export default tseslint.config(
       'app/**/*.astro/*.ts',
       'app/**/*.astro/*.js',
     ],
-    ignores: ['app/components/pages/**', '**/*.server.ts', '**/*.test.ts', '**/*.test.tsx'],
+    ignores: [
+      'app/components/pages/**',
+      '**/*.server.ts',
+      '**/*.test.ts',
+      '**/*.test.tsx',
+      '**/*.contract.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -83,12 +89,14 @@ export default tseslint.config(
     },
   },
   {
-    // Test support (app/leads/testing: the store contract suite, webhook
-    // receivers, an SMTP server) is never imported by production code.
+    // Test support (app/leads/testing: webhook receivers, an SMTP server,
+    // the store harnesses; the store's contract suites, *.contract.ts beside
+    // each domain in app/db) is never imported by production code.
     files: ['app/**/*.{ts,tsx,astro}', 'server/**/*.ts', 'scripts/**/*.ts'],
     ignores: [
       '**/*.test.ts',
       '**/*.test.tsx',
+      '**/*.contract.ts',
       'app/leads/testing/**',
       'server/site-test-support.server.ts',
     ],
@@ -100,7 +108,13 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/leads/testing/**', './testing/**', '../testing/**'],
+              group: [
+                '**/leads/testing/**',
+                './testing/**',
+                '../testing/**',
+                '**/*.contract',
+                '**/*.contract.ts',
+              ],
               message: 'test support is for tests only',
             },
           ],

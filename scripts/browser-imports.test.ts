@@ -62,4 +62,20 @@ describe('production code never imports test support', () => {
       true,
     );
   });
+
+  it("fails a server module that imports a domain's contract suite, not the suites themselves", async () => {
+    const code =
+      "import { makeLead } from '../leads/leads.contract.ts';\n" +
+      'export const planted = makeLead;\n';
+    const messagesIn = async (file: string) => {
+      const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+      return (result?.messages ?? []).map((message) => message.message);
+    };
+    expect(
+      (await messagesIn('app/db/owners/planted.server.ts')).some((message) =>
+        message.endsWith('test support is for tests only'),
+      ),
+    ).toBe(true);
+    expect(await messagesIn('app/db/owners/planted.contract.ts')).toEqual([]);
+  });
 });

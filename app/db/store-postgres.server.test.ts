@@ -1,7 +1,11 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { runSiteContentStoreContract } from '../leads/testing/site-content.contract.ts';
-import { runLeadStoreContract } from '../leads/testing/store.contract.ts';
+import { runActivityContract } from './activity/activity.contract.ts';
+import { runLeadsContract } from './leads/leads.contract.ts';
+import { runOwnersContract } from './owners/owners.contract.ts';
+import { runRateLimitsContract } from './rate-limits/rate-limits.contract.ts';
+import { runSecretsContract } from './secrets/secrets.contract.ts';
+import { runSiteContentContract } from './site-content/site-content.contract.ts';
 import { POSTGRES_MIGRATIONS as MIGRATIONS } from './migrations.postgres.server.ts';
 import { openPostgresLeadStore } from './store-postgres.server.ts';
 import { openLeadStore } from './open-store.server.ts';
@@ -18,10 +22,16 @@ import {
 const databaseUrl = TEST_DATABASE_URL;
 if (!databaseUrl) console.warn(POSTGRES_SKIP_MESSAGE);
 
-runLeadStoreContract('PostgreSQL', () => postgresHarness(databaseUrl), { skip: !databaseUrl });
-runSiteContentStoreContract('PostgreSQL', () => postgresHarness(databaseUrl), {
-  skip: !databaseUrl,
-});
+for (const runContract of [
+  runLeadsContract,
+  runRateLimitsContract,
+  runOwnersContract,
+  runActivityContract,
+  runSiteContentContract,
+  runSecretsContract,
+]) {
+  runContract('PostgreSQL', () => postgresHarness(databaseUrl), { skip: !databaseUrl });
+}
 
 describe.skipIf(!databaseUrl)('PostgreSQL store specifics', () => {
   it('openLeadStore with DATABASE_URL picks PostgreSQL', async () => {

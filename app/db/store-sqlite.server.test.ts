@@ -5,8 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { runSiteContentStoreContract } from '../leads/testing/site-content.contract.ts';
-import { makeLead, runLeadStoreContract } from '../leads/testing/store.contract.ts';
+import { runActivityContract } from './activity/activity.contract.ts';
+import { makeLead, runLeadsContract } from './leads/leads.contract.ts';
+import { runOwnersContract } from './owners/owners.contract.ts';
+import { runRateLimitsContract } from './rate-limits/rate-limits.contract.ts';
+import { runSecretsContract } from './secrets/secrets.contract.ts';
+import { runSiteContentContract } from './site-content/site-content.contract.ts';
 import type { LeadRecord } from './store.server.ts';
 import { openSqliteLeadStore, SQLITE_FILE_NAME } from './store-sqlite.server.ts';
 import { openLeadStore } from './open-store.server.ts';
@@ -16,8 +20,16 @@ function tempDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'leads-sqlite-'));
 }
 
-runLeadStoreContract('SQLite', sqliteHarness);
-runSiteContentStoreContract('SQLite', sqliteHarness);
+for (const runContract of [
+  runLeadsContract,
+  runRateLimitsContract,
+  runOwnersContract,
+  runActivityContract,
+  runSiteContentContract,
+  runSecretsContract,
+]) {
+  runContract('SQLite', sqliteHarness);
+}
 
 /**
  * Runs `steps` (module code with `store` open on `dir`) in a child process

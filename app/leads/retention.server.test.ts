@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRetentionPurge } from './retention.server.ts';
-import { makeLead } from './testing/store.contract.ts';
+import { makeLead } from '../db/leads/leads.contract.ts';
 import type { LeadStore } from '../db/store.server.ts';
 import {
   captureLogger,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeLead } from '../leads/testing/store.contract.ts';
+import { makeLead } from '../db/leads/leads.contract.ts';
 import { openSqliteLeadStore } from '../db/store-sqlite.server.ts';
 import type { LeadRecord, LeadStore } from '../db/store.server.ts';
 import { tempDataDir } from '../leads/testing/test-support.server.ts';

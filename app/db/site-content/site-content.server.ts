@@ -14,7 +14,7 @@ import {
  * the owner's draft, one row per section; every published version, whole,
  * numbered, with its publishing state; and the photos of real jobs the
  * content names. Both stores implement it (migration 12) and pass the same
- * contract suite (app/leads/testing/store.contract.ts).
+ * contract suite (site-content.contract.ts).
  */
 
 /**

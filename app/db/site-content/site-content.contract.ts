@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultSiteContent, type SiteContent } from '../../content/site-content.ts';
-import { SiteContentError } from '../../db/site-content/site-content.server.ts';
-import type { LeadStore } from '../../db/store.server.ts';
-import type { StoreHarness } from './test-support.server.ts';
+import { SiteContentError } from './site-content.server.ts';
+import type { LeadStore } from '../store.server.ts';
+import { openStorePerTest, type StoreHarness } from '../store.contract.ts';
 
 /**
- * The site content's part of the store (site-content/site-content.server.ts), run
- * against SQLite (store-sqlite.server.test.ts) and PostgreSQL
- * (store-postgres.server.test.ts).
+ * The behaviour every store must have for the site's content and its job
+ * photos (site-content.server.ts), run against SQLite
+ * (store-sqlite.server.test.ts) and PostgreSQL (store-postgres.server.test.ts).
  */
 
 const notice = (text: string): SiteContent['notice'] => ({ text });
@@ -19,33 +19,17 @@ const withName = (name: string): SiteContent => ({
   identity: { ...defaultSiteContent.identity, name },
 });
 
-export function runSiteContentStoreContract(
+export function runSiteContentContract(
   label: string,
   makeHarness: () => Promise<StoreHarness>,
   options: { skip?: boolean } = {},
 ): void {
   describe.skipIf(options.skip === true)(`Site content in the store: ${label}`, () => {
-    let harness: StoreHarness;
-    let opened: LeadStore[];
     let store: LeadStore;
     let ownerId: string;
-
-    const open = async () => {
-      const instance = await harness.open();
-      opened.push(instance);
-      return instance;
-    };
-
-    beforeEach(async () => {
-      harness = await makeHarness();
-      opened = [];
-      store = await open();
+    const open = openStorePerTest(makeHarness, async (first) => {
+      store = first;
       ownerId = (await store.addOwner('ana@kowhaiglass.co.nz', new Date().toISOString())).owner.id;
-    });
-
-    afterEach(async () => {
-      for (const instance of opened) await instance.close();
-      await harness.cleanup();
     });
 
     it('reads the defaults as the draft and has no version before anything is published', async () => {

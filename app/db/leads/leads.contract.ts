@@ -1,21 +1,18 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type {
   LeadRecord,
   LeadStage,
   LeadStore,
   NewDelivery,
   NewLeadPhoto,
-  NewPasskey,
-  OwnerLinkKind,
-  OwnerLinkRecord,
-} from '../../db/store.server.ts';
-import { eventually, type StoreHarness } from './test-support.server.ts';
-
-export type { StoreHarness };
+} from '../store.server.ts';
+import { iso, nextTime, openStorePerTest, type StoreHarness } from '../store.contract.ts';
 
 /**
- * The behaviour every LeadStore must have, run against SQLite
+ * The behaviour every store must have for the leads and their outbox
+ * (leads.server.ts), and for the store as a whole as the leads see it
+ * (ping, a committed write, opening and migrating), run against SQLite
  * (store-sqlite.server.test.ts) and PostgreSQL (store-postgres.server.test.ts).
  */
 
@@ -27,13 +24,6 @@ const LABELS: Record<string, string> = {
   [HOOK_B]: 'webhook 2',
 };
 const TARGETS = [HOOK_A, HOOK_B];
-
-let clock = Date.parse('2025-03-01T00:00:00.000Z');
-/** Distinct, increasing creation times, so ordering assertions are exact. */
-function nextTime(): string {
-  clock += 1000;
-  return new Date(clock).toISOString();
-}
 
 export function makeLead(overrides: Partial<LeadRecord> = {}): LeadRecord {
   return {
@@ -59,62 +49,20 @@ const pending = (target: string, at: string | null): NewDelivery => ({
   next_attempt_at: at,
 });
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 /** A photo's row as the lead service gives it: `size` random bytes standing for a JPEG. */
 function photo(width: number, height: number, size: number): NewLeadPhoto {
   return { data: new Uint8Array(randomBytes(size)), width, height };
 }
 
-/** A passkey as SimpleWebAuthn's verified registration gives it. */
-function passkeyOf(ownerId: string, name: string): NewPasskey {
-  return {
-    id: randomBytes(16).toString('base64url'),
-    owner_id: ownerId,
-    public_key: new Uint8Array(randomBytes(77)),
-    counter: 0,
-    transports: ['hybrid', 'internal'],
-    name,
-    created_at: nextTime(),
-  };
-}
-
-/** A link whose token hash is `char` 64 times, valid a minute from `now`. */
-function link(ownerId: string, kind: OwnerLinkKind, char: string, now: number): OwnerLinkRecord {
-  return {
-    token_hash: char.repeat(64),
-    owner_id: ownerId,
-    kind,
-    created_at: iso(now),
-    expires_at: iso(now + 60_000),
-  };
-}
-
-export function runLeadStoreContract(
+export function runLeadsContract(
   label: string,
   makeHarness: () => Promise<StoreHarness>,
   options: { skip?: boolean } = {},
 ): void {
-  describe.skipIf(options.skip === true)(`LeadStore contract: ${label}`, () => {
-    let harness: StoreHarness;
-    let opened: LeadStore[];
+  describe.skipIf(options.skip === true)(`Leads in the store: ${label}`, () => {
     let store: LeadStore;
-
-    const open = async () => {
-      const instance = await harness.open();
-      opened.push(instance);
-      return instance;
-    };
-
-    beforeEach(async () => {
-      harness = await makeHarness();
-      opened = [];
-      store = await open();
-    });
-
-    afterEach(async () => {
-      for (const instance of opened) await instance.close();
-      await harness.cleanup();
+    const open = openStorePerTest(makeHarness, (first) => {
+      store = first;
     });
 
     it('starts empty and answers ping', async () => {
@@ -254,38 +202,6 @@ export function runLeadStoreContract(
       expect(await store.getLeadPhoto(deleted.id, 0)).toBeNull();
       expect(await store.getLeadPhoto(gone.id, 0)).toBeNull();
       expect(await store.getLeadPhoto(kept.id, 0)).not.toBeNull();
-    });
-
-    it('makes a secret once: every store on the same data gets the same 32 random bytes', async () => {
-      const other = await open();
-      // Two stores asking at once, before it exists, agree.
-      const [first, second] = await Promise.all([
-        store.getOrCreateSecret('photo-links'),
-        other.getOrCreateSecret('photo-links'),
-      ]);
-      expect(first).toBeInstanceOf(Uint8Array);
-      expect(first).toHaveLength(32);
-      expect(Buffer.from(second)).toEqual(Buffer.from(first));
-      expect(Buffer.from(first).equals(Buffer.alloc(32))).toBe(false);
-      // And later, from a store opened afterwards.
-      const later = await open();
-      expect(Buffer.from(await later.getOrCreateSecret('photo-links'))).toEqual(Buffer.from(first));
-      // Deleting leads leaves it.
-      const lead = makeLead();
-      await store.insertLead(lead, []);
-      await store.deleteLeads([lead.id]);
-      expect(Buffer.from(await store.getOrCreateSecret('photo-links'))).toEqual(Buffer.from(first));
-      // Another store's secret is its own.
-      const another = await makeHarness();
-      const elsewhere = await another.open();
-      try {
-        expect(Buffer.from(await elsewhere.getOrCreateSecret('photo-links'))).not.toEqual(
-          Buffer.from(first),
-        );
-      } finally {
-        await elsewhere.close();
-        await another.cleanup();
-      }
     });
 
     it('settles a lead: status and delivery results together', async () => {
@@ -742,39 +658,6 @@ export function runLeadStoreContract(
       expect(await store.exportLeads()).toEqual([]);
     });
 
-    it('counts requests per key in a window, and starts again after it', async () => {
-      const first = await store.hitRateLimit('client-a', 60_000);
-      expect(first.hits).toBe(1);
-      expect(Date.parse(first.resetAt)).toBeGreaterThan(Date.now() + 50_000);
-      expect((await store.hitRateLimit('client-a', 60_000)).hits).toBe(2);
-      const third = await store.hitRateLimit('client-a', 60_000);
-      expect(third).toEqual({ hits: 3, resetAt: first.resetAt });
-      expect((await store.hitRateLimit('client-b', 60_000)).hits).toBe(1);
-      await store.undoRateLimitHit('client-a');
-      expect((await store.hitRateLimit('client-a', 60_000)).hits).toBe(3);
-      await store.resetRateLimit('client-a');
-      expect((await store.hitRateLimit('client-a', 60_000)).hits).toBe(1);
-      // A short window ends; the next request opens a new one.
-      await store.hitRateLimit('client-c', 1);
-      await eventually(async () => {
-        expect(await store.purgeRateLimits()).toBeGreaterThanOrEqual(1);
-      });
-      expect((await store.hitRateLimit('client-c', 1)).hits).toBe(1);
-      expect((await store.hitRateLimit('client-b', 60_000)).hits).toBe(2);
-    });
-
-    it('two instances share one count per key', async () => {
-      const b = await open();
-      const hits = await Promise.all(
-        Array.from({ length: 12 }, (_, index) =>
-          (index % 2 === 0 ? store : b).hitRateLimit('shared-client', 60_000),
-        ),
-      );
-      expect(hits.map((hit) => hit.hits).sort((x, y) => x - y)).toEqual(
-        Array.from({ length: 12 }, (_, index) => index + 1),
-      );
-    });
-
     it('counts the deliveries given up for good', async () => {
       expect(await store.countFailedDeliveries()).toBe(0);
       const failed = (target: string) => ({
@@ -981,335 +864,6 @@ export function runLeadStoreContract(
       expect(await store.countLeadsSince(null)).toBe(53);
       expect(await store.countLeadsSince(leads[49]!.created_at)).toBe(3);
       expect(await store.countLeadsSince(leads[52]!.created_at)).toBe(0);
-    });
-
-    it('adds owners once per address whatever its case, and lists them with their passkeys', async () => {
-      const at = nextTime();
-      const first = await store.addOwner('  Ana@Glass.Example.NZ ', at);
-      expect(first).toEqual({
-        added: true,
-        owner: {
-          id: expect.any(String),
-          email: 'ana@glass.example.nz',
-          webauthn_user_id: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-          created_at: at,
-          last_sign_in_at: null,
-          inbox_seen_at: null,
-        },
-      });
-      const again = await store.addOwner('ANA@glass.example.nz', nextTime());
-      expect(again).toEqual({ added: false, owner: first.owner });
-      expect(await store.findOwnerByEmail('ana@GLASS.example.nz')).toEqual(first.owner);
-      expect(await store.getOwner(first.owner.id)).toEqual(first.owner);
-      expect(await store.getOwner(randomUUID())).toBeNull();
-      expect(await store.getOwner('not-a-uuid')).toBeNull();
-      expect(await store.findOwnerByEmail('nobody@glass.example.nz')).toBeNull();
-
-      const second = await store.addOwner('rawiri@glass.example.nz', nextTime());
-      const key = passkeyOf(first.owner.id, 'iPhone');
-      expect(await store.addPasskey(key)).toBe(true);
-      const owners = await store.listOwners();
-      expect(owners.map((owner) => [owner.email, owner.passkeys.map((p) => p.name)])).toEqual([
-        ['ana@glass.example.nz', ['iPhone']],
-        ['rawiri@glass.example.nz', []],
-      ]);
-      expect(owners[1]?.id).toBe(second.owner.id);
-      const seen = nextTime();
-      await store.markInboxSeen(first.owner.id, seen);
-      expect((await store.getOwner(first.owner.id))?.inbox_seen_at).toBe(seen);
-    });
-
-    it('keeps passkeys as SimpleWebAuthn gives them, and records their use', async () => {
-      const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
-      const key = passkeyOf(owner.id, 'Office PC');
-      expect(await store.addPasskey(key)).toBe(true);
-      // The same credential id again is refused, whoever adds it.
-      expect(await store.addPasskey({ ...key, name: 'again' })).toBe(false);
-      const found = await store.findPasskey(key.id);
-      expect(found).toEqual({
-        owner,
-        passkey: { ...key, transports: ['hybrid', 'internal'], last_used_at: null },
-      });
-      expect(found?.passkey.public_key).toBeInstanceOf(Uint8Array);
-      expect(Buffer.from(found?.passkey.public_key ?? [])).toEqual(Buffer.from(key.public_key));
-      const used = nextTime();
-      await store.recordPasskeyUse(key.id, 4_294_967_295, used);
-      expect(await store.listPasskeys(owner.id)).toEqual([
-        expect.objectContaining({ id: key.id, counter: 4_294_967_295, last_used_at: used }),
-      ]);
-      expect(await store.findPasskey('unknown-credential')).toBeNull();
-      expect(await store.removePasskey(randomUUID(), key.id)).toBe(false);
-      expect(await store.removePasskey(owner.id, key.id)).toBe(true);
-      expect(await store.findPasskey(key.id)).toBeNull();
-      // Not for an owner that does not exist.
-      expect(await store.addPasskey(passkeyOf(randomUUID(), 'stray'))).toBe(false);
-    });
-
-    it('finds a session by its hash until it expires, moves its expiry, and ends it', async () => {
-      const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
-      const created = Date.parse(nextTime());
-      const session = {
-        id_hash: 'a'.repeat(64),
-        owner_id: owner.id,
-        created_at: iso(created),
-        last_seen_at: iso(created),
-        expires_at: iso(created + 60_000),
-      };
-      expect(await store.createSession(session)).toBe(true);
-      expect((await store.getOwner(owner.id))?.last_sign_in_at).toBe(session.created_at);
-      const signedIn = { ...owner, last_sign_in_at: session.created_at };
-      expect(await store.findSession(session.id_hash, iso(created + 1000))).toEqual({
-        session,
-        owner: signedIn,
-      });
-      expect(await store.findSession('b'.repeat(64), iso(created + 1000))).toBeNull();
-      expect(await store.findSession(session.id_hash, iso(created + 60_000))).toBeNull();
-      // Used again: a later expiry.
-      expect(
-        await store.touchSession(session.id_hash, iso(created + 30_000), iso(created + 90_000)),
-      ).toBe(true);
-      expect(await store.findSession(session.id_hash, iso(created + 60_000))).toEqual({
-        session: {
-          ...session,
-          last_seen_at: iso(created + 30_000),
-          expires_at: iso(created + 90_000),
-        },
-        owner: signedIn,
-      });
-      // An expired session cannot be brought back.
-      expect(
-        await store.touchSession(session.id_hash, iso(created + 90_000), iso(created + 99_000)),
-      ).toBe(false);
-      expect(await store.endSession(session.id_hash)).toBe(true);
-      expect(await store.endSession(session.id_hash)).toBe(false);
-      expect(await store.findSession(session.id_hash, iso(created))).toBeNull();
-      // None for an unknown owner.
-      expect(await store.createSession({ ...session, owner_id: randomUUID() })).toBe(false);
-    });
-
-    it('shares sessions between instances, and ends an owner’s sessions', async () => {
-      const b = await open();
-      const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
-      const now = Date.parse(nextTime());
-      for (const hash of ['c', 'd']) {
-        await store.createSession({
-          id_hash: hash.repeat(64),
-          owner_id: owner.id,
-          created_at: iso(now),
-          last_seen_at: iso(now),
-          expires_at: iso(now + 60_000),
-        });
-      }
-      expect((await b.findSession('c'.repeat(64), iso(now)))?.owner.id).toBe(owner.id);
-      expect(await b.endOwnerSessions(owner.id)).toBe(2);
-      expect(await store.findSession('c'.repeat(64), iso(now))).toBeNull();
-      expect(await store.findSession('d'.repeat(64), iso(now))).toBeNull();
-    });
-
-    it('removes an owner at once: sessions, passkeys and links go with them', async () => {
-      const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
-      const other = (await store.addOwner('rawiri@glass.example.nz', nextTime())).owner;
-      const now = Date.parse(nextTime());
-      const session = (ownerId: string, hash: string) => ({
-        id_hash: hash.repeat(64),
-        owner_id: ownerId,
-        created_at: iso(now),
-        last_seen_at: iso(now),
-        expires_at: iso(now + 60_000),
-      });
-      await store.createSession(session(owner.id, 'e'));
-      await store.createSession(session(other.id, 'f'));
-      await store.addPasskey(passkeyOf(owner.id, 'iPhone'));
-      await store.createOwnerLink(link(owner.id, 'sign-in', '1', now));
-      expect(await store.removeOwner('ANA@glass.example.nz', iso(now + 1))).toEqual({
-        ...owner,
-        last_sign_in_at: iso(now),
-      });
-      expect(await store.removeOwner('ana@glass.example.nz', iso(now + 2))).toBeNull();
-      expect(await store.findSession('e'.repeat(64), iso(now))).toBeNull();
-      expect(await store.consumeOwnerLink('1'.repeat(64), 'sign-in', iso(now))).toBeNull();
-      expect(await store.listPasskeys(owner.id)).toEqual([]);
-      expect(await store.getOwner(owner.id)).toBeNull();
-      expect(await store.findOwnerByEmail(owner.email)).toBeNull();
-      expect((await store.listOwners()).map((o) => o.email)).toEqual([other.email]);
-      // The other owner is still signed in.
-      expect((await store.findSession('f'.repeat(64), iso(now)))?.owner.id).toBe(other.id);
-      // Added again: an owner with no passkey, a new user handle and no sign-in yet.
-      const back = await store.addOwner('ana@glass.example.nz', iso(now + 3));
-      expect(back.added).toBe(true);
-      expect(back.owner.webauthn_user_id).not.toBe(owner.webauthn_user_id);
-      expect(back.owner.last_sign_in_at).toBeNull();
-      expect((await store.listOwners()).map((o) => [o.email, o.passkeys])).toEqual([
-        ['rawiri@glass.example.nz', []],
-        ['ana@glass.example.nz', []],
-      ]);
-    });
-
-    it('uses a one-time link once, before it expires, for its own kind only', async () => {
-      const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
-      const now = Date.parse(nextTime());
-      await store.createOwnerLink(link(owner.id, 'sign-in', '2', now));
-      expect(await store.consumeOwnerLink('2'.repeat(64), 'setup', iso(now))).toBeNull();
-      expect(await store.consumeOwnerLink('2'.repeat(64), 'sign-in', iso(now + 60_000))).toBeNull();
-      expect(await store.consumeOwnerLink('2'.repeat(64), 'sign-in', iso(now))).toEqual(owner);
-      expect(await store.consumeOwnerLink('2'.repeat(64), 'sign-in', iso(now))).toBeNull();
-      // A new set-up link makes the owner's earlier set-up links useless, not their sign-in links.
-      await store.createOwnerLink(link(owner.id, 'setup', '3', now));
-      await store.createOwnerLink(link(owner.id, 'sign-in', '4', now));
-      await store.createOwnerLink(link(owner.id, 'setup', '5', now));
-      expect(await store.consumeOwnerLink('3'.repeat(64), 'setup', iso(now))).toBeNull();
-      expect(await store.consumeOwnerLink('4'.repeat(64), 'sign-in', iso(now))).toEqual(owner);
-      expect(await store.consumeOwnerLink('5'.repeat(64), 'setup', iso(now))).toEqual(owner);
-    });
-
-    it('of many uses of one link at once, from two instances, one succeeds', async () => {
-      const b = await open();
-      const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
-      const now = Date.parse(nextTime());
-      await store.createOwnerLink(link(owner.id, 'setup', '6', now));
-      const uses = await Promise.all(
-        Array.from({ length: 8 }, (_, index) =>
-          (index % 2 === 0 ? store : b).consumeOwnerLink('6'.repeat(64), 'setup', iso(now)),
-        ),
-      );
-      expect(uses.filter((use) => use !== null)).toEqual([owner]);
-    });
-
-    it('looks at a link without using it', async () => {
-      const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
-      const now = Date.parse(nextTime());
-      await store.createOwnerLink(link(owner.id, 'setup', 'a', now));
-      expect(await store.findOwnerLink('a'.repeat(64), 'setup', iso(now))).toEqual(owner);
-      expect(await store.findOwnerLink('a'.repeat(64), 'setup', iso(now))).toEqual(owner);
-      expect(await store.findOwnerLink('a'.repeat(64), 'sign-in', iso(now))).toBeNull();
-      expect(await store.findOwnerLink('a'.repeat(64), 'setup', iso(now + 60_000))).toBeNull();
-      expect(await store.findOwnerLink('b'.repeat(64), 'setup', iso(now))).toBeNull();
-      expect(await store.consumeOwnerLink('a'.repeat(64), 'setup', iso(now))).toEqual(owner);
-      expect(await store.findOwnerLink('a'.repeat(64), 'setup', iso(now))).toBeNull();
-      // A removed owner's link leads nowhere.
-      await store.createOwnerLink(link(owner.id, 'setup', 'c', now));
-      await store.removeOwner(owner.email, iso(now));
-      expect(await store.findOwnerLink('c'.repeat(64), 'setup', iso(now))).toBeNull();
-    });
-
-    it('keeps a passkey challenge for one use, before it expires, for its own kind, on any instance', async () => {
-      const b = await open();
-      const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
-      const now = Date.parse(nextTime());
-      const challenge = (
-        char: string,
-        kind: 'registration' | 'authentication',
-        id: string | null,
-      ) => ({
-        challenge_hash: char.repeat(64),
-        kind,
-        owner_id: id,
-        created_at: iso(now),
-        expires_at: iso(now + 60_000),
-      });
-      await store.createOwnerChallenge(challenge('d', 'registration', owner.id));
-      await store.createOwnerChallenge(challenge('e', 'authentication', null));
-      expect(await b.consumeOwnerChallenge('d'.repeat(64), 'authentication', iso(now))).toBeNull();
-      expect(
-        await b.consumeOwnerChallenge('d'.repeat(64), 'registration', iso(now + 60_000)),
-      ).toBeNull();
-      expect(await b.consumeOwnerChallenge('d'.repeat(64), 'registration', iso(now))).toEqual({
-        owner_id: owner.id,
-      });
-      expect(
-        await store.consumeOwnerChallenge('d'.repeat(64), 'registration', iso(now)),
-      ).toBeNull();
-      // Of many answers to one challenge at once, one gets it.
-      const uses = await Promise.all(
-        Array.from({ length: 8 }, (_, index) =>
-          (index % 2 === 0 ? store : b).consumeOwnerChallenge(
-            'e'.repeat(64),
-            'authentication',
-            iso(now),
-          ),
-        ),
-      );
-      expect(uses.filter((use) => use !== null)).toEqual([{ owner_id: null }]);
-      // Expired ones are purged with sessions and links.
-      await store.createOwnerChallenge(challenge('f', 'authentication', null));
-      expect(await store.purgeExpiredSignIns(iso(now + 60_000))).toBe(1);
-      expect(
-        await store.consumeOwnerChallenge('f'.repeat(64), 'authentication', iso(now)),
-      ).toBeNull();
-      // And by every new challenge: the table holds only live ones, however many are asked for.
-      await store.createOwnerChallenge(challenge('1', 'authentication', null));
-      await store.createOwnerChallenge({
-        ...challenge('2', 'authentication', null),
-        created_at: iso(now + 60_000),
-        expires_at: iso(now + 120_000),
-      });
-      expect(
-        await store.consumeOwnerChallenge('1'.repeat(64), 'authentication', iso(now)),
-      ).toBeNull();
-      expect(await store.consumeOwnerChallenge('2'.repeat(64), 'authentication', iso(now))).toEqual(
-        { owner_id: null },
-      );
-    });
-
-    it('purges expired sessions and links', async () => {
-      const { owner } = await store.addOwner('ana@glass.example.nz', nextTime());
-      const now = Date.parse(nextTime());
-      await store.createOwnerLink(link(owner.id, 'sign-in', '7', now));
-      await store.createSession({
-        id_hash: '8'.repeat(64),
-        owner_id: owner.id,
-        created_at: iso(now),
-        last_seen_at: iso(now),
-        expires_at: iso(now + 120_000),
-      });
-      expect(await store.purgeExpiredSignIns(iso(now + 60_000))).toBe(1);
-      expect(await store.findSession('8'.repeat(64), iso(now + 60_000))).not.toBeNull();
-      expect(await store.purgeExpiredSignIns(iso(now + 120_000))).toBe(1);
-      expect(await store.purgeExpiredSignIns(iso(now + 120_000))).toBe(0);
-    });
-
-    it('keeps an activity list, newest first, that refuses personal data', async () => {
-      const lead = makeLead();
-      const first = { at: nextTime(), actor: 'cli', action: 'owner.added', detail: randomUUID() };
-      const second = {
-        at: nextTime(),
-        actor: 'ana@glass.example.nz',
-        action: 'leads.deleted',
-        detail: 'count=3',
-      };
-      const third = {
-        at: nextTime(),
-        actor: 'ana@glass.example.nz',
-        action: 'lead.stage',
-        detail: `${lead.id}:won`,
-      };
-      for (const entry of [first, second, third]) await store.recordActivity(entry);
-      const listed = await store.listActivity();
-      expect(listed.map(({ id: _id, ...entry }) => entry)).toEqual([third, second, first]);
-      expect((await store.listActivity({ limit: 1, offset: 1 })).map((e) => e.action)).toEqual([
-        'leads.deleted',
-      ]);
-      // A person's address, name or words cannot be written there.
-      for (const detail of [lead.email, lead.name, lead.phone, 'a'.repeat(201)]) {
-        await expect(store.recordActivity({ ...second, at: nextTime(), detail })).rejects.toThrow(
-          /detail/,
-        );
-      }
-      await expect(store.recordActivity({ ...second, action: 'Deleted Mere' })).rejects.toThrow(
-        /action/,
-      );
-      expect(await store.listActivity()).toHaveLength(3);
-    });
-
-    it('peeks at a count without counting', async () => {
-      expect(await store.peekRateLimit('owner-key')).toBeNull();
-      const hit = await store.hitRateLimit('owner-key', 60_000);
-      expect(await store.peekRateLimit('owner-key')).toEqual(hit);
-      expect(await store.peekRateLimit('owner-key')).toEqual(hit);
-      await store.hitRateLimit('short-key', 1);
-      await eventually(async () => {
-        expect(await store.peekRateLimit('short-key')).toBeNull();
-      });
     });
   });
 }
