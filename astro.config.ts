@@ -74,7 +74,7 @@ const devFront: AstroIntegration = {
   hooks: {
     'astro:server:setup': async ({ server }) => {
       // Loaded by Node itself: the loader that read this file is closed by
-      // now, and the lead store loads its driver when it first opens.
+      // now, and the store loads its driver when it first opens.
       const load = createRequire(import.meta.url);
       const { createDevFront } = load('./server/dev-front.server.ts') as typeof DevFront;
       const front = await createDevFront();

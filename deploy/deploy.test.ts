@@ -18,7 +18,7 @@ import path from 'node:path';
 import { parseEnv as parseDotEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { defaultSiteContent } from '../app/content/site-content.ts';
-import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
+import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
 import { eventually } from '../app/leads/testing/test-support.server.ts';
 import { createRelease, currentRelease, publishRelease } from '../server/build-releases.ts';
 import { parseEnv } from '../server/env.server.ts';
@@ -411,7 +411,7 @@ describe('deploy/glass-site.service hardening', () => {
         publishRelease(buildDir, release);
         // What an owner published on /admin/site: the server builds it at start.
         const dataDir = onHost(exampleEnv.DATA_DIR!);
-        const store = await openSqliteLeadStore({ dataDir });
+        const store = await openSqliteStore({ dataDir });
         const { version } = await store.createSiteContentVersion(
           {
             ...defaultSiteContent,
@@ -481,7 +481,7 @@ describe('deploy/glass-site.service hardening', () => {
         const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
         child.kill('SIGTERM');
         await exited;
-        const after = await openSqliteLeadStore({ dataDir });
+        const after = await openSqliteStore({ dataDir });
         try {
           expect(await after.siteContentVersion(version)).toMatchObject({ state: 'live' });
         } finally {

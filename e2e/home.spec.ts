@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { business, telHref } from '../app/content/business.ts';
 import { home } from '../app/content/home.ts';
-// The suite builds with an empty lead store: the shipped content.
+// The suite builds with an empty store: the shipped content.
 import { defaultOffers as offers } from '../app/content/offers.ts';
 import { services } from '../app/content/services.ts';
 import { defaultTestimonials as testimonials } from '../app/content/testimonials.ts';

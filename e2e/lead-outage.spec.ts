@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { SUBMIT_FAILED_MESSAGE } from '../app/leads/intake/form-rules.ts';
-import { openPostgresLeadStore } from '../app/db/store-postgres.server.ts';
+import { openPostgresStore } from '../app/db/store-postgres.server.ts';
 import {
   eventually,
   startReceiver,
@@ -185,7 +185,7 @@ test('two server processes on one PostgreSQL: one rate limit, each lead delivere
   const postgres = await database();
   await postgres.start();
   // Leads past their retention, from long ago.
-  const seed = await openPostgresLeadStore({ connectionString: postgres.url });
+  const seed = await openPostgresStore({ connectionString: postgres.url });
   const longAgo = Date.now() - 800 * 24 * 60 * 60 * 1000;
   for (let index = 0; index < 5; index++) {
     await seed.insertLead(

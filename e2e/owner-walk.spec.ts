@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { openLeadStore } from '../app/db/open-store.server.ts';
+import { openStore } from '../app/db/open-store.server.ts';
 import { ownerSessions, SESSION_MAX_MS } from '../app/owner/sessions.server.ts';
 import { attachServerLogsOnFailure, exportLeads } from './support/lead-server.ts';
 import { startOwnerSite, type OwnerSite } from './support/owner-server.ts';
@@ -72,7 +72,7 @@ test('every /admin route and method, without a valid session, shows no personal 
   await site.addOwner(ownerEmail);
 
   // A session that began 31 days ago: expired, though its cookie is well formed.
-  const store = await openLeadStore({ dataDir: site.env.DATA_DIR! });
+  const store = await openStore({ dataDir: site.env.DATA_DIR! });
   let expired: string | null;
   try {
     const owner = await store.findOwnerByEmail(ownerEmail);

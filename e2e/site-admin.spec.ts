@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { defaultSiteContent } from '../app/content/site-content.ts';
-import { openLeadStore } from '../app/db/open-store.server.ts';
+import { openStore } from '../app/db/open-store.server.ts';
 import { axe } from './support/axe.ts';
 import { E2E_BUILD_DIR } from './support/env.ts';
 import { attachServerLogsOnFailure } from './support/lead-server.ts';
@@ -325,7 +325,7 @@ test('with several hosts, says which serves which version, and names the one tha
   browser,
 }) => {
   // Two machines on one database: version N live on one, failed on the other.
-  const store = await openLeadStore({ dataDir: site.env.DATA_DIR! });
+  const store = await openStore({ dataDir: site.env.DATA_DIR! });
   let version: number;
   try {
     const live = await store.newestLiveSiteContent();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { defaultSiteContent, type SiteContent } from '../app/content/site-content.ts';
-import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
+import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
 import { E2E_BUILD_ENV } from './support/env.ts';
 import {
   attachServerLogsOnFailure,
@@ -14,7 +14,7 @@ import {
 } from './support/lead-server.ts';
 
 /**
- * The site built from the lead store's content (docs/operations.md#site-content):
+ * The site built from the store's content (docs/operations.md#site-content):
  * a version published there (here stored directly, as /admin/site will) is
  * what `npm run build` builds: its identity, its notice on every page, its
  * job photos as "Recent work" on their service page; and `npm start` sees
@@ -55,7 +55,7 @@ test('a build makes the pages from the newest live content: identity, notice, jo
   const data = tempDataDir();
   let server: SiteServer | undefined;
   try {
-    const store = await openSqliteLeadStore({ dataDir: data.dir });
+    const store = await openSqliteStore({ dataDir: data.dir });
     const jpeg = await sharp({
       create: { width: 1200, height: 900, channels: 3, background: '#5a7d8c' },
     })
@@ -152,7 +152,7 @@ test('a build makes the pages from the newest live content: identity, notice, jo
     await expect(page.getByRole('region', { name: 'Recent work' })).toHaveCount(0);
 
     // A newer live version makes the build stale.
-    const again = await openSqliteLeadStore({ dataDir: data.dir });
+    const again = await openSqliteStore({ dataDir: data.dir });
     const two = await again.createSiteContentVersion(defaultSiteContent, null);
     await again.setSiteContentVersionState(two.version, 'live');
     await again.close();

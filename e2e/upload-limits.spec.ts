@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { openLeadStore } from '../app/db/open-store.server.ts';
+import { openStore } from '../app/db/open-store.server.ts';
 import { ownerSessions, sessionCookie } from '../app/owner/sessions.server.ts';
 import { freePort } from './support/free-port.ts';
 import {
@@ -256,7 +256,7 @@ test.describe("the owner's job-photo upload", () => {
     const port = await freePort();
     origin = `http://localhost:${port}`;
     server = await startSiteServer({ DATA_DIR: data.dir, SITE_URL: origin, PORT: String(port) });
-    const store = await openLeadStore({ dataDir: data.dir });
+    const store = await openStore({ dataDir: data.dir });
     try {
       const { owner } = await store.addOwner('kiri@glass.example.nz', new Date().toISOString());
       const session = await ownerSessions(store).create(owner.id);
@@ -315,7 +315,7 @@ test.describe("the owner's job-photo upload", () => {
   });
 
   test('with 60 photos in the draft, an upload is refused before it is read or stored', async () => {
-    const store = await openLeadStore({ dataDir: data.dir });
+    const store = await openStore({ dataDir: data.dir });
     try {
       const ownerId = (await store.findOwnerByEmail('kiri@glass.example.nz'))?.id ?? null;
       const photo = await sharp({

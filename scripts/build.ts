@@ -53,7 +53,7 @@ import { deferPageScripts } from './defer-scripts.ts';
  * does BUILD_DIR switch to it, in one rename (server/build-releases.ts), so a
  * running server never sees a build half made.
  *
- * The site content comes from the lead store (docs/operations.md#site-content):
+ * The site content comes from the store (docs/operations.md#site-content):
  * SITE_CONTENT_VERSION when set, else the newest live version, else the
  * shipped defaults (version 0). It is checked, written with the job photos
  * it names to a folder Astro reads (SITE_CONTENT_FILE, astro.config.ts), and

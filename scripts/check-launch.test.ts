@@ -11,7 +11,7 @@ import {
   type SiteOffer,
   type SiteTestimonial,
 } from '../app/content/site-content.ts';
-import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
+import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
 import {
   checkLaunch,
   runLaunchCheck,
@@ -376,7 +376,7 @@ describe('npm run check:launch on the content the site is built from', () => {
   });
 
   it('passes once a complete content version is live in the lead store, no file edited', async () => {
-    const store = await openSqliteLeadStore({ dataDir: data });
+    const store = await openSqliteStore({ dataDir: data });
     try {
       const complete = await store.createSiteContentVersion(
         { ...readyContent, offers: [{ ...realOffer, validUntil: '2099-12-31' }] },

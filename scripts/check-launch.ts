@@ -5,7 +5,7 @@
  * any error is left (warnings do not fail it).
  *
  * The content checked is the one the site is built from
- * (docs/operations.md#site-content): the lead store's newest live version,
+ * (docs/operations.md#site-content): the store's newest live version,
  * else the shipped files of app/content/; the content checks themselves are
  * app/content/launch-problems.ts, which the owner's pages also run.
  *
@@ -186,7 +186,7 @@ export function shippedContent(): LaunchContent {
 }
 
 /**
- * The content the site is built from: the lead store's newest live version
+ * The content the site is built from: the store's newest live version
  * (DATABASE_URL, else the embedded store in DATA_DIR), else the shipped
  * defaults; the same the build reads (scripts/build.ts).
  */

@@ -18,7 +18,7 @@ import {
  * GTAG_ID, ADS_CONVERSION_SEND_TO are baked into the prerendered pages).
  * The build goes beside the served one, so a server already running keeps
  * answering from its own (scripts/build.ts). It also builds when the site
- * content differs: a newer live version in the lead store, or an offer
+ * content differs: a newer live version in the store, or an offer
  * ended or a notice started or ended since (the content key,
  * server/site-content-build.server.ts).
  */
@@ -35,7 +35,7 @@ export async function staleReason(now: Date = new Date()): Promise<string | null
     return 'public settings changed';
   }
   if (newestSourceMtime() > stamp.builtAt) return 'sources changed since the last build';
-  // The site starts whether or not the lead store answers: without it, the
+  // The site starts whether or not the store answers: without it, the
   // build there is kept (a build now could only remake it from the content
   // it already has: scripts/build.ts builds from the served release's
   // content when the store cannot be read, and the server's publisher

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSiteContent } from '../app/content/site-content.ts';
-import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
+import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
 import { captureLogger, tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { createRelease, publishRelease } from './build-releases.ts';
 import { parseEnv } from './env.server.ts';
@@ -52,7 +52,7 @@ function policyHashes(csp: string, directive: string): string[] {
 let site: ServedSite;
 
 beforeAll(async () => {
-  const store = await openSqliteLeadStore({ dataDir });
+  const store = await openSqliteStore({ dataDir });
   try {
     const content = {
       ...defaultSiteContent,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSiteContent, type SiteContent } from '../app/content/site-content.ts';
-import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
+import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
 import { captureLogger, tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { createApp } from './app.server.ts';
 import { parseEnv } from './env.server.ts';
@@ -53,7 +53,7 @@ async function build(): Promise<void> {
 
 /** Publishes `content` as the newest live version. */
 async function publish(content: SiteContent): Promise<void> {
-  const store = await openSqliteLeadStore({ dataDir });
+  const store = await openSqliteStore({ dataDir });
   try {
     const { version } = await store.createSiteContentVersion(content, null);
     await store.setSiteContentVersionState(version, 'live');
@@ -71,7 +71,7 @@ const cached = () => {
 let photoId: string;
 
 beforeAll(async () => {
-  const store = await openSqliteLeadStore({ dataDir });
+  const store = await openSqliteStore({ dataDir });
   try {
     const jpeg = await sharp({
       create: { width: 800, height: 600, channels: 3, background: '#136a83' },

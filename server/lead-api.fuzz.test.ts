@@ -5,8 +5,8 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLeadService } from '../app/leads/lead-service.server.ts';
 import { HONEYPOT_FIELD } from '../app/leads/intake/schema.ts';
-import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
-import type { LeadStore } from '../app/db/store.server.ts';
+import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
+import type { AppStore } from '../app/db/store.server.ts';
 import {
   captureLogger,
   startReceiver,
@@ -344,7 +344,7 @@ function send(
 
 describe('POST /api/leads fuzz', () => {
   let data: ReturnType<typeof tempDataDir>;
-  let store: LeadStore;
+  let store: AppStore;
   let hook: Receiver;
   let server: http.Server;
   let port: number;
@@ -352,7 +352,7 @@ describe('POST /api/leads fuzz', () => {
 
   beforeAll(async () => {
     data = tempDataDir('lead-fuzz-');
-    store = await openSqliteLeadStore({ dataDir: data.dir });
+    store = await openSqliteStore({ dataDir: data.dir });
     hook = await startReceiver('ok');
     const service = createLeadService({
       store,

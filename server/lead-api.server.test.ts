@@ -11,8 +11,8 @@ import {
   SUBMIT_FAILED_MESSAGE,
   UNEXPECTED_ERROR_MESSAGE,
 } from '../app/leads/intake/schema.ts';
-import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
-import type { LeadStore } from '../app/db/store.server.ts';
+import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
+import type { AppStore } from '../app/db/store.server.ts';
 import {
   silentLogger,
   startReceiver,
@@ -109,13 +109,13 @@ function rawPost(
 
 describe('POST /api/leads', () => {
   let data: ReturnType<typeof tempDataDir>;
-  let store: LeadStore;
+  let store: AppStore;
   let hook: Receiver;
   let api: TestApi;
 
   beforeEach(async () => {
     data = tempDataDir('lead-api-');
-    store = await openSqliteLeadStore({ dataDir: data.dir });
+    store = await openSqliteStore({ dataDir: data.dir });
     hook = await startReceiver('ok');
     const service = createLeadService({
       store,
@@ -422,7 +422,7 @@ describe('rate limit and unexpected failures', () => {
       async () => {
         const harness = await backend.harness();
         const [storeA, storeB] = [await harness.open(), await harness.open()];
-        const appOn = (store: LeadStore) => {
+        const appOn = (store: AppStore) => {
           const app = express();
           app.use(
             '/api/leads',

@@ -15,7 +15,7 @@ import {
 } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import type { LeadService } from '../app/leads/lead-service.server.ts';
-import type { LeadStore } from '../app/db/store.server.ts';
+import type { AppStore } from '../app/db/store.server.ts';
 import {
   API_ERROR_MESSAGES,
   isAllowedOrigin,
@@ -114,7 +114,7 @@ const RATE_LIMITED_LOCAL = 'leadRateLimited';
  * with Retry-After. Counts every request that reaches it, so a
  * flood of invalid bodies is limited too. The client IP is Express's req.ip:
  * behind a reverse proxy the app must set `trust proxy` accordingly. With a
- * lead store given (PostgreSQL), the count lives in it, so every server
+ * store given (PostgreSQL), the count lives in it, so every server
  * process on that database shares one count per visitor; otherwise in this
  * process's memory. While the store cannot count (the database is down),
  * this process counts in memory instead, so the limit still holds.
@@ -128,12 +128,12 @@ const RATE_LIMITED_LOCAL = 'leadRateLimited';
 export function createLeadRateLimiter(options: {
   limit: number;
   windowMs?: number;
-  store?: LeadStore | undefined;
+  store?: AppStore | undefined;
   logger?: Logger | undefined;
 }): RequestHandler {
   const windowMs = options.windowMs ?? LEAD_RATE_LIMIT_WINDOW_MS;
   const store = options.store
-    ? new LeadStoreRateLimit(options.store, windowMs, options.logger)
+    ? new AppStoreRateLimit(options.store, windowMs, options.logger)
     : undefined;
   return expressRateLimit({
     windowMs,
@@ -154,21 +154,21 @@ export function isRateLimited(res: Response): boolean {
 }
 
 /**
- * express-rate-limit's store on the lead store's table. Keys are client
+ * express-rate-limit's store, counting in AppStore's rate-limit table. Keys are client
  * addresses, hashed so the table holds no address. When the table cannot be
  * reached, the count falls back to this process's memory (logged once per
  * outage) rather than letting every request through or refusing them all.
  */
-class LeadStoreRateLimit implements Store {
+class AppStoreRateLimit implements Store {
   readonly localKeys = false;
   readonly prefix = 'leads:';
-  readonly #store: LeadStore;
+  readonly #store: AppStore;
   readonly #windowMs: number;
   readonly #memory = new MemoryStore();
   readonly #logger: Logger | undefined;
   #failing = false;
 
-  constructor(store: LeadStore, windowMs: number, logger?: Logger) {
+  constructor(store: AppStore, windowMs: number, logger?: Logger) {
     this.#store = store;
     this.#windowMs = windowMs;
     this.#logger = logger;

@@ -10,7 +10,7 @@ import {
   photoLinks,
   type PhotoLinks,
 } from '../app/leads/delivery/photo-links.server.ts';
-import type { LeadRecord, LeadStore } from '../app/db/store.server.ts';
+import type { LeadRecord, AppStore } from '../app/db/store.server.ts';
 import { STORE_BACKENDS, type StoreHarness } from '../app/leads/testing/test-support.server.ts';
 import { leadPhotoLinks, PHOTO_CSP } from './lead-photo-links.server.ts';
 
@@ -41,7 +41,7 @@ function lead(): LeadRecord {
 for (const backend of STORE_BACKENDS) {
   describe.skipIf(backend.skip)(`GET /lead-photos/… (${backend.label})`, () => {
     let harness: StoreHarness;
-    let store: LeadStore;
+    let store: AppStore;
     let server: Server;
     let base: string;
     let links: PhotoLinks;

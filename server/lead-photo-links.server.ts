@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { PhotoLinks } from '../app/leads/delivery/photo-links.server.ts';
-import { storeErrorForLog, type LeadStore } from '../app/db/store.server.ts';
+import { storeErrorForLog, type AppStore } from '../app/db/store.server.ts';
 
 /**
  * GET /lead-photos/LEAD_ID/N?expires=…&sig=…: a photo of a lead, for the
@@ -23,7 +23,7 @@ const NOT_FOUND = 'This photo link is not valid. It may have expired.\n';
 
 export interface LeadPhotoLinkOptions {
   links: PhotoLinks;
-  store: Pick<LeadStore, 'getLeadPhoto'>;
+  store: Pick<AppStore, 'getLeadPhoto'>;
   logger?: Logger | undefined;
   /** Milliseconds since the epoch; injectable for tests. */
   now?: () => number;

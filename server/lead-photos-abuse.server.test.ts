@@ -13,8 +13,8 @@ import {
   PHOTOS_TOO_LARGE_MESSAGE,
 } from '../app/leads/intake/form-rules.ts';
 import { API_ERROR_MESSAGES } from '../app/leads/intake/receive-lead.server.ts';
-import { type LeadStore } from '../app/db/store.server.ts';
-import { openLeadStore } from '../app/db/open-store.server.ts';
+import { type AppStore } from '../app/db/store.server.ts';
+import { openStore } from '../app/db/open-store.server.ts';
 import {
   POSTGRES_SKIP_MESSAGE,
   TEST_DATABASE_URL,
@@ -117,13 +117,13 @@ const BACKENDS: Backend[] = [
 for (const backend of BACKENDS) {
   describe.skipIf(backend.skip)(`hostile uploads (${backend.label})`, () => {
     let site: TestSite;
-    let store: LeadStore;
+    let store: AppStore;
     let cleanup: () => Promise<void>;
 
     const start = async (settings: Record<string, string>) => {
       const { env, cleanup: remove } = await backend.settings();
       site = await startTestSite({ ...env, ...settings });
-      store = await openLeadStore({ dataDir: env.DATA_DIR ?? '', databaseUrl: env.DATABASE_URL });
+      store = await openStore({ dataDir: env.DATA_DIR ?? '', databaseUrl: env.DATABASE_URL });
       cleanup = remove;
     };
     afterEach(async () => {

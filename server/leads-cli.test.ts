@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openPostgresLeadStore } from '../app/db/store-postgres.server.ts';
-import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
-import type { LeadRecord, LeadStore, NewLeadPhoto } from '../app/db/store.server.ts';
+import { openPostgresStore } from '../app/db/store-postgres.server.ts';
+import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
+import type { LeadRecord, AppStore, NewLeadPhoto } from '../app/db/store.server.ts';
 import { startSmtpServer } from '../app/leads/testing/smtp-test-support.server.ts';
 import { startReceiver, tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { csvCell, deliverySummary, main } from './leads-cli.ts';
@@ -147,7 +147,7 @@ describe('leads CLI', () => {
   beforeAll(async () => {
     data = tempDataDir('leads-cli-');
     empty = tempDataDir('leads-cli-empty-');
-    const store = await openSqliteLeadStore({ dataDir: data.dir });
+    const store = await openSqliteStore({ dataDir: data.dir });
     await store.insertLead(leads.delivered, [pendingTo(HOOK_A), pendingTo(HOOK_B)]);
     await store.settleLead(
       leads.delivered.id,
@@ -433,7 +433,7 @@ describe.skipIf(!testDatabaseUrl)('leads CLI on PostgreSQL (TEST_DATABASE_URL)',
     await admin.connect();
     try {
       await admin.query(`CREATE SCHEMA ${schema}`);
-      const store = await openPostgresLeadStore({ connectionString: testDatabaseUrl!, schema });
+      const store = await openPostgresStore({ connectionString: testDatabaseUrl!, schema });
       const stored = lead({ name: 'Postgres Person' });
       await store.insertLead(stored, [pendingTo(HOOK_A)]);
       await store.close();
@@ -464,7 +464,7 @@ interface Backend {
   seed(rows: LeadRecord[]): Promise<{
     env: Record<string, string>;
     /** The same store, opened again, to look at what the CLI left. */
-    open(): Promise<LeadStore>;
+    open(): Promise<AppStore>;
     cleanup(): Promise<void>;
   }>;
 }
@@ -479,14 +479,14 @@ const BACKENDS: Backend[] = [
     skip: false,
     async seed(rows) {
       const dir = tempDataDir('leads-privacy-');
-      const store = await openSqliteLeadStore({ dataDir: dir.dir });
+      const store = await openSqliteStore({ dataDir: dir.dir });
       for (const row of rows) {
         await store.insertLead(row, [pendingTo(HOOK_A)], PHOTOS_OF.get(row.id) ?? []);
       }
       await store.close();
       return {
         env: { DATA_DIR: dir.dir },
-        open: () => openSqliteLeadStore({ dataDir: dir.dir }),
+        open: () => openSqliteStore({ dataDir: dir.dir }),
         cleanup: async () => dir.remove(),
       };
     },
@@ -499,7 +499,7 @@ const BACKENDS: Backend[] = [
       const admin = new pg.Client({ connectionString: testDatabaseUrl });
       await admin.connect();
       await admin.query(`CREATE SCHEMA ${schema}`);
-      const store = await openPostgresLeadStore({ connectionString: testDatabaseUrl!, schema });
+      const store = await openPostgresStore({ connectionString: testDatabaseUrl!, schema });
       for (const row of rows) {
         await store.insertLead(row, [pendingTo(HOOK_A)], PHOTOS_OF.get(row.id) ?? []);
       }
@@ -508,7 +508,7 @@ const BACKENDS: Backend[] = [
       url.searchParams.set('options', `-c search_path=${schema}`);
       return {
         env: { DATA_DIR: '/nonexistent/never-created', DATABASE_URL: url.toString() },
-        open: () => openPostgresLeadStore({ connectionString: testDatabaseUrl!, schema }),
+        open: () => openPostgresStore({ connectionString: testDatabaseUrl!, schema }),
         async cleanup() {
           await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
           await admin.end();

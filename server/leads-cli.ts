@@ -16,16 +16,16 @@ import { deliverToTargets, type DeliveryOutcome } from '../app/leads/delivery/ta
 import {
   type DeliveryRecord,
   type LeadRecord,
-  type LeadStore,
+  type AppStore,
   type LeadWithDeliveries,
 } from '../app/db/store.server.ts';
-import { openLeadStore } from '../app/db/open-store.server.ts';
+import { openStore } from '../app/db/open-store.server.ts';
 import { openStoreForBuild } from './site-content-build.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
 import { EnvError, parseEnv, type Env } from './env.server.ts';
 
 /**
- * The operator's view of the lead store (docs/operations.md#commands):
+ * The operator's view of the store (docs/operations.md#commands):
  *
  *   npm run leads -- list [--limit N]
  *   npm run leads -- export [--format json|csv] [--email ADDRESS] [--output FILE]
@@ -315,7 +315,7 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  openStore?: (env: ReturnType<typeof parseEnv>) => Promise<LeadStore>;
+  openStore?: (env: ReturnType<typeof parseEnv>) => Promise<AppStore>;
 }
 
 /** Runs the CLI; resolves with the exit code (0 ok, 1 failure, 2 bad arguments). */
@@ -345,7 +345,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   // Needs no store: the test enquiry is never stored.
   if (command.name === 'test-delivery') return testDelivery(env, io);
 
-  let store: LeadStore;
+  let store: AppStore;
   try {
     store = await (io.openStore ?? defaultOpenStore)(env);
   } catch (error) {
@@ -464,7 +464,7 @@ async function testDelivery(env: Env, io: CliIo): Promise<number> {
 
 /** Privacy Act deletion: a dry run that lists what would go, unless --yes. */
 async function deleteLeads(
-  store: LeadStore,
+  store: AppStore,
   selection: Selection,
   yes: boolean,
   io: CliIo,
@@ -501,7 +501,7 @@ async function deleteLeads(
  * A store without it is no reason to fail the command.
  */
 async function recordCliActivity(
-  store: LeadStore,
+  store: AppStore,
   action: typeof ACTIVITY.personExported | typeof ACTIVITY.personDeleted,
   count: number,
   io: CliIo,
@@ -513,8 +513,8 @@ async function recordCliActivity(
   }
 }
 
-function defaultOpenStore(env: ReturnType<typeof parseEnv>): Promise<LeadStore> {
-  return openLeadStore({ dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL });
+function defaultOpenStore(env: ReturnType<typeof parseEnv>): Promise<AppStore> {
+  return openStore({ dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL });
 }
 
 if (import.meta.main) {

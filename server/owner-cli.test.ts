@@ -5,9 +5,9 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSiteContent } from '../app/content/site-content.ts';
 import { startSmtpServer } from '../app/leads/testing/smtp-test-support.server.ts';
-import { openPostgresLeadStore } from '../app/db/store-postgres.server.ts';
-import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
-import type { LeadStore } from '../app/db/store.server.ts';
+import { openPostgresStore } from '../app/db/store-postgres.server.ts';
+import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
+import type { AppStore } from '../app/db/store.server.ts';
 import { tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { ownerSessions, secretHash } from '../app/owner/sessions.server.ts';
 import { main } from './owner-cli.ts';
@@ -78,7 +78,7 @@ interface Backend {
   /** An empty store: the environment the CLI reads it with, and a way to open it in the test. */
   make(): Promise<{
     env: Record<string, string>;
-    open(): Promise<LeadStore>;
+    open(): Promise<AppStore>;
     cleanup(): Promise<void>;
   }>;
 }
@@ -91,7 +91,7 @@ const BACKENDS: Backend[] = [
       const dir = tempDataDir('owner-cli-');
       return {
         env: { DATA_DIR: dir.dir, SITE_URL },
-        open: () => openSqliteLeadStore({ dataDir: dir.dir }),
+        open: () => openSqliteStore({ dataDir: dir.dir }),
         cleanup: async () => dir.remove(),
       };
     },
@@ -108,7 +108,7 @@ const BACKENDS: Backend[] = [
       url.searchParams.set('options', `-c search_path=${schema}`);
       return {
         env: { DATA_DIR: '/nonexistent/never-created', DATABASE_URL: url.toString(), SITE_URL },
-        open: () => openPostgresLeadStore({ connectionString: testDatabaseUrl!, schema }),
+        open: () => openPostgresStore({ connectionString: testDatabaseUrl!, schema }),
         async cleanup() {
           await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
           await admin.end();
@@ -129,7 +129,7 @@ for (const backend of BACKENDS) {
     });
 
     /** Runs `work` on the store the CLI uses, then closes it. */
-    async function withStore<T>(work: (store: LeadStore) => Promise<T>): Promise<T> {
+    async function withStore<T>(work: (store: AppStore) => Promise<T>): Promise<T> {
       const store = await made.open();
       try {
         return await work(store);
@@ -300,7 +300,7 @@ describe('owner add e-mails the link to the owner when lead e-mail is configured
     const smtp = await startSmtpServer();
     const data = tempDataDir('owner-cli-email-');
     try {
-      const store = await openSqliteLeadStore({ dataDir: data.dir });
+      const store = await openSqliteStore({ dataDir: data.dir });
       try {
         const identity = {
           ...defaultSiteContent.identity,

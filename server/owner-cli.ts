@@ -2,8 +2,8 @@ import { parseArgs } from 'node:util';
 import { emailSender, publishedIdentity } from '../app/content/served-identity.ts';
 import { nzDateTime } from '../app/leads/delivery/email.server.ts';
 import { EMAIL_PATTERN, SINGLE_LINE_FORBIDDEN } from '../app/leads/intake/form-rules.ts';
-import { normaliseEmail, type LeadStore, type OwnerWithPasskeys } from '../app/db/store.server.ts';
-import { openLeadStore } from '../app/db/open-store.server.ts';
+import { normaliseEmail, type AppStore, type OwnerWithPasskeys } from '../app/db/store.server.ts';
+import { openStore } from '../app/db/open-store.server.ts';
 import { sendOwnerLinkEmail } from '../app/owner/email.server.ts';
 import { ownerLinkUrl, ownerSessions } from '../app/owner/sessions.server.ts';
 import { EnvError, parseEnv, type Env } from './env.server.ts';
@@ -114,7 +114,7 @@ export interface OwnerCliIo {
   env: Record<string, string | undefined>;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  openStore?: (env: Env) => Promise<LeadStore>;
+  openStore?: (env: Env) => Promise<AppStore>;
 }
 
 /** Runs the CLI; resolves with the exit code (0 ok, 1 failure, 2 bad arguments). */
@@ -139,7 +139,7 @@ export async function main(argv: readonly string[], io: OwnerCliIo): Promise<num
     io.stderr(`${error.message}\n`);
     return 2;
   }
-  let store: LeadStore;
+  let store: AppStore;
   try {
     store = await (io.openStore ?? defaultOpenStore)(env);
   } catch (error) {
@@ -181,7 +181,7 @@ export async function main(argv: readonly string[], io: OwnerCliIo): Promise<num
 }
 
 /** `owner add`: the owner, a fresh set-up link printed, and e-mailed when lead e-mail is set up. */
-async function addOwner(store: LeadStore, env: Env, email: string, io: OwnerCliIo) {
+async function addOwner(store: AppStore, env: Env, email: string, io: OwnerCliIo) {
   const now = new Date().toISOString();
   const { owner, added } = await store.addOwner(email, now);
   const link = await ownerSessions(store).createLink(owner.id, 'setup');
@@ -223,8 +223,8 @@ async function addOwner(store: LeadStore, env: Env, email: string, io: OwnerCliI
   return 0;
 }
 
-function defaultOpenStore(env: Env): Promise<LeadStore> {
-  return openLeadStore({ dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL });
+function defaultOpenStore(env: Env): Promise<AppStore> {
+  return openStore({ dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL });
 }
 
 if (import.meta.main) {

@@ -14,7 +14,7 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSiteContent, type SiteContent } from '../app/content/site-content.ts';
 import { SQLITE_FILE_NAME } from '../app/db/store-sqlite.server.ts';
-import type { LeadStore } from '../app/db/store.server.ts';
+import type { AppStore } from '../app/db/store.server.ts';
 import { tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import {
   contentForBuild,
@@ -47,7 +47,7 @@ const published: SiteContent = {
 
 describe('the content a build is made from', () => {
   let data: ReturnType<typeof tempDataDir>;
-  let store: LeadStore | null;
+  let store: AppStore | null;
 
   beforeEach(() => {
     data = tempDataDir('site-build-');
@@ -68,8 +68,8 @@ describe('the content a build is made from', () => {
   });
 
   it('is the newest live version, as visible at the time, with its key; or the version asked for', async () => {
-    const { openSqliteLeadStore } = await import('../app/db/store-sqlite.server.ts');
-    await (await openSqliteLeadStore({ dataDir: data.dir })).close();
+    const { openSqliteStore } = await import('../app/db/store-sqlite.server.ts');
+    await (await openSqliteStore({ dataDir: data.dir })).close();
     store = await openStoreForBuild({ DATA_DIR: data.dir });
     const one = await store!.createSiteContentVersion(published, null);
     await store!.setSiteContentVersionState(one.version, 'live');
@@ -102,8 +102,8 @@ describe('the content a build is made from', () => {
   });
 
   it('refuses content the schema refuses, with the reason', async () => {
-    const { openSqliteLeadStore } = await import('../app/db/store-sqlite.server.ts');
-    await (await openSqliteLeadStore({ dataDir: data.dir })).close();
+    const { openSqliteStore } = await import('../app/db/store-sqlite.server.ts');
+    await (await openSqliteStore({ dataDir: data.dir })).close();
     // Stored by something other than the store's own checks (an older release, a hand edit).
     const db = new DatabaseSync(path.join(data.dir, SQLITE_FILE_NAME));
     db.prepare(
@@ -120,8 +120,8 @@ describe('the content a build is made from', () => {
   });
 
   it('writes the content file and the job photos it names', async () => {
-    const { openSqliteLeadStore } = await import('../app/db/store-sqlite.server.ts');
-    store = await openSqliteLeadStore({ dataDir: data.dir });
+    const { openSqliteStore } = await import('../app/db/store-sqlite.server.ts');
+    store = await openSqliteStore({ dataDir: data.dir });
     const jpeg = await sharp({
       create: { width: 40, height: 30, channels: 3, background: '#136a83' },
     })
@@ -193,8 +193,8 @@ describe('the content a build is made from', () => {
 describe('what the publisher serves', () => {
   it('is a version just published, while it is the newest; a failed one is passed over', async () => {
     const data = tempDataDir('site-publish-');
-    const { openSqliteLeadStore } = await import('../app/db/store-sqlite.server.ts');
-    const store = await openSqliteLeadStore({ dataDir: data.dir });
+    const { openSqliteStore } = await import('../app/db/store-sqlite.server.ts');
+    const store = await openSqliteStore({ dataDir: data.dir });
     try {
       expect(await siteBuildToPublish(store, NOW)).toEqual({ version: 0, key: 'v0' });
       const one = await store.createSiteContentVersion(published, null);

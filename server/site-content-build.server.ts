@@ -17,13 +17,13 @@ import {
   type SiteContent,
 } from '../app/content/site-content.ts';
 import { SQLITE_FILE_NAME } from '../app/db/store-sqlite.server.ts';
-import { type LeadStore } from '../app/db/store.server.ts';
-import { openLeadStore } from '../app/db/open-store.server.ts';
+import { type AppStore } from '../app/db/store.server.ts';
+import { openStore } from '../app/db/open-store.server.ts';
 import { currentRelease } from './build-releases.ts';
 
 /**
  * What a build is made from (docs/operations.md#site-content): a version of
- * the site content from the lead store, or the shipped defaults (version 0).
+ * the site content from the store, or the shipped defaults (version 0).
  * scripts/build.ts writes it into the release; scripts/ensure-build.ts and
  * the server's publisher compare `desiredSiteBuild` with the build stamp.
  */
@@ -56,7 +56,7 @@ export class SiteContentBuildError extends Error {
 }
 
 /**
- * The lead store as the CLIs open it (DATABASE_URL, else the embedded store
+ * The store as the CLIs open it (DATABASE_URL, else the embedded store
  * in DATA_DIR), or null when there is no embedded store yet: nothing was
  * ever published, and a build creates no store. An unreachable PostgreSQL
  * is an error, never the defaults: the site would lose the owner's content.
@@ -64,14 +64,14 @@ export class SiteContentBuildError extends Error {
 export async function openStoreForBuild(env: {
   DATA_DIR: string;
   DATABASE_URL?: string | undefined;
-}): Promise<LeadStore | null> {
+}): Promise<AppStore | null> {
   if (!env.DATABASE_URL && !existsSync(path.join(env.DATA_DIR, SQLITE_FILE_NAME))) return null;
-  return openLeadStore({ dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL });
+  return openStore({ dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL });
 }
 
 /** The newest live version, or the defaults as version 0. */
 async function newestLive(
-  store: LeadStore | null,
+  store: AppStore | null,
 ): Promise<{ version: number; content: SiteContent }> {
   const live = store ? await store.newestLiveSiteContent() : null;
   return live
@@ -81,7 +81,7 @@ async function newestLive(
 
 /** What the site should be built from at `now`: the newest live version (or the defaults) and its key. */
 export async function desiredSiteBuild(
-  store: LeadStore | null,
+  store: AppStore | null,
   now: Date,
 ): Promise<SiteBuildTarget> {
   const { version, content } = await newestLive(store);
@@ -94,7 +94,7 @@ export async function desiredSiteBuild(
  * with the site content schema.
  */
 export async function contentForBuild(
-  store: LeadStore | null,
+  store: AppStore | null,
   requested: number | undefined,
   now: Date,
 ): Promise<BuiltContentFile> {
@@ -141,7 +141,7 @@ export function requestedVersion(value: string | undefined): number | undefined 
 export async function writeContentFiles(
   dir: string,
   built: BuiltContentFile,
-  store: LeadStore | null,
+  store: AppStore | null,
 ): Promise<string> {
   const photos = path.join(dir, PHOTOS_DIR_NAME);
   mkdirSync(photos, { recursive: true });
@@ -171,7 +171,7 @@ export async function writeContentFiles(
  * yet tried here: one host's failure never rolls back or holds back another.
  */
 export async function siteBuildToPublish(
-  store: LeadStore,
+  store: AppStore,
   now: Date,
   host?: string,
 ): Promise<SiteBuildTarget> {
@@ -189,7 +189,7 @@ export async function siteBuildToPublish(
   return desiredSiteBuild(store, now);
 }
 
-/** What a build uses when it cannot read the lead store, and where it came from. */
+/** What a build uses when it cannot read the store, and where it came from. */
 export interface FallbackContent {
   built: BuiltContentFile;
   /** The content file written into the build's folder. */
@@ -199,7 +199,7 @@ export interface FallbackContent {
 }
 
 /**
- * The content of a build that cannot read the lead store (the database is
+ * The content of a build that cannot read the store (the database is
  * down while `npm start` or `npm run build` builds): the content of the
  * release BUILD_DIR serves, as the build that made it wrote it (its
  * `content/` folder, job photos included, with its version and key, so the

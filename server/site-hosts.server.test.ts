@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSiteContent, type SiteContent } from '../app/content/site-content.ts';
-import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
-import type { LeadStore } from '../app/db/store.server.ts';
+import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
+import type { AppStore } from '../app/db/store.server.ts';
 import { captureLogger, tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { siteOverview } from '../app/owner/site-overview.server.ts';
 import { parseEnv } from './env.server.ts';
@@ -22,7 +22,7 @@ const withPhone = (display: string): SiteContent => ({
 
 describe('site builds on several hosts', () => {
   let data: ReturnType<typeof tempDataDir>;
-  let store: LeadStore;
+  let store: AppStore;
   let hosts: Runtime[];
 
   const host = async (name: string) => {
@@ -36,7 +36,7 @@ describe('site builds on several hosts', () => {
 
   beforeEach(async () => {
     data = tempDataDir('site-hosts-');
-    store = await openSqliteLeadStore({ dataDir: data.dir });
+    store = await openSqliteStore({ dataDir: data.dir });
     hosts = [];
   });
 

@@ -13,8 +13,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSiteContent, type SiteContent } from '../app/content/site-content.ts';
-import { type LeadStore } from '../app/db/store.server.ts';
-import { openLeadStore } from '../app/db/open-store.server.ts';
+import { type AppStore } from '../app/db/store.server.ts';
+import { openStore } from '../app/db/open-store.server.ts';
 import {
   eventually,
   POSTGRES_SKIP_MESSAGE,
@@ -43,7 +43,7 @@ describe.skipIf(!TEST_DATABASE_URL)('publishing with two processes on one Postgr
   let scratch: string;
   let databaseUrl: string;
   let admin: pg.Client;
-  let store: LeadStore;
+  let store: AppStore;
   const servers: { child: ChildProcess; url: string; output: () => string }[] = [];
 
   /** Each process's build cache: the second's becomes a file, so its builds fail. */
@@ -70,7 +70,7 @@ describe.skipIf(!TEST_DATABASE_URL)('publishing with two processes on one Postgr
     const url = new URL(TEST_DATABASE_URL!);
     url.searchParams.set('options', `-c search_path=${schema}`);
     databaseUrl = url.toString();
-    store = await openLeadStore({ dataDir: '', databaseUrl });
+    store = await openStore({ dataDir: '', databaseUrl });
     // Inside the project, so the server bundle finds its packages.
     scratch = mkdtempSync(path.join(root, 'build-publish-test-'));
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentKey, defaultSiteContent } from '../app/content/site-content.ts';
-import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
+import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
 import {
   captureLogger,
   eventually,
@@ -54,7 +54,7 @@ const dataDir = path.join(scratch.dir, 'leads');
  * served. The versions differ only by number: the pages differ by SITE_URL.
  */
 async function storedVersion(): Promise<ContentStamp> {
-  const store = await openSqliteLeadStore({ dataDir });
+  const store = await openSqliteStore({ dataDir });
   try {
     const { version } = await store.createSiteContentVersion(defaultSiteContent, null);
     return { version, key: contentKey(version, defaultSiteContent, new Date()) };
@@ -294,7 +294,7 @@ describe('publishing the site', () => {
     expect(later.slice(0, -1).flatMap((stamp) => building(stamp.version))).toEqual([]);
     expect(building(last)).toHaveLength(1);
 
-    const store = await openSqliteLeadStore({ dataDir });
+    const store = await openSqliteStore({ dataDir });
     try {
       const states = await Promise.all(
         [firstVersion, ...later].map(async ({ version }) => [

@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultSiteContent } from '../app/content/site-content.ts';
-import { openPostgresLeadStore } from '../app/db/store-postgres.server.ts';
+import { openPostgresStore } from '../app/db/store-postgres.server.ts';
 import {
   eventually,
   POSTGRES_SKIP_MESSAGE,
@@ -147,7 +147,7 @@ describe.skipIf(!TEST_DATABASE_URL)('npm start while the database is down', () =
     expect(server.output()).not.toContain(`:${databaseUrl.password}@`);
 
     // The owner had published a version; the database comes back.
-    const store = await openPostgresLeadStore({ connectionString: TEST_DATABASE_URL!, schema });
+    const store = await openPostgresStore({ connectionString: TEST_DATABASE_URL!, schema });
     try {
       const content = {
         ...defaultSiteContent,

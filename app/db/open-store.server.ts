@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { LeadStore } from './store.server.ts';
+import type { AppStore } from './store.server.ts';
 
 /**
  * The store factory: the one module that knows both engines. The engines
@@ -7,7 +7,7 @@ import type { LeadStore } from './store.server.ts';
  * drawing of the imports has no circle through the store.
  */
 
-export interface OpenLeadStoreOptions {
+export interface OpenStoreOptions {
   /** Directory of the embedded store (DATA_DIR, docs/operations.md#environment). */
   dataDir: string;
   /**
@@ -24,30 +24,30 @@ export interface OpenLeadStoreOptions {
  * Opens the store chosen by the environment and applies its migrations.
  * The implementations are imported lazily so the SQLite build never loads
  * `pg` and the other way round. Fails when the store cannot be opened now
- * (the leads CLI); the server uses reconnectingLeadStore() instead.
+ * (the leads CLI); the server uses reconnectingStore() instead.
  */
-export async function openLeadStore(options: OpenLeadStoreOptions): Promise<LeadStore> {
+export async function openStore(options: OpenStoreOptions): Promise<AppStore> {
   if (options.databaseUrl) {
-    const { openPostgresLeadStore } = await import('./store-postgres.server.ts');
-    return openPostgresLeadStore({
+    const { openPostgresStore } = await import('./store-postgres.server.ts');
+    return openPostgresStore({
       connectionString: options.databaseUrl,
       schema: options.schema,
       logger: options.logger,
     });
   }
-  const { openSqliteLeadStore } = await import('./store-sqlite.server.ts');
-  return openSqliteLeadStore({ dataDir: options.dataDir });
+  const { openSqliteStore } = await import('./store-sqlite.server.ts');
+  return openSqliteStore({ dataDir: options.dataDir });
 }
 
 /**
  * The store as a long-running server holds it: opened on first use, opened
  * again after a failure (store-reconnecting.server.ts). Never fails to start.
  */
-export async function reconnectingLeadStore(options: OpenLeadStoreOptions): Promise<LeadStore> {
-  const { ReconnectingLeadStore } = await import('./store-reconnecting.server.ts');
-  return new ReconnectingLeadStore(
+export async function reconnectingStore(options: OpenStoreOptions): Promise<AppStore> {
+  const { ReconnectingAppStore } = await import('./store-reconnecting.server.ts');
+  return new ReconnectingAppStore(
     options.databaseUrl ? 'postgres' : 'sqlite',
-    () => openLeadStore(options),
+    () => openStore(options),
     options.logger,
   );
 }

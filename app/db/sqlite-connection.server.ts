@@ -41,7 +41,7 @@ export class SqliteConnection {
   /** False after a write failed for want of a writable file, until one succeeds. */
   #writable = true;
 
-  /** Use openSqliteLeadStore(), which opens (journal mode, migrations) the store it makes. */
+  /** Use openSqliteStore(), which opens (journal mode, migrations) the store it makes. */
   constructor(file: string, options: { busyWaitMs?: number | undefined } = {}) {
     this.file = file;
     this.#busyWaitMs = options.busyWaitMs ?? BUSY_WAIT_MS;

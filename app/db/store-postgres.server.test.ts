@@ -7,8 +7,8 @@ import { runRateLimitsContract } from './rate-limits/rate-limits.contract.ts';
 import { runSecretsContract } from './secrets/secrets.contract.ts';
 import { runSiteContentContract } from './site-content/site-content.contract.ts';
 import { POSTGRES_MIGRATIONS as MIGRATIONS } from './migrations.postgres.server.ts';
-import { openPostgresLeadStore } from './store-postgres.server.ts';
-import { openLeadStore } from './open-store.server.ts';
+import { openPostgresStore } from './store-postgres.server.ts';
+import { openStore } from './open-store.server.ts';
 import {
   POSTGRES_SKIP_MESSAGE,
   postgresHarness,
@@ -34,10 +34,10 @@ for (const runContract of [
 }
 
 describe.skipIf(!databaseUrl)('PostgreSQL store specifics', () => {
-  it('openLeadStore with DATABASE_URL picks PostgreSQL', async () => {
+  it('openStore with DATABASE_URL picks PostgreSQL', async () => {
     const harness = await postgresHarness(databaseUrl);
     try {
-      const store = await openLeadStore({
+      const store = await openStore({
         dataDir: '/nonexistent',
         databaseUrl,
         schema: harness.schema,
@@ -55,7 +55,7 @@ describe.skipIf(!databaseUrl)('PostgreSQL store specifics', () => {
     try {
       const stores = await Promise.all(
         Array.from({ length: 5 }, () =>
-          openPostgresLeadStore({
+          openPostgresStore({
             connectionString: databaseUrl!,
             schema: harness.schema,
             maxConnections: 2,
@@ -79,7 +79,7 @@ describe.skipIf(!databaseUrl)('PostgreSQL store specifics', () => {
     const url = new URL(databaseUrl!);
     url.port = '1';
     const started = Date.now();
-    await expect(openPostgresLeadStore({ connectionString: url.toString() })).rejects.toThrow();
+    await expect(openPostgresStore({ connectionString: url.toString() })).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(6000);
   });
 });

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { LeadStore } from './store.server.ts';
+import type { AppStore } from './store.server.ts';
 import type { LeadsStore } from './leads/leads.server.ts';
 import type { SiteContent, SiteContentSection } from '../content/site-content.ts';
 import type {
@@ -20,7 +20,7 @@ import type { OwnerStore } from './owners/owners.server.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.postgres.server.ts';
 
 /**
- * The PostgreSQL lead store (DATABASE_URL, docs/operations.md#environment). Several server
+ * The PostgreSQL store (DATABASE_URL, docs/operations.md#environment). Several server
  * processes may share one database: migrations take an advisory lock, and
  * the outbox claims rows with FOR UPDATE SKIP LOCKED, so no delivery is
  * claimed by two workers at once.
@@ -28,7 +28,7 @@ import { POSTGRES_MIGRATIONS } from './migrations.postgres.server.ts';
 
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
-export interface PostgresLeadStoreOptions {
+export interface PostgresStoreOptions {
   connectionString: string;
   /** Schema for the tables (default: the role's search_path, normally `public`). */
   schema?: string | undefined;
@@ -37,7 +37,7 @@ export interface PostgresLeadStoreOptions {
   maxConnections?: number;
 }
 
-export class PostgresLeadStore implements LeadStore {
+export class PostgresAppStore implements AppStore {
   readonly kind = 'postgres' as const;
   readonly #pool: pg.Pool;
   readonly #leads: PostgresLeadsStore;
@@ -48,7 +48,7 @@ export class PostgresLeadStore implements LeadStore {
   readonly #rateLimits: PostgresRateLimitStore;
   #closed = false;
 
-  constructor(options: PostgresLeadStoreOptions) {
+  constructor(options: PostgresStoreOptions) {
     if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) {
       throw new Error(`Invalid PostgreSQL schema name: ${options.schema}`);
     }
@@ -268,10 +268,8 @@ export class PostgresLeadStore implements LeadStore {
   }
 }
 
-export async function openPostgresLeadStore(
-  options: PostgresLeadStoreOptions,
-): Promise<PostgresLeadStore> {
-  const store = new PostgresLeadStore(options);
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresAppStore> {
+  const store = new PostgresAppStore(options);
   try {
     await store.migrate();
   } catch (error) {

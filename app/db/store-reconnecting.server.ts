@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { SiteContent, SiteContentSection } from '../content/site-content.ts';
 import type { SiteContentSaveResult } from './site-content/site-content.server.ts';
-import { storeErrorForLog, type LeadStore } from './store.server.ts';
+import { storeErrorForLog, type AppStore } from './store.server.ts';
 
 /**
  * The store as the server holds it: an outage, not a
@@ -16,17 +16,17 @@ import { storeErrorForLog, type LeadStore } from './store.server.ts';
  * Once open, PostgreSQL's pool replaces broken connections by itself; the
  * SQLite file stays open.
  */
-export class ReconnectingLeadStore implements LeadStore {
-  readonly kind: LeadStore['kind'];
-  readonly #open: () => Promise<LeadStore>;
+export class ReconnectingAppStore implements AppStore {
+  readonly kind: AppStore['kind'];
+  readonly #open: () => Promise<AppStore>;
   readonly #log: Logger | undefined;
-  #inner: LeadStore | undefined;
-  #opening: Promise<LeadStore> | undefined;
+  #inner: AppStore | undefined;
+  #opening: Promise<AppStore> | undefined;
   #closed = false;
   /** Last known state, so an outage is logged when it starts and when it ends. */
   #up: boolean | undefined;
 
-  constructor(kind: LeadStore['kind'], open: () => Promise<LeadStore>, logger?: Logger) {
+  constructor(kind: AppStore['kind'], open: () => Promise<AppStore>, logger?: Logger) {
     this.kind = kind;
     this.#open = open;
     this.#log = logger?.child({ component: 'lead-store', store: kind });
@@ -39,7 +39,7 @@ export class ReconnectingLeadStore implements LeadStore {
     else this.#log?.error({ err: storeErrorForLog(error) }, 'Lead store unavailable');
   }
 
-  async #store(): Promise<LeadStore> {
+  async #store(): Promise<AppStore> {
     if (this.#closed) throw new Error('Lead store is closed');
     if (this.#inner) return this.#inner;
     this.#opening ??= this.#open()
@@ -63,92 +63,92 @@ export class ReconnectingLeadStore implements LeadStore {
   }
 
   /** Runs one call on the open store; a failure of the call itself marks the store down. */
-  async #call<T>(work: (store: LeadStore) => Promise<T>): Promise<T> {
+  async #call<T>(work: (store: AppStore) => Promise<T>): Promise<T> {
     const store = await this.#store();
     return work(store);
   }
 
-  insertLead: LeadStore['insertLead'] = (...args) => this.#call((s) => s.insertLead(...args));
-  findByIdempotencyKey: LeadStore['findByIdempotencyKey'] = (...args) =>
+  insertLead: AppStore['insertLead'] = (...args) => this.#call((s) => s.insertLead(...args));
+  findByIdempotencyKey: AppStore['findByIdempotencyKey'] = (...args) =>
     this.#call((s) => s.findByIdempotencyKey(...args));
-  getLead: LeadStore['getLead'] = (...args) => this.#call((s) => s.getLead(...args));
-  getLeadPhoto: LeadStore['getLeadPhoto'] = (...args) => this.#call((s) => s.getLeadPhoto(...args));
-  getOrCreateSecret: LeadStore['getOrCreateSecret'] = (...args) =>
+  getLead: AppStore['getLead'] = (...args) => this.#call((s) => s.getLead(...args));
+  getLeadPhoto: AppStore['getLeadPhoto'] = (...args) => this.#call((s) => s.getLeadPhoto(...args));
+  getOrCreateSecret: AppStore['getOrCreateSecret'] = (...args) =>
     this.#call((s) => s.getOrCreateSecret(...args));
-  settleLead: LeadStore['settleLead'] = (...args) => this.#call((s) => s.settleLead(...args));
-  releaseIdempotencyKey: LeadStore['releaseIdempotencyKey'] = (...args) =>
+  settleLead: AppStore['settleLead'] = (...args) => this.#call((s) => s.settleLead(...args));
+  releaseIdempotencyKey: AppStore['releaseIdempotencyKey'] = (...args) =>
     this.#call((s) => s.releaseIdempotencyKey(...args));
-  claimDueDeliveries: LeadStore['claimDueDeliveries'] = (...args) =>
+  claimDueDeliveries: AppStore['claimDueDeliveries'] = (...args) =>
     this.#call((s) => s.claimDueDeliveries(...args));
-  cancelDeliveriesExcept: LeadStore['cancelDeliveriesExcept'] = (...args) =>
+  cancelDeliveriesExcept: AppStore['cancelDeliveriesExcept'] = (...args) =>
     this.#call((s) => s.cancelDeliveriesExcept(...args));
-  recordDelivery: LeadStore['recordDelivery'] = (...args) =>
+  recordDelivery: AppStore['recordDelivery'] = (...args) =>
     this.#call((s) => s.recordDelivery(...args));
-  retryDelivery: LeadStore['retryDelivery'] = (...args) =>
+  retryDelivery: AppStore['retryDelivery'] = (...args) =>
     this.#call((s) => s.retryDelivery(...args));
-  expireReceived: LeadStore['expireReceived'] = (...args) =>
+  expireReceived: AppStore['expireReceived'] = (...args) =>
     this.#call((s) => s.expireReceived(...args));
-  listLeads: LeadStore['listLeads'] = (...args) => this.#call((s) => s.listLeads(...args));
-  exportLeads: LeadStore['exportLeads'] = () => this.#call((s) => s.exportLeads());
-  findLeadsByEmail: LeadStore['findLeadsByEmail'] = (...args) =>
+  listLeads: AppStore['listLeads'] = (...args) => this.#call((s) => s.listLeads(...args));
+  exportLeads: AppStore['exportLeads'] = () => this.#call((s) => s.exportLeads());
+  findLeadsByEmail: AppStore['findLeadsByEmail'] = (...args) =>
     this.#call((s) => s.findLeadsByEmail(...args));
-  deleteLeads: LeadStore['deleteLeads'] = (...args) => this.#call((s) => s.deleteLeads(...args));
-  purgeCreatedBefore: LeadStore['purgeCreatedBefore'] = (...args) =>
+  deleteLeads: AppStore['deleteLeads'] = (...args) => this.#call((s) => s.deleteLeads(...args));
+  purgeCreatedBefore: AppStore['purgeCreatedBefore'] = (...args) =>
     this.#call((s) => s.purgeCreatedBefore(...args));
-  hitRateLimit: LeadStore['hitRateLimit'] = (...args) => this.#call((s) => s.hitRateLimit(...args));
-  undoRateLimitHit: LeadStore['undoRateLimitHit'] = (...args) =>
+  hitRateLimit: AppStore['hitRateLimit'] = (...args) => this.#call((s) => s.hitRateLimit(...args));
+  undoRateLimitHit: AppStore['undoRateLimitHit'] = (...args) =>
     this.#call((s) => s.undoRateLimitHit(...args));
-  resetRateLimit: LeadStore['resetRateLimit'] = (...args) =>
+  resetRateLimit: AppStore['resetRateLimit'] = (...args) =>
     this.#call((s) => s.resetRateLimit(...args));
-  purgeRateLimits: LeadStore['purgeRateLimits'] = () => this.#call((s) => s.purgeRateLimits());
-  countFailedDeliveries: LeadStore['countFailedDeliveries'] = () =>
+  purgeRateLimits: AppStore['purgeRateLimits'] = () => this.#call((s) => s.purgeRateLimits());
+  countFailedDeliveries: AppStore['countFailedDeliveries'] = () =>
     this.#call((s) => s.countFailedDeliveries());
-  checkWritable: LeadStore['checkWritable'] = () => this.#call((s) => s.checkWritable());
-  peekRateLimit: LeadStore['peekRateLimit'] = (...args) =>
+  checkWritable: AppStore['checkWritable'] = () => this.#call((s) => s.checkWritable());
+  peekRateLimit: AppStore['peekRateLimit'] = (...args) =>
     this.#call((s) => s.peekRateLimit(...args));
-  saveLeadTracking: LeadStore['saveLeadTracking'] = (...args) =>
+  saveLeadTracking: AppStore['saveLeadTracking'] = (...args) =>
     this.#call((s) => s.saveLeadTracking(...args));
-  searchLeads: LeadStore['searchLeads'] = (...args) => this.#call((s) => s.searchLeads(...args));
-  countLeadsSince: LeadStore['countLeadsSince'] = (...args) =>
+  searchLeads: AppStore['searchLeads'] = (...args) => this.#call((s) => s.searchLeads(...args));
+  countLeadsSince: AppStore['countLeadsSince'] = (...args) =>
     this.#call((s) => s.countLeadsSince(...args));
-  addOwner: LeadStore['addOwner'] = (...args) => this.#call((s) => s.addOwner(...args));
-  getOwner: LeadStore['getOwner'] = (...args) => this.#call((s) => s.getOwner(...args));
-  findOwnerByEmail: LeadStore['findOwnerByEmail'] = (...args) =>
+  addOwner: AppStore['addOwner'] = (...args) => this.#call((s) => s.addOwner(...args));
+  getOwner: AppStore['getOwner'] = (...args) => this.#call((s) => s.getOwner(...args));
+  findOwnerByEmail: AppStore['findOwnerByEmail'] = (...args) =>
     this.#call((s) => s.findOwnerByEmail(...args));
-  listOwners: LeadStore['listOwners'] = (...args) => this.#call((s) => s.listOwners(...args));
-  removeOwner: LeadStore['removeOwner'] = (...args) => this.#call((s) => s.removeOwner(...args));
-  markInboxSeen: LeadStore['markInboxSeen'] = (...args) =>
+  listOwners: AppStore['listOwners'] = (...args) => this.#call((s) => s.listOwners(...args));
+  removeOwner: AppStore['removeOwner'] = (...args) => this.#call((s) => s.removeOwner(...args));
+  markInboxSeen: AppStore['markInboxSeen'] = (...args) =>
     this.#call((s) => s.markInboxSeen(...args));
-  addPasskey: LeadStore['addPasskey'] = (...args) => this.#call((s) => s.addPasskey(...args));
-  findPasskey: LeadStore['findPasskey'] = (...args) => this.#call((s) => s.findPasskey(...args));
-  listPasskeys: LeadStore['listPasskeys'] = (...args) => this.#call((s) => s.listPasskeys(...args));
-  recordPasskeyUse: LeadStore['recordPasskeyUse'] = (...args) =>
+  addPasskey: AppStore['addPasskey'] = (...args) => this.#call((s) => s.addPasskey(...args));
+  findPasskey: AppStore['findPasskey'] = (...args) => this.#call((s) => s.findPasskey(...args));
+  listPasskeys: AppStore['listPasskeys'] = (...args) => this.#call((s) => s.listPasskeys(...args));
+  recordPasskeyUse: AppStore['recordPasskeyUse'] = (...args) =>
     this.#call((s) => s.recordPasskeyUse(...args));
-  removePasskey: LeadStore['removePasskey'] = (...args) =>
+  removePasskey: AppStore['removePasskey'] = (...args) =>
     this.#call((s) => s.removePasskey(...args));
-  createSession: LeadStore['createSession'] = (...args) =>
+  createSession: AppStore['createSession'] = (...args) =>
     this.#call((s) => s.createSession(...args));
-  findSession: LeadStore['findSession'] = (...args) => this.#call((s) => s.findSession(...args));
-  touchSession: LeadStore['touchSession'] = (...args) => this.#call((s) => s.touchSession(...args));
-  endSession: LeadStore['endSession'] = (...args) => this.#call((s) => s.endSession(...args));
-  endOwnerSessions: LeadStore['endOwnerSessions'] = (...args) =>
+  findSession: AppStore['findSession'] = (...args) => this.#call((s) => s.findSession(...args));
+  touchSession: AppStore['touchSession'] = (...args) => this.#call((s) => s.touchSession(...args));
+  endSession: AppStore['endSession'] = (...args) => this.#call((s) => s.endSession(...args));
+  endOwnerSessions: AppStore['endOwnerSessions'] = (...args) =>
     this.#call((s) => s.endOwnerSessions(...args));
-  createOwnerLink: LeadStore['createOwnerLink'] = (...args) =>
+  createOwnerLink: AppStore['createOwnerLink'] = (...args) =>
     this.#call((s) => s.createOwnerLink(...args));
-  consumeOwnerLink: LeadStore['consumeOwnerLink'] = (...args) =>
+  consumeOwnerLink: AppStore['consumeOwnerLink'] = (...args) =>
     this.#call((s) => s.consumeOwnerLink(...args));
-  findOwnerLink: LeadStore['findOwnerLink'] = (...args) =>
+  findOwnerLink: AppStore['findOwnerLink'] = (...args) =>
     this.#call((s) => s.findOwnerLink(...args));
-  createOwnerChallenge: LeadStore['createOwnerChallenge'] = (...args) =>
+  createOwnerChallenge: AppStore['createOwnerChallenge'] = (...args) =>
     this.#call((s) => s.createOwnerChallenge(...args));
-  consumeOwnerChallenge: LeadStore['consumeOwnerChallenge'] = (...args) =>
+  consumeOwnerChallenge: AppStore['consumeOwnerChallenge'] = (...args) =>
     this.#call((s) => s.consumeOwnerChallenge(...args));
-  purgeExpiredSignIns: LeadStore['purgeExpiredSignIns'] = (...args) =>
+  purgeExpiredSignIns: AppStore['purgeExpiredSignIns'] = (...args) =>
     this.#call((s) => s.purgeExpiredSignIns(...args));
-  recordActivity: LeadStore['recordActivity'] = (...args) =>
+  recordActivity: AppStore['recordActivity'] = (...args) =>
     this.#call((s) => s.recordActivity(...args));
-  listActivity: LeadStore['listActivity'] = (...args) => this.#call((s) => s.listActivity(...args));
-  siteContentDraft: LeadStore['siteContentDraft'] = () => this.#call((s) => s.siteContentDraft());
+  listActivity: AppStore['listActivity'] = (...args) => this.#call((s) => s.listActivity(...args));
+  siteContentDraft: AppStore['siteContentDraft'] = () => this.#call((s) => s.siteContentDraft());
   saveSiteContentSection<S extends SiteContentSection>(
     section: S,
     content: SiteContent[S],
@@ -157,26 +157,26 @@ export class ReconnectingLeadStore implements LeadStore {
   ): Promise<SiteContentSaveResult<S>> {
     return this.#call((s) => s.saveSiteContentSection(section, content, expectedRevision, ownerId));
   }
-  createSiteContentVersion: LeadStore['createSiteContentVersion'] = (...args) =>
+  createSiteContentVersion: AppStore['createSiteContentVersion'] = (...args) =>
     this.#call((s) => s.createSiteContentVersion(...args));
-  setSiteContentVersionState: LeadStore['setSiteContentVersionState'] = (...args) =>
+  setSiteContentVersionState: AppStore['setSiteContentVersionState'] = (...args) =>
     this.#call((s) => s.setSiteContentVersionState(...args));
-  supersedeSiteContentVersions: LeadStore['supersedeSiteContentVersions'] = (...args) =>
+  supersedeSiteContentVersions: AppStore['supersedeSiteContentVersions'] = (...args) =>
     this.#call((s) => s.supersedeSiteContentVersions(...args));
-  recordSiteBuild: LeadStore['recordSiteBuild'] = (...args) =>
+  recordSiteBuild: AppStore['recordSiteBuild'] = (...args) =>
     this.#call((s) => s.recordSiteBuild(...args));
-  listSiteBuilds: LeadStore['listSiteBuilds'] = (...args) =>
+  listSiteBuilds: AppStore['listSiteBuilds'] = (...args) =>
     this.#call((s) => s.listSiteBuilds(...args));
-  siteHostsServing: LeadStore['siteHostsServing'] = () => this.#call((s) => s.siteHostsServing());
-  newestLiveSiteContent: LeadStore['newestLiveSiteContent'] = () =>
+  siteHostsServing: AppStore['siteHostsServing'] = () => this.#call((s) => s.siteHostsServing());
+  newestLiveSiteContent: AppStore['newestLiveSiteContent'] = () =>
     this.#call((s) => s.newestLiveSiteContent());
-  siteContentVersion: LeadStore['siteContentVersion'] = (...args) =>
+  siteContentVersion: AppStore['siteContentVersion'] = (...args) =>
     this.#call((s) => s.siteContentVersion(...args));
-  listSiteContentVersions: LeadStore['listSiteContentVersions'] = (...args) =>
+  listSiteContentVersions: AppStore['listSiteContentVersions'] = (...args) =>
     this.#call((s) => s.listSiteContentVersions(...args));
-  addSitePhoto: LeadStore['addSitePhoto'] = (...args) => this.#call((s) => s.addSitePhoto(...args));
-  sitePhoto: LeadStore['sitePhoto'] = (...args) => this.#call((s) => s.sitePhoto(...args));
-  deleteUnusedSitePhotos: LeadStore['deleteUnusedSitePhotos'] = (...args) =>
+  addSitePhoto: AppStore['addSitePhoto'] = (...args) => this.#call((s) => s.addSitePhoto(...args));
+  sitePhoto: AppStore['sitePhoto'] = (...args) => this.#call((s) => s.sitePhoto(...args));
+  deleteUnusedSitePhotos: AppStore['deleteUnusedSitePhotos'] = (...args) =>
     this.#call((s) => s.deleteUnusedSitePhotos(...args));
 
   /** Also what GET /healthz asks: it records whether the store answers now. */

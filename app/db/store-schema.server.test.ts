@@ -7,7 +7,7 @@ import { POSTGRES_MIGRATIONS } from './migrations.postgres.server.ts';
 import { SQLITE_MIGRATIONS } from './migrations.sqlite.server.ts';
 import { CLAIM_SQL } from './leads/leads.sqlite.server.ts';
 import { SQLITE_FILE_NAME } from './store-sqlite.server.ts';
-import type { DeliveryRecord, LeadStore } from './store.server.ts';
+import type { DeliveryRecord, AppStore } from './store.server.ts';
 import {
   POSTGRES_SKIP_MESSAGE,
   postgresHarness,
@@ -144,7 +144,7 @@ async function openAndClose(harness: StoreHarness): Promise<void> {
   await store.close();
 }
 
-describe('the two lead stores', () => {
+describe('the two stores', () => {
   it('have the same migrations, by version and name', () => {
     const list = (migrations: readonly { version: number; name: string }[]) =>
       migrations.map(({ version, name }) => ({ version, name }));
@@ -160,7 +160,7 @@ describe('the two lead stores', () => {
       cleanups.push(() => sqlite.cleanup());
       const sqliteStore = await (
         await import('./store-sqlite.server.ts')
-      ).openSqliteLeadStore({
+      ).openSqliteStore({
         dataDir: data.dir,
       });
       await sqliteStore.close();
@@ -254,8 +254,8 @@ describe('upgrading a store whose delivery rows held webhook addresses', () => {
     cleanups.push(async () => data.remove());
     writeVersion1Store(data.dir);
 
-    const { openSqliteLeadStore } = await import('./store-sqlite.server.ts');
-    const store = await openSqliteLeadStore({ dataDir: data.dir });
+    const { openSqliteStore } = await import('./store-sqlite.server.ts');
+    const store = await openSqliteStore({ dataDir: data.dir });
     const lead = await store.getLead(LEAD_ID);
     await store.close();
     expectUpgraded((lead?.deliveries ?? []) as unknown as Array<Record<string, unknown>>);
@@ -266,8 +266,8 @@ describe('upgrading a store whose delivery rows held webhook addresses', () => {
     cleanups.push(async () => data.remove());
     writeVersion1Store(data.dir);
 
-    const { openSqliteLeadStore } = await import('./store-sqlite.server.ts');
-    const store = await openSqliteLeadStore({ dataDir: data.dir });
+    const { openSqliteStore } = await import('./store-sqlite.server.ts');
+    const store = await openSqliteStore({ dataDir: data.dir });
     // The upgraded row is still due, and the claim finds it by its key.
     const claimed = await store.claimDueDeliveries({
       owner: 'schema-test',
@@ -341,8 +341,8 @@ describe('upgrading a store whose delivery rows held webhook addresses', () => {
   it('a fresh store needs no upgrade and has no address column', async () => {
     const data = tempDataDir('leads-fresh-');
     cleanups.push(async () => data.remove());
-    const { openSqliteLeadStore } = await import('./store-sqlite.server.ts');
-    const store = await openSqliteLeadStore({ dataDir: data.dir });
+    const { openSqliteStore } = await import('./store-sqlite.server.ts');
+    const store = await openSqliteStore({ dataDir: data.dir });
     await store.insertLead(
       {
         id: randomUUID(),
@@ -418,8 +418,8 @@ describe('upgrading a store whose webhook labels carried the host', () => {
     for (const sql of V4_ROWS) db.exec(sql);
     db.close();
 
-    const { openSqliteLeadStore } = await import('./store-sqlite.server.ts');
-    const store = await openSqliteLeadStore({ dataDir: data.dir });
+    const { openSqliteStore } = await import('./store-sqlite.server.ts');
+    const store = await openSqliteStore({ dataDir: data.dir });
     const lead = await store.getLead(V4_LEAD);
     const claimed = await store.claimDueDeliveries({
       owner: 'schema-test',
@@ -480,8 +480,8 @@ describe("upgrading a store made before the owner's pages", () => {
     for (const sql of V6_ROWS) db.exec(sql);
     db.close();
 
-    const { openSqliteLeadStore } = await import('./store-sqlite.server.ts');
-    const store = await openSqliteLeadStore({ dataDir: data.dir });
+    const { openSqliteStore } = await import('./store-sqlite.server.ts');
+    const store = await openSqliteStore({ dataDir: data.dir });
     try {
       expect(await store.getLead(V6_LEAD)).toEqual(
         expect.objectContaining({ stage: 'new', note: '', revision: 0, name: 'Aroha Ngata' }),
@@ -576,7 +576,7 @@ const URGENT_LEAD = {
   urgent: true,
 } as const;
 
-async function expectUpgradedToUrgent(store: LeadStore) {
+async function expectUpgradedToUrgent(store: AppStore) {
   expect(await store.getLead(V6_LEAD)).toEqual(
     expect.objectContaining({ urgent: false, stage: 'new', name: 'Aroha Ngata' }),
   );
@@ -596,8 +596,8 @@ describe('upgrading a store made before urgent enquiries', () => {
     const data = tempDataDir('leads-v9-');
     cleanups.push(async () => data.remove());
     writeSqliteStoreAt(data.dir, 9, V6_ROWS);
-    const { openSqliteLeadStore } = await import('./store-sqlite.server.ts');
-    const store = await openSqliteLeadStore({ dataDir: data.dir });
+    const { openSqliteStore } = await import('./store-sqlite.server.ts');
+    const store = await openSqliteStore({ dataDir: data.dir });
     try {
       await expectUpgradedToUrgent(store);
     } finally {
@@ -633,7 +633,7 @@ const V13_VERSIONS = [
      VALUES (${CONTENT}, '2025-03-03T00:00:00.000Z', 'publishing')`,
 ];
 
-async function expectUpgradedToSuperseded(store: LeadStore) {
+async function expectUpgradedToSuperseded(store: AppStore) {
   expect(await store.siteContentVersion(2)).toMatchObject({
     restored_from: 1,
     state: 'publishing',
@@ -655,8 +655,8 @@ describe('upgrading a store made before superseded site versions', () => {
     const data = tempDataDir('leads-v13-');
     cleanups.push(async () => data.remove());
     writeSqliteStoreAt(data.dir, 13, V13_VERSIONS);
-    const { openSqliteLeadStore } = await import('./store-sqlite.server.ts');
-    const store = await openSqliteLeadStore({ dataDir: data.dir });
+    const { openSqliteStore } = await import('./store-sqlite.server.ts');
+    const store = await openSqliteStore({ dataDir: data.dir });
     try {
       await expectUpgradedToSuperseded(store);
     } finally {
@@ -699,7 +699,7 @@ const V14_VERSIONS = [
      VALUES (${CONTENT}, '2025-03-03T00:00:00.000Z', 'superseded')`,
 ];
 
-async function expectUpgradedToHostBuilds(store: LeadStore) {
+async function expectUpgradedToHostBuilds(store: AppStore) {
   expect((await store.listSiteContentVersions(3)).map((row) => [row.version, row.state])).toEqual([
     [3, 'superseded'],
     [2, 'failed'],
@@ -723,8 +723,8 @@ describe('upgrading a store made before site builds per host', () => {
     const data = tempDataDir('leads-v14-');
     cleanups.push(async () => data.remove());
     writeSqliteStoreAt(data.dir, 14, V14_VERSIONS);
-    const { openSqliteLeadStore } = await import('./store-sqlite.server.ts');
-    const store = await openSqliteLeadStore({ dataDir: data.dir });
+    const { openSqliteStore } = await import('./store-sqlite.server.ts');
+    const store = await openSqliteStore({ dataDir: data.dir });
     try {
       await expectUpgradedToHostBuilds(store);
     } finally {

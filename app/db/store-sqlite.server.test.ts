@@ -12,8 +12,8 @@ import { runRateLimitsContract } from './rate-limits/rate-limits.contract.ts';
 import { runSecretsContract } from './secrets/secrets.contract.ts';
 import { runSiteContentContract } from './site-content/site-content.contract.ts';
 import type { LeadRecord } from './store.server.ts';
-import { openSqliteLeadStore, SQLITE_FILE_NAME } from './store-sqlite.server.ts';
-import { openLeadStore } from './open-store.server.ts';
+import { openSqliteStore, SQLITE_FILE_NAME } from './store-sqlite.server.ts';
+import { openStore } from './open-store.server.ts';
 import { sqliteHarness } from '../leads/testing/test-support.server.ts';
 
 function tempDir(): string {
@@ -38,8 +38,8 @@ for (const runContract of [
 function runThenSigkill(dir: string, steps: string): void {
   const storeModule = path.join(import.meta.dirname, 'store-sqlite.server.ts');
   const script = `
-    const { openSqliteLeadStore } = await import(${JSON.stringify(storeModule)});
-    const store = await openSqliteLeadStore({ dataDir: ${JSON.stringify(dir)} });
+    const { openSqliteStore } = await import(${JSON.stringify(storeModule)});
+    const store = await openSqliteStore({ dataDir: ${JSON.stringify(dir)} });
     ${steps}
     process.kill(process.pid, 'SIGKILL');
   `;
@@ -50,11 +50,11 @@ function runThenSigkill(dir: string, steps: string): void {
 }
 
 describe('SQLite store specifics', () => {
-  it('openLeadStore without DATABASE_URL creates DATA_DIR and the file', async () => {
+  it('openStore without DATABASE_URL creates DATA_DIR and the file', async () => {
     const root = tempDir();
     const dataDir = path.join(root, 'nested', 'data');
     try {
-      const store = await openLeadStore({ dataDir, databaseUrl: undefined });
+      const store = await openStore({ dataDir, databaseUrl: undefined });
       expect(store.kind).toBe('sqlite');
       await store.close();
       expect(existsSync(path.join(dataDir, SQLITE_FILE_NAME))).toBe(true);
@@ -66,7 +66,7 @@ describe('SQLite store specifics', () => {
   it('uses WAL with fsync on commit', async () => {
     const dir = tempDir();
     try {
-      const store = await openSqliteLeadStore({ dataDir: dir });
+      const store = await openSqliteStore({ dataDir: dir });
       await store.close();
       // journal_mode is persistent in the file; read it back from a fresh connection.
       const { DatabaseSync } = await import('node:sqlite');
@@ -81,7 +81,7 @@ describe('SQLite store specifics', () => {
   it('fsyncs every lead commit, also after the outbox bookkeeping that skips it', async () => {
     const dir = tempDir();
     try {
-      const store = await openSqliteLeadStore({ dataDir: dir });
+      const store = await openSqliteStore({ dataDir: dir });
       const FULL = 2;
       expect(store.synchronous).toBe(FULL);
       const now = new Date().toISOString();
@@ -133,7 +133,7 @@ describe('SQLite store specifics', () => {
         });
       `,
       );
-      const store = await openSqliteLeadStore({ dataDir: dir });
+      const store = await openSqliteStore({ dataDir: dir });
       const lead = await store.getLead('00000000-0000-4000-8000-000000000003');
       await store.close();
       expect(lead?.deliveries).toEqual([
@@ -158,7 +158,7 @@ describe('SQLite store specifics', () => {
         }, [{ target: 'webhook:0123456789abcdef', label: 'webhook 1 (127.0.0.1:9)', state: 'pending', next_attempt_at: new Date().toISOString() }]);
       `,
       );
-      const store = await openSqliteLeadStore({ dataDir: dir });
+      const store = await openSqliteStore({ dataDir: dir });
       const lead = await store.getLead('00000000-0000-4000-8000-000000000001');
       await store.close();
       expect(lead).toEqual(
@@ -214,7 +214,7 @@ describe('SQLite store specifics', () => {
     const purged = marked('purged', { created_at: '2020-01-01T00:00:00.000Z' });
     const kept = marked('kept');
     // The server's connection stays open throughout, as in production.
-    const server = await openSqliteLeadStore({ dataDir: dir });
+    const server = await openSqliteStore({ dataDir: dir });
     try {
       const delivery = (at: string | null) => ({
         target: 'email',
@@ -261,7 +261,7 @@ describe('SQLite store specifics', () => {
       }
 
       // `npm run leads -- delete --email … --yes`: another process, while the server runs.
-      const cli = await openSqliteLeadStore({ dataDir: dir });
+      const cli = await openSqliteStore({ dataDir: dir });
       const leads = await cli.findLeadsByEmail(deleted.lead.email);
       expect(await cli.deleteLeads(leads.map((lead) => lead.id))).toBe(1);
       await cli.close();

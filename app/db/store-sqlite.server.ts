@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { LeadStore } from './store.server.ts';
+import type { AppStore } from './store.server.ts';
 import type { LeadsStore } from './leads/leads.server.ts';
 import type { SiteContent, SiteContentSection } from '../content/site-content.ts';
 import type {
@@ -20,7 +20,7 @@ import type { RateLimitStore } from './rate-limits/rate-limits.server.ts';
 import type { OwnerStore } from './owners/owners.server.ts';
 
 /**
- * The embedded lead store (docs/operations.md#commands: `npm start` needs no database server):
+ * The embedded store (docs/operations.md#commands: `npm start` needs no database server):
  * one SQLite file, `${dataDir}/leads.sqlite`, through Node's built-in
  * node:sqlite.
  *
@@ -56,7 +56,7 @@ import type { OwnerStore } from './owners/owners.server.ts';
 
 export const SQLITE_FILE_NAME = 'leads.sqlite';
 
-export class SqliteLeadStore implements LeadStore {
+export class SqliteAppStore implements AppStore {
   readonly kind = 'sqlite' as const;
   readonly #db: SqliteConnection;
   readonly #leads: SqliteLeadsStore;
@@ -66,7 +66,7 @@ export class SqliteLeadStore implements LeadStore {
   readonly #activity: SqliteActivityStore;
   readonly #rateLimits: SqliteRateLimitStore;
 
-  /** Use openSqliteLeadStore(), which also sets the journal mode and migrates. */
+  /** Use openSqliteStore(), which also sets the journal mode and migrates. */
   constructor(file: string, options: { busyWaitMs?: number | undefined } = {}) {
     this.#db = new SqliteConnection(file, options);
     this.#leads = new SqliteLeadsStore(this.#db);
@@ -232,13 +232,13 @@ export class SqliteLeadStore implements LeadStore {
   }
 }
 
-export async function openSqliteLeadStore(options: {
+export async function openSqliteStore(options: {
   dataDir: string;
   /** How long a statement waits for another process's lock (default 5 s). */
   busyWaitMs?: number | undefined;
-}): Promise<SqliteLeadStore> {
+}): Promise<SqliteAppStore> {
   mkdirSync(options.dataDir, { recursive: true });
-  const store = new SqliteLeadStore(path.join(options.dataDir, SQLITE_FILE_NAME), {
+  const store = new SqliteAppStore(path.join(options.dataDir, SQLITE_FILE_NAME), {
     busyWaitMs: options.busyWaitMs,
   });
   await store.open();

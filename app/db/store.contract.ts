@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from 'vitest';
-import type { LeadStore } from './store.server.ts';
+import type { AppStore } from './store.server.ts';
 import type { StoreHarness } from '../leads/testing/test-support.server.ts';
 
 export type { StoreHarness };
@@ -28,10 +28,10 @@ export const iso = (ms: number) => new Date(ms).toISOString();
  */
 export function openStorePerTest(
   makeHarness: () => Promise<StoreHarness>,
-  opened: (store: LeadStore) => void | Promise<void>,
-): () => Promise<LeadStore> {
+  opened: (store: AppStore) => void | Promise<void>,
+): () => Promise<AppStore> {
   let harness: StoreHarness;
-  let instances: LeadStore[];
+  let instances: AppStore[];
 
   const open = async () => {
     const instance = await harness.open();

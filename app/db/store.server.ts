@@ -25,7 +25,7 @@ import type { SecretStore } from './secrets/secrets.server.ts';
 export * from './leads/leads.server.ts';
 
 /**
- * The lead store (docs/operations.md#lead-record, #delivery): the embedded SQLite
+ * The store (docs/operations.md#lead-record, #delivery): the embedded SQLite
  * file by default, PostgreSQL when DATABASE_URL is set. Both implementations
  * pass the same contract suites (`<domain>/<domain>.contract.ts`).
  *
@@ -39,11 +39,14 @@ export function normaliseEmail(email: string): string {
 }
 
 /**
- * The lead store: every domain's part (leads/leads.server.ts,
+ * The application's store: every domain's part (leads/leads.server.ts,
  * owners/owners.server.ts, site-content/site-content.server.ts…) on one
- * database, with what belongs to the database as a whole.
+ * database, with what belongs to the database as a whole. Named for the
+ * whole application because it holds far more than leads: the owners and
+ * their sign-ins, the site's content and photos, the rate limits, the
+ * activity list and the store's own secrets.
  */
-export interface LeadStore
+export interface AppStore
   extends LeadsStore, SiteContentStore, OwnerStore, SecretStore, ActivityStore, RateLimitStore {
   readonly kind: 'sqlite' | 'postgres';
 

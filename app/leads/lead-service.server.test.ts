@@ -9,7 +9,7 @@ import {
   SUBMIT_FAILED_MESSAGE,
   UNEXPECTED_ERROR_MESSAGE,
 } from './intake/schema.ts';
-import type { LeadStore } from '../db/store.server.ts';
+import type { AppStore } from '../db/store.server.ts';
 import { webhookTargets } from './delivery/webhooks.server.ts';
 import {
   captureLogger,
@@ -39,16 +39,16 @@ const PERSONAL = ['Aroha', 'aroha@example.co.nz', '021 555 0101', 'Cracked pane'
  * A stand-in for a failing database: a real store whose chosen operations
  * throw, like a disk-full SQLite file or an unreachable PostgreSQL would.
  */
-class FailingStore implements LeadStore {
-  readonly kind: LeadStore['kind'];
-  readonly failing: Set<keyof LeadStore>;
-  readonly #inner: LeadStore;
-  constructor(inner: LeadStore, failing: Array<keyof LeadStore>) {
+class FailingStore implements AppStore {
+  readonly kind: AppStore['kind'];
+  readonly failing: Set<keyof AppStore>;
+  readonly #inner: AppStore;
+  constructor(inner: AppStore, failing: Array<keyof AppStore>) {
     this.#inner = inner;
     this.kind = inner.kind;
     this.failing = new Set(failing);
   }
-  #guard(name: keyof LeadStore) {
+  #guard(name: keyof AppStore) {
     if (this.failing.has(name)) {
       const error = new Error(`disk I/O error during ${name}`);
       // Like pg's `detail`: must never reach the logs.
@@ -56,125 +56,125 @@ class FailingStore implements LeadStore {
       throw error;
     }
   }
-  insertLead: LeadStore['insertLead'] = async (...args) => {
+  insertLead: AppStore['insertLead'] = async (...args) => {
     this.#guard('insertLead');
     return this.#inner.insertLead(...args);
   };
-  findByIdempotencyKey: LeadStore['findByIdempotencyKey'] = async (...args) => {
+  findByIdempotencyKey: AppStore['findByIdempotencyKey'] = async (...args) => {
     this.#guard('findByIdempotencyKey');
     return this.#inner.findByIdempotencyKey(...args);
   };
-  getLead: LeadStore['getLead'] = async (...args) => this.#inner.getLead(...args);
-  getLeadPhoto: LeadStore['getLeadPhoto'] = async (...args) => this.#inner.getLeadPhoto(...args);
-  getOrCreateSecret: LeadStore['getOrCreateSecret'] = async (...args) => {
+  getLead: AppStore['getLead'] = async (...args) => this.#inner.getLead(...args);
+  getLeadPhoto: AppStore['getLeadPhoto'] = async (...args) => this.#inner.getLeadPhoto(...args);
+  getOrCreateSecret: AppStore['getOrCreateSecret'] = async (...args) => {
     this.#guard('getOrCreateSecret');
     return this.#inner.getOrCreateSecret(...args);
   };
-  settleLead: LeadStore['settleLead'] = async (...args) => {
+  settleLead: AppStore['settleLead'] = async (...args) => {
     this.#guard('settleLead');
     return this.#inner.settleLead(...args);
   };
-  releaseIdempotencyKey: LeadStore['releaseIdempotencyKey'] = async (...args) =>
+  releaseIdempotencyKey: AppStore['releaseIdempotencyKey'] = async (...args) =>
     this.#inner.releaseIdempotencyKey(...args);
-  claimDueDeliveries: LeadStore['claimDueDeliveries'] = async (...args) =>
+  claimDueDeliveries: AppStore['claimDueDeliveries'] = async (...args) =>
     this.#inner.claimDueDeliveries(...args);
-  recordDelivery: LeadStore['recordDelivery'] = async (...args) =>
+  recordDelivery: AppStore['recordDelivery'] = async (...args) =>
     this.#inner.recordDelivery(...args);
-  expireReceived: LeadStore['expireReceived'] = async (...args) =>
+  expireReceived: AppStore['expireReceived'] = async (...args) =>
     this.#inner.expireReceived(...args);
-  listLeads: LeadStore['listLeads'] = async (...args) => this.#inner.listLeads(...args);
-  exportLeads: LeadStore['exportLeads'] = async () => this.#inner.exportLeads();
-  cancelDeliveriesExcept: LeadStore['cancelDeliveriesExcept'] = async (...args) =>
+  listLeads: AppStore['listLeads'] = async (...args) => this.#inner.listLeads(...args);
+  exportLeads: AppStore['exportLeads'] = async () => this.#inner.exportLeads();
+  cancelDeliveriesExcept: AppStore['cancelDeliveriesExcept'] = async (...args) =>
     this.#inner.cancelDeliveriesExcept(...args);
-  findLeadsByEmail: LeadStore['findLeadsByEmail'] = async (...args) =>
+  findLeadsByEmail: AppStore['findLeadsByEmail'] = async (...args) =>
     this.#inner.findLeadsByEmail(...args);
-  deleteLeads: LeadStore['deleteLeads'] = async (...args) => this.#inner.deleteLeads(...args);
-  purgeCreatedBefore: LeadStore['purgeCreatedBefore'] = async (...args) =>
+  deleteLeads: AppStore['deleteLeads'] = async (...args) => this.#inner.deleteLeads(...args);
+  purgeCreatedBefore: AppStore['purgeCreatedBefore'] = async (...args) =>
     this.#inner.purgeCreatedBefore(...args);
-  hitRateLimit: LeadStore['hitRateLimit'] = async (...args) => this.#inner.hitRateLimit(...args);
-  undoRateLimitHit: LeadStore['undoRateLimitHit'] = async (...args) =>
+  hitRateLimit: AppStore['hitRateLimit'] = async (...args) => this.#inner.hitRateLimit(...args);
+  undoRateLimitHit: AppStore['undoRateLimitHit'] = async (...args) =>
     this.#inner.undoRateLimitHit(...args);
-  resetRateLimit: LeadStore['resetRateLimit'] = async (...args) =>
+  resetRateLimit: AppStore['resetRateLimit'] = async (...args) =>
     this.#inner.resetRateLimit(...args);
-  purgeRateLimits: LeadStore['purgeRateLimits'] = async () => this.#inner.purgeRateLimits();
-  countFailedDeliveries: LeadStore['countFailedDeliveries'] = async () =>
+  purgeRateLimits: AppStore['purgeRateLimits'] = async () => this.#inner.purgeRateLimits();
+  countFailedDeliveries: AppStore['countFailedDeliveries'] = async () =>
     this.#inner.countFailedDeliveries();
-  peekRateLimit: LeadStore['peekRateLimit'] = async (...args) => this.#inner.peekRateLimit(...args);
-  retryDelivery: LeadStore['retryDelivery'] = async (...args) => this.#inner.retryDelivery(...args);
-  saveLeadTracking: LeadStore['saveLeadTracking'] = async (...args) =>
+  peekRateLimit: AppStore['peekRateLimit'] = async (...args) => this.#inner.peekRateLimit(...args);
+  retryDelivery: AppStore['retryDelivery'] = async (...args) => this.#inner.retryDelivery(...args);
+  saveLeadTracking: AppStore['saveLeadTracking'] = async (...args) =>
     this.#inner.saveLeadTracking(...args);
-  searchLeads: LeadStore['searchLeads'] = async (...args) => this.#inner.searchLeads(...args);
-  countLeadsSince: LeadStore['countLeadsSince'] = async (...args) =>
+  searchLeads: AppStore['searchLeads'] = async (...args) => this.#inner.searchLeads(...args);
+  countLeadsSince: AppStore['countLeadsSince'] = async (...args) =>
     this.#inner.countLeadsSince(...args);
-  addOwner: LeadStore['addOwner'] = async (...args) => this.#inner.addOwner(...args);
-  getOwner: LeadStore['getOwner'] = async (...args) => this.#inner.getOwner(...args);
-  findOwnerByEmail: LeadStore['findOwnerByEmail'] = async (...args) =>
+  addOwner: AppStore['addOwner'] = async (...args) => this.#inner.addOwner(...args);
+  getOwner: AppStore['getOwner'] = async (...args) => this.#inner.getOwner(...args);
+  findOwnerByEmail: AppStore['findOwnerByEmail'] = async (...args) =>
     this.#inner.findOwnerByEmail(...args);
-  listOwners: LeadStore['listOwners'] = async (...args) => this.#inner.listOwners(...args);
-  removeOwner: LeadStore['removeOwner'] = async (...args) => this.#inner.removeOwner(...args);
-  markInboxSeen: LeadStore['markInboxSeen'] = async (...args) => this.#inner.markInboxSeen(...args);
-  addPasskey: LeadStore['addPasskey'] = async (...args) => this.#inner.addPasskey(...args);
-  siteContentDraft: LeadStore['siteContentDraft'] = async () => this.#inner.siteContentDraft();
-  saveSiteContentSection: LeadStore['saveSiteContentSection'] = async (...args) =>
+  listOwners: AppStore['listOwners'] = async (...args) => this.#inner.listOwners(...args);
+  removeOwner: AppStore['removeOwner'] = async (...args) => this.#inner.removeOwner(...args);
+  markInboxSeen: AppStore['markInboxSeen'] = async (...args) => this.#inner.markInboxSeen(...args);
+  addPasskey: AppStore['addPasskey'] = async (...args) => this.#inner.addPasskey(...args);
+  siteContentDraft: AppStore['siteContentDraft'] = async () => this.#inner.siteContentDraft();
+  saveSiteContentSection: AppStore['saveSiteContentSection'] = async (...args) =>
     this.#inner.saveSiteContentSection(...args);
-  createSiteContentVersion: LeadStore['createSiteContentVersion'] = async (...args) =>
+  createSiteContentVersion: AppStore['createSiteContentVersion'] = async (...args) =>
     this.#inner.createSiteContentVersion(...args);
-  setSiteContentVersionState: LeadStore['setSiteContentVersionState'] = async (...args) =>
+  setSiteContentVersionState: AppStore['setSiteContentVersionState'] = async (...args) =>
     this.#inner.setSiteContentVersionState(...args);
-  supersedeSiteContentVersions: LeadStore['supersedeSiteContentVersions'] = async (...args) =>
+  supersedeSiteContentVersions: AppStore['supersedeSiteContentVersions'] = async (...args) =>
     this.#inner.supersedeSiteContentVersions(...args);
-  recordSiteBuild: LeadStore['recordSiteBuild'] = async (...args) =>
+  recordSiteBuild: AppStore['recordSiteBuild'] = async (...args) =>
     this.#inner.recordSiteBuild(...args);
-  listSiteBuilds: LeadStore['listSiteBuilds'] = async (...args) =>
+  listSiteBuilds: AppStore['listSiteBuilds'] = async (...args) =>
     this.#inner.listSiteBuilds(...args);
-  siteHostsServing: LeadStore['siteHostsServing'] = async () => this.#inner.siteHostsServing();
-  newestLiveSiteContent: LeadStore['newestLiveSiteContent'] = async () =>
+  siteHostsServing: AppStore['siteHostsServing'] = async () => this.#inner.siteHostsServing();
+  newestLiveSiteContent: AppStore['newestLiveSiteContent'] = async () =>
     this.#inner.newestLiveSiteContent();
-  siteContentVersion: LeadStore['siteContentVersion'] = async (...args) =>
+  siteContentVersion: AppStore['siteContentVersion'] = async (...args) =>
     this.#inner.siteContentVersion(...args);
-  listSiteContentVersions: LeadStore['listSiteContentVersions'] = async (...args) =>
+  listSiteContentVersions: AppStore['listSiteContentVersions'] = async (...args) =>
     this.#inner.listSiteContentVersions(...args);
-  addSitePhoto: LeadStore['addSitePhoto'] = async (...args) => this.#inner.addSitePhoto(...args);
-  sitePhoto: LeadStore['sitePhoto'] = async (...args) => this.#inner.sitePhoto(...args);
-  deleteUnusedSitePhotos: LeadStore['deleteUnusedSitePhotos'] = async (...args) =>
+  addSitePhoto: AppStore['addSitePhoto'] = async (...args) => this.#inner.addSitePhoto(...args);
+  sitePhoto: AppStore['sitePhoto'] = async (...args) => this.#inner.sitePhoto(...args);
+  deleteUnusedSitePhotos: AppStore['deleteUnusedSitePhotos'] = async (...args) =>
     this.#inner.deleteUnusedSitePhotos(...args);
-  findPasskey: LeadStore['findPasskey'] = async (...args) => this.#inner.findPasskey(...args);
-  listPasskeys: LeadStore['listPasskeys'] = async (...args) => this.#inner.listPasskeys(...args);
-  recordPasskeyUse: LeadStore['recordPasskeyUse'] = async (...args) =>
+  findPasskey: AppStore['findPasskey'] = async (...args) => this.#inner.findPasskey(...args);
+  listPasskeys: AppStore['listPasskeys'] = async (...args) => this.#inner.listPasskeys(...args);
+  recordPasskeyUse: AppStore['recordPasskeyUse'] = async (...args) =>
     this.#inner.recordPasskeyUse(...args);
-  removePasskey: LeadStore['removePasskey'] = async (...args) => this.#inner.removePasskey(...args);
-  createSession: LeadStore['createSession'] = async (...args) => this.#inner.createSession(...args);
-  findSession: LeadStore['findSession'] = async (...args) => this.#inner.findSession(...args);
-  touchSession: LeadStore['touchSession'] = async (...args) => this.#inner.touchSession(...args);
-  endSession: LeadStore['endSession'] = async (...args) => this.#inner.endSession(...args);
-  endOwnerSessions: LeadStore['endOwnerSessions'] = async (...args) =>
+  removePasskey: AppStore['removePasskey'] = async (...args) => this.#inner.removePasskey(...args);
+  createSession: AppStore['createSession'] = async (...args) => this.#inner.createSession(...args);
+  findSession: AppStore['findSession'] = async (...args) => this.#inner.findSession(...args);
+  touchSession: AppStore['touchSession'] = async (...args) => this.#inner.touchSession(...args);
+  endSession: AppStore['endSession'] = async (...args) => this.#inner.endSession(...args);
+  endOwnerSessions: AppStore['endOwnerSessions'] = async (...args) =>
     this.#inner.endOwnerSessions(...args);
-  createOwnerLink: LeadStore['createOwnerLink'] = async (...args) =>
+  createOwnerLink: AppStore['createOwnerLink'] = async (...args) =>
     this.#inner.createOwnerLink(...args);
-  consumeOwnerLink: LeadStore['consumeOwnerLink'] = async (...args) =>
+  consumeOwnerLink: AppStore['consumeOwnerLink'] = async (...args) =>
     this.#inner.consumeOwnerLink(...args);
-  findOwnerLink: LeadStore['findOwnerLink'] = async (...args) => this.#inner.findOwnerLink(...args);
-  createOwnerChallenge: LeadStore['createOwnerChallenge'] = async (...args) =>
+  findOwnerLink: AppStore['findOwnerLink'] = async (...args) => this.#inner.findOwnerLink(...args);
+  createOwnerChallenge: AppStore['createOwnerChallenge'] = async (...args) =>
     this.#inner.createOwnerChallenge(...args);
-  consumeOwnerChallenge: LeadStore['consumeOwnerChallenge'] = async (...args) =>
+  consumeOwnerChallenge: AppStore['consumeOwnerChallenge'] = async (...args) =>
     this.#inner.consumeOwnerChallenge(...args);
-  purgeExpiredSignIns: LeadStore['purgeExpiredSignIns'] = async (...args) =>
+  purgeExpiredSignIns: AppStore['purgeExpiredSignIns'] = async (...args) =>
     this.#inner.purgeExpiredSignIns(...args);
-  recordActivity: LeadStore['recordActivity'] = async (...args) =>
+  recordActivity: AppStore['recordActivity'] = async (...args) =>
     this.#inner.recordActivity(...args);
-  listActivity: LeadStore['listActivity'] = async (...args) => this.#inner.listActivity(...args);
-  ping: LeadStore['ping'] = async () => this.#inner.ping();
-  checkWritable: LeadStore['checkWritable'] = async () => {
+  listActivity: AppStore['listActivity'] = async (...args) => this.#inner.listActivity(...args);
+  ping: AppStore['ping'] = async () => this.#inner.ping();
+  checkWritable: AppStore['checkWritable'] = async () => {
     this.#guard('checkWritable');
     return this.#inner.checkWritable();
   };
-  close: LeadStore['close'] = async () => this.#inner.close();
+  close: AppStore['close'] = async () => this.#inner.close();
 }
 
 for (const backend of STORE_BACKENDS)
   describe.skipIf(backend.skip)(`lead service on ${backend.label}`, () => {
     let harness: StoreHarness;
-    let store: LeadStore;
+    let store: AppStore;
     let log: CapturedLogger;
     let receivers: Receiver[];
     let outboxes: Outbox[];
@@ -207,7 +207,7 @@ for (const backend of STORE_BACKENDS)
 
     /** An outbox with test-sized waits: first retry after 150 ms, polling every 25 ms. */
     function outboxFor(
-      target: LeadStore,
+      target: AppStore,
       options: { start?: boolean; timeoutMs?: number; urls?: string[] } = {},
     ) {
       const timeoutMs = options.timeoutMs ?? 1000;
@@ -566,7 +566,7 @@ for (const backend of STORE_BACKENDS)
         const closed = await harness.open();
         await closed.close();
         const photos = [{ data: new Uint8Array(20), width: 4, height: 3 }];
-        const withPhotos = (target: LeadStore) =>
+        const withPhotos = (target: AppStore) =>
           service({
             store: target,
             acceptMode: 'delivered',

@@ -18,7 +18,7 @@ import {
   type DeliveryUpdate,
   type LeadRecord,
   type LeadStatus,
-  type LeadStore,
+  type AppStore,
   type NewDelivery,
   type NewLeadPhoto,
 } from '../db/store.server.ts';
@@ -75,7 +75,7 @@ export function resultBody(
 }
 
 export interface LeadServiceOptions {
-  store: LeadStore;
+  store: AppStore;
   /** Where every lead goes: each webhook of LEAD_WEBHOOK_URLS, and the e-mail of LEAD_EMAIL_TO. */
   targets: readonly DeliveryTarget[];
   acceptMode: AcceptMode;

@@ -1,7 +1,7 @@
 import {
   normaliseEmail,
   type LeadPhoto,
-  type LeadStore,
+  type AppStore,
   type LeadWithDeliveries,
   type NewActivity,
 } from '../db/store.server.ts';
@@ -90,7 +90,7 @@ export function toJson(
  * the JSON export of them: their photos too, bytes and all.
  */
 export async function exportPerson(
-  store: LeadStore,
+  store: AppStore,
   email: string,
 ): Promise<{ leads: LeadWithDeliveries[]; json: string }> {
   const leads = await store.findLeadsByEmail(normaliseEmail(email));
@@ -109,7 +109,7 @@ export async function exportPerson(
  * deliveries and photos, in one transaction of the store (which overwrites what it
  * deletes: SQLite's secure_delete); returns how many leads.
  */
-export async function deletePerson(store: LeadStore, email: string): Promise<number> {
+export async function deletePerson(store: AppStore, email: string): Promise<number> {
   const leads = await store.findLeadsByEmail(normaliseEmail(email));
   if (leads.length === 0) return 0;
   return store.deleteLeads(leads.map((lead) => lead.id));

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRetentionPurge } from './retention.server.ts';
 import { makeLead } from '../db/leads/leads.contract.ts';
-import type { LeadStore } from '../db/store.server.ts';
+import type { AppStore } from '../db/store.server.ts';
 import {
   captureLogger,
   eventually,
@@ -21,7 +21,7 @@ const lead = (daysAgo: number) =>
 for (const backend of STORE_BACKENDS) {
   describe.skipIf(backend.skip)(`retention purge on ${backend.label}`, () => {
     let harness: StoreHarness | undefined;
-    const stores: LeadStore[] = [];
+    const stores: AppStore[] = [];
 
     afterEach(async () => {
       for (const store of stores.splice(0)) await store.close();
@@ -103,7 +103,7 @@ describe('retention purge with the store away', () => {
       },
       purgeRateLimits: async () => 0,
       purgeExpiredSignIns: async () => 0,
-    } as unknown as LeadStore;
+    } as unknown as AppStore;
     const log = captureLogger();
     const purge = createRetentionPurge({ store, days: 730, logger: log.logger, retryMs: 10 });
     purge.start();

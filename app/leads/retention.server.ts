@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { retentionCutoff } from './retention.ts';
-import { storeErrorForLog, type LeadStore } from '../db/store.server.ts';
+import { storeErrorForLog, type AppStore } from '../db/store.server.ts';
 
 /**
  * LEAD_RETENTION_DAYS (docs/operations.md#environment): the server deletes leads older than the
@@ -23,7 +23,7 @@ export interface RetentionPurge {
 }
 
 export function createRetentionPurge(options: {
-  store: LeadStore;
+  store: AppStore;
   days: number;
   logger: Logger;
   intervalMs?: number;

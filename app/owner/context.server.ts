@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { emailSender, type IdentitySource } from '../content/served-identity.ts';
 import type { SmtpSettings } from '../leads/delivery/email.server.ts';
-import type { LeadStore, OwnerLinkKind } from '../db/store.server.ts';
+import type { AppStore, OwnerLinkKind } from '../db/store.server.ts';
 import { sendOwnerLinkEmail } from './email.server.ts';
 import { signInLimits, type SignInLimits } from './limits.server.ts';
 import {
@@ -20,7 +20,7 @@ import {
  * (server/owner-gate.server.ts) adds the owner of the request's session.
  */
 export interface OwnerPagesContext {
-  store: LeadStore;
+  store: AppStore;
   sessions: OwnerSessions;
   limits: SignInLimits;
   /** The session cookie's name and attributes for this site. */
@@ -64,7 +64,7 @@ export interface SignedInOwner {
 }
 
 export interface OwnerPagesOptions {
-  store: LeadStore;
+  store: AppStore;
   siteUrl: string;
   logger: Logger;
   /**

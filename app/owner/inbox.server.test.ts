@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeLead } from '../db/leads/leads.contract.ts';
-import { openSqliteLeadStore } from '../db/store-sqlite.server.ts';
-import type { LeadRecord, LeadStore } from '../db/store.server.ts';
+import { openSqliteStore } from '../db/store-sqlite.server.ts';
+import type { LeadRecord, AppStore } from '../db/store.server.ts';
 import { tempDataDir } from '../leads/testing/test-support.server.ts';
 import {
   describeActivity,
@@ -15,12 +15,12 @@ import {
 } from './inbox.server.ts';
 
 const owner = { id: '', email: 'owner@glass.example.com' };
-let store: LeadStore;
+let store: AppStore;
 let dir: ReturnType<typeof tempDataDir>;
 
 beforeEach(async () => {
   dir = tempDataDir('owner-inbox-');
-  store = await openSqliteLeadStore({ dataDir: dir.dir });
+  store = await openSqliteStore({ dataDir: dir.dir });
   owner.id = (await store.addOwner(owner.email, new Date().toISOString())).owner.id;
 });
 afterEach(async () => {

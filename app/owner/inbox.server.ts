@@ -6,7 +6,7 @@ import {
   type DeliveryState,
   type LeadSource,
   type LeadStage,
-  type LeadStore,
+  type AppStore,
   type LeadTracking,
   type LeadWithDeliveries,
 } from '../db/store.server.ts';
@@ -108,7 +108,7 @@ export const URGENT_WORDS = 'Urgent: glass broken now';
  * One page of the inbox, 50 a page: urgent enquiries still `new` on top, then
  * newest first (the store orders them, docs/operations.md#urgent-enquiries).
  */
-export async function inboxPage(store: LeadStore, query: InboxQuery): Promise<InboxPage> {
+export async function inboxPage(store: AppStore, query: InboxQuery): Promise<InboxPage> {
   const offset = (query.page - 1) * LEAD_PAGE_SIZE;
   const { leads, total } = await store.searchLeads({
     stage: query.stage,
@@ -131,7 +131,7 @@ export async function inboxPage(store: LeadStore, query: InboxQuery): Promise<In
  * last time the owner pressed "Mark all as seen" (markAllSeen). Reading
  * the inbox changes nothing: only an owner's POST does.
  */
-export async function newSinceSeen(store: LeadStore, owner: SignedInOwner): Promise<number> {
+export async function newSinceSeen(store: AppStore, owner: SignedInOwner): Promise<number> {
   const record = await store.getOwner(owner.id);
   return store.countLeadsSince(record?.inbox_seen_at ?? null);
 }
@@ -144,7 +144,7 @@ export async function newSinceSeen(store: LeadStore, owner: SignedInOwner): Prom
  * button).
  */
 export async function markAllSeen(
-  store: LeadStore,
+  store: AppStore,
   owner: SignedInOwner,
   until: string,
   now = new Date(),
@@ -178,7 +178,7 @@ function text(form: FormData, name: string): string {
  * again; ask to delete this person's enquiries, then delete them.
  */
 export async function handleLeadPost(
-  store: LeadStore,
+  store: AppStore,
   owner: SignedInOwner,
   lead: LeadWithDeliveries,
   form: FormData,

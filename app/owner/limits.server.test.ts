@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LeadStore } from '../db/store.server.ts';
+import type { AppStore } from '../db/store.server.ts';
 import { STORE_BACKENDS, type StoreHarness } from '../leads/testing/test-support.server.ts';
 import { SIGN_IN_LIMITS, signInLimits } from './limits.server.ts';
 
 for (const backend of STORE_BACKENDS) {
   describe.skipIf(backend.skip)(`sign-in limits (${backend.label})`, () => {
     let harness: StoreHarness;
-    let store: LeadStore;
+    let store: AppStore;
 
     beforeEach(async () => {
       harness = await backend.harness();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ipKeyGenerator } from 'express-rate-limit';
-import type { LeadStore } from '../db/store.server.ts';
+import type { AppStore } from '../db/store.server.ts';
 import { normaliseEmail } from '../db/store.server.ts';
 
 /**
@@ -10,7 +10,7 @@ import { normaliseEmail } from '../db/store.server.ts';
  * elsewhere never use up the owner's own) and per client; failed passkey
  * attempts per client and, when the passkey names an owner, per address. A
  * successful sign-in is never counted. A client is its address, an IPv6 one
- * by its /64. The counts live in the lead store's rate-limit table, so
+ * by its /64. The counts live in the store's rate-limit table, so
  * every server process shares them; keys are hashed, so the table holds no
  * address.
  */
@@ -70,7 +70,7 @@ export interface SignInLimits {
   countFailedPasskey(client: string, address?: string): Promise<void>;
 }
 
-export function signInLimits(store: LeadStore): SignInLimits {
+export function signInLimits(store: AppStore): SignInLimits {
   const hit = async (name: LimitName, subject: string) => {
     const limit: Limit = SIGN_IN_LIMITS[name];
     const count = await store.hitRateLimit(key(name, subject), limit.windowMs);

@@ -21,7 +21,7 @@ import { secretHash } from './sessions.server.ts';
  * cryptography is written here. The relying party is SITE_URL's host name,
  * the expected origin SITE_URL's origin.
  *
- * Each ceremony's challenge is kept in the lead store (only its hash), so
+ * Each ceremony's challenge is kept in the store (only its hash), so
  * the process that checks the answer need not be the one that made the
  * options; it works once, for 5 minutes. A passkey must verify its user
  * (the phone's lock, a fingerprint): it is the only thing standing between

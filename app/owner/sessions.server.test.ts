@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LeadStore, OwnerRecord } from '../db/store.server.ts';
+import type { AppStore, OwnerRecord } from '../db/store.server.ts';
 import { STORE_BACKENDS, type StoreHarness } from '../leads/testing/test-support.server.ts';
 import {
   isSecret,
@@ -70,7 +70,7 @@ describe('the session cookie', () => {
 for (const backend of STORE_BACKENDS) {
   describe.skipIf(backend.skip)(`owner sessions and links (${backend.label})`, () => {
     let harness: StoreHarness;
-    let store: LeadStore;
+    let store: AppStore;
     let clock: number;
     let sessions: OwnerSessions;
     let owner: OwnerRecord;

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { LeadStore, OwnerLinkKind, OwnerRecord, SessionRecord } from '../db/store.server.ts';
+import type { AppStore, OwnerLinkKind, OwnerRecord, SessionRecord } from '../db/store.server.ts';
 
 /**
  * Sessions and one-time links of the owner's pages
  * (docs/operations.md#owners-pages). A session is a cookie naming a random id; a link carries a
- * random token. Both are 32 bytes from node:crypto, and the lead store
+ * random token. Both are 32 bytes from node:crypto, and the store
  * keeps only their SHA-256 hash, so neither its tables nor a backup of them
  * can be used to sign in. Every server process on one PostgreSQL shares them.
  *
@@ -102,7 +102,7 @@ export interface OwnerSessions {
 }
 
 export function ownerSessions(
-  store: LeadStore,
+  store: AppStore,
   options: { now?: () => number } = {},
 ): OwnerSessions {
   const now = options.now ?? Date.now;

@@ -4,8 +4,8 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { launchProblems } from '../content/launch-problems.ts';
 import { defaultSiteContent } from '../content/site-content.ts';
-import { SQLITE_FILE_NAME, openSqliteLeadStore } from '../db/store-sqlite.server.ts';
-import type { LeadStore } from '../db/store.server.ts';
+import { SQLITE_FILE_NAME, openSqliteStore } from '../db/store-sqlite.server.ts';
+import type { AppStore } from '../db/store.server.ts';
 import {
   STORE_BACKENDS,
   tempDataDir,
@@ -38,7 +38,7 @@ import { formValuesOf, hoursFields, IDENTITY_FIELDS, OFFER_FIELDS } from './site
 
 const owner = { id: '', email: 'kiri@glass.example.com' };
 const other = { id: '', email: 'sam@glass.example.com' };
-let store: LeadStore;
+let store: AppStore;
 
 /** A stand-in publisher: counts the asks, serves what the test says. */
 function publisher(): SitePublishingControl & { asked: number } {
@@ -453,7 +453,7 @@ for (const backend of STORE_BACKENDS) {
         const counting = new Proxy(store, {
           get(target, name, receiver) {
             if (name === 'addSitePhoto') {
-              return (...args: Parameters<LeadStore['addSitePhoto']>) => {
+              return (...args: Parameters<AppStore['addSitePhoto']>) => {
                 added += 1;
                 return target.addSitePhoto(...args);
               };
@@ -697,7 +697,7 @@ describe('a draft saved under an older schema (SQLite)', () => {
   let dir: ReturnType<typeof tempDataDir>;
   beforeEach(async () => {
     dir = tempDataDir('site-admin-');
-    store = await openSqliteLeadStore({ dataDir: dir.dir });
+    store = await openSqliteStore({ dataDir: dir.dir });
     owner.id = (await store.addOwner(owner.email, new Date().toISOString())).owner.id;
   });
   afterEach(async () => {

@@ -24,7 +24,7 @@ import type {
   SiteContentDraft,
   SiteContentDraftSection,
 } from '../db/site-content/site-content.server.ts';
-import type { LeadStore, NewActivity } from '../db/store.server.ts';
+import type { AppStore, NewActivity } from '../db/store.server.ts';
 import type { SitePublishingControl, SignedInOwner } from './context.server.ts';
 import {
   contentFrom,
@@ -271,7 +271,7 @@ export function draftChanges(live: SiteContent, draft: SiteContent): DraftChange
 }
 
 /** E-mail addresses of owners by id, asked once each. */
-export function ownerNames(store: LeadStore): (id: string | null) => Promise<string | null> {
+export function ownerNames(store: AppStore): (id: string | null) => Promise<string | null> {
   const known = new Map<string, Promise<string | null>>();
   return (id) => {
     if (!id) return Promise.resolve(null);
@@ -299,7 +299,7 @@ export type SaveOutcome =
   | { kind: 'not-found' };
 
 export async function saveDraftSection<S extends SiteContentSection>(
-  store: LeadStore,
+  store: AppStore,
   owner: SignedInOwner,
   section: S,
   content: SiteContent[S],
@@ -339,7 +339,7 @@ export function invalid(values: FormValues, errors: FieldErrors, revision: numbe
 
 /** A whole-section form (business details, hours, notice): check, then save on the revision seen. */
 async function saveSectionForm<S extends SiteContentSection>(
-  store: LeadStore,
+  store: AppStore,
   owner: SignedInOwner,
   section: S,
   fields: readonly FieldSpec[],
@@ -356,7 +356,7 @@ async function saveSectionForm<S extends SiteContentSection>(
 }
 
 export function saveIdentity(
-  store: LeadStore,
+  store: AppStore,
   owner: SignedInOwner,
   form: URLSearchParams,
   now = new Date(),
@@ -379,7 +379,7 @@ export function hoursFormFields(content: SiteContent['hours']): FieldSpec[] {
 }
 
 export function saveHours(
-  store: LeadStore,
+  store: AppStore,
   owner: SignedInOwner,
   form: URLSearchParams,
   now = new Date(),
@@ -410,7 +410,7 @@ export function hoursFieldsFor(form: URLSearchParams): FieldSpec[] {
 }
 
 export async function saveNotice(
-  store: LeadStore,
+  store: AppStore,
   owner: SignedInOwner,
   form: URLSearchParams,
   now = new Date(),
@@ -435,7 +435,7 @@ function nextId(items: ReadonlyArray<{ id: number }>): number {
  * customer's agreement like any other.
  */
 async function saveItem<S extends 'offers' | 'testimonials'>(
-  store: LeadStore,
+  store: AppStore,
   owner: SignedInOwner,
   section: S,
   fields: readonly FieldSpec[],
@@ -499,7 +499,7 @@ async function saveItem<S extends 'offers' | 'testimonials'>(
 }
 
 export function saveOffer(
-  store: LeadStore,
+  store: AppStore,
   owner: SignedInOwner,
   form: URLSearchParams,
   now = new Date(),
@@ -508,7 +508,7 @@ export function saveOffer(
 }
 
 export function saveTestimonial(
-  store: LeadStore,
+  store: AppStore,
   owner: SignedInOwner,
   form: URLSearchParams,
   now = new Date(),
@@ -535,7 +535,7 @@ export type PublishOutcome =
   { kind: 'published'; version: number } | { kind: 'refused'; problems: ContentProblem[] };
 
 /** Job photos the content names that the store does not have: the build would fail on them. */
-async function missingPhotos(store: LeadStore, content: SiteContent): Promise<ContentProblem[]> {
+async function missingPhotos(store: AppStore, content: SiteContent): Promise<ContentProblem[]> {
   const problems: ContentProblem[] = [];
   for (const [index, photo] of content.jobPhotos.entries()) {
     if (!(await store.sitePhoto(photo.photoId))) {
@@ -554,7 +554,7 @@ async function missingPhotos(store: LeadStore, content: SiteContent): Promise<Co
  * to build and switch now. A draft that does not pass publishes nothing.
  */
 export async function publishDraft(
-  store: LeadStore,
+  store: AppStore,
   owner: SignedInOwner,
   publishing: SitePublishingControl | undefined,
   now = new Date(),
@@ -585,7 +585,7 @@ export type RestoreOutcome =
  * does not bring back what was restored away.
  */
 export async function restoreVersion(
-  store: LeadStore,
+  store: AppStore,
   owner: SignedInOwner,
   publishing: SitePublishingControl | undefined,
   from: number,

@@ -9,7 +9,7 @@ import type {
   SiteContentDraft,
   SiteContentVersionRecord,
 } from '../db/site-content/site-content.server.ts';
-import type { LeadStore } from '../db/store.server.ts';
+import type { AppStore } from '../db/store.server.ts';
 import type { SitePublishingControl } from './context.server.ts';
 import {
   draftChanges,
@@ -122,7 +122,7 @@ export function hostLabels(names: Iterable<string>): Map<string, string> {
 export const VERSIONS_SHOWN = 20;
 
 export async function siteOverview(
-  store: LeadStore,
+  store: AppStore,
   publishing: SitePublishingControl | undefined,
   now = new Date(),
 ): Promise<SiteOverview> {

@@ -5,7 +5,7 @@ import { checkSiteContentSection, JOB_PHOTOS_MAX, type JobPhoto } from '../conte
 import { makeSafePhoto, type SafePhotoRefusal } from '../images/safe-photo.server.ts';
 import { JOB_PHOTO_RULES } from '../leads/intake/form-rules.ts';
 import { uploadSpool, writable } from '../leads/intake/multipart.server.ts';
-import type { LeadStore } from '../db/store.server.ts';
+import type { AppStore } from '../db/store.server.ts';
 import type { SignedInOwner } from './context.server.ts';
 import {
   contentFrom,
@@ -34,7 +34,7 @@ import {
 
 /** A job photo's service, description and caption: edit, or remove it from the draft. */
 export async function saveJobPhoto(
-  store: LeadStore,
+  store: AppStore,
   owner: SignedInOwner,
   form: URLSearchParams,
   now = new Date(),
@@ -228,7 +228,7 @@ export const JOB_PHOTO_BODY_LIMIT = JOB_PHOTO_RULES.maxBytes + 64 * 1024;
  * JOB_PHOTOS_MAX photos (`full`); null when it is to be read.
  */
 export async function jobPhotoUploadRefusal(
-  store: LeadStore,
+  store: AppStore,
   contentLength: string | null,
 ): Promise<'body' | 'full' | null> {
   if (contentLength !== null && Number(contentLength) > JOB_PHOTO_BODY_LIMIT) return 'body';
@@ -246,7 +246,7 @@ export type UploadOutcome =
  * goes onto the draft as it is now, whoever saved it last.
  */
 export async function uploadJobPhoto(
-  store: LeadStore,
+  store: AppStore,
   owner: SignedInOwner,
   upload: Extract<UploadRead, { ok: true }>,
   now = new Date(),

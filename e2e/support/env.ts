@@ -24,7 +24,7 @@ export const E2E_BUILD_ENV = {
 let dataDir: string | undefined;
 
 /**
- * The suite's site server settings, with a lead store of its own. Every
+ * The suite's site server settings, with a store of its own. Every
  * process that loads playwright.config.ts (the runner and each worker) calls
  * this; the folder goes when that process exits, by which time the runner has
  * stopped the server that used it.

@@ -1,6 +1,6 @@
 import type { BrowserContext } from '@playwright/test';
 import { type OwnerRecord } from '../../app/db/store.server.ts';
-import { openLeadStore } from '../../app/db/open-store.server.ts';
+import { openStore } from '../../app/db/open-store.server.ts';
 import { ownerSessions, sessionCookie } from '../../app/owner/sessions.server.ts';
 import type { SiteServer } from './lead-server.ts';
 
@@ -22,7 +22,7 @@ export async function signInAsOwner(
   server: SiteServer,
   email: string,
 ): Promise<OwnerRecord> {
-  const store = await openLeadStore({
+  const store = await openStore({
     dataDir: server.env.DATA_DIR ?? '',
     databaseUrl: server.env.DATABASE_URL || undefined,
   });

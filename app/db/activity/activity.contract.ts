@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { LeadStore } from '../store.server.ts';
+import type { AppStore } from '../store.server.ts';
 import { makeLead } from '../leads/leads.contract.ts';
 import { nextTime, openStorePerTest, type StoreHarness } from '../store.contract.ts';
 
@@ -16,7 +16,7 @@ export function runActivityContract(
   options: { skip?: boolean } = {},
 ): void {
   describe.skipIf(options.skip === true)(`Activity in the store: ${label}`, () => {
-    let store: LeadStore;
+    let store: AppStore;
     openStorePerTest(makeHarness, (first) => {
       store = first;
     });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type {
   LeadRecord,
   LeadStage,
-  LeadStore,
+  AppStore,
   NewDelivery,
   NewLeadPhoto,
 } from '../store.server.ts';
@@ -60,7 +60,7 @@ export function runLeadsContract(
   options: { skip?: boolean } = {},
 ): void {
   describe.skipIf(options.skip === true)(`Leads in the store: ${label}`, () => {
-    let store: LeadStore;
+    let store: AppStore;
     const open = openStorePerTest(makeHarness, (first) => {
       store = first;
     });
@@ -512,7 +512,7 @@ export function runLeadsContract(
         expected.add(`${lead.id} ${HOOK_A}`);
         expected.add(`${lead.id} ${HOOK_B}`);
       }
-      const claimAll = async (instance: LeadStore, owner: string) => {
+      const claimAll = async (instance: AppStore, owner: string) => {
         const got: string[] = [];
         for (;;) {
           const batch = await instance.claimDueDeliveries({
@@ -776,7 +776,7 @@ export function runLeadsContract(
         }),
       ];
       for (const lead of people) await store.insertLead(lead, [pending(HOOK_A, null)]);
-      const ids = async (search: Parameters<LeadStore['searchLeads']>[0]) => {
+      const ids = async (search: Parameters<AppStore['searchLeads']>[0]) => {
         const result = await store.searchLeads(search);
         return { ids: result.leads.map((lead) => lead.id), total: result.total };
       };
@@ -837,7 +837,7 @@ export function runLeadsContract(
       const newer = makeLead({ name: 'Urgent Newer', urgent: true });
       const latest = makeLead({ name: 'Plain Latest' });
       for (const lead of [older, plain, newer, latest]) await store.insertLead(lead, []);
-      const ids = async (search: Parameters<LeadStore['searchLeads']>[0]) =>
+      const ids = async (search: Parameters<AppStore['searchLeads']>[0]) =>
         (await store.searchLeads(search)).leads.map((lead) => lead.name);
       expect(await ids({})).toEqual(['Urgent Newer', 'Urgent Older', 'Plain Latest', 'Plain One']);
       // Across pages too: the first page holds the urgent ones.

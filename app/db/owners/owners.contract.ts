@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { LeadStore, NewPasskey, OwnerLinkKind, OwnerLinkRecord } from '../store.server.ts';
+import type { AppStore, NewPasskey, OwnerLinkKind, OwnerLinkRecord } from '../store.server.ts';
 import { iso, nextTime, openStorePerTest, type StoreHarness } from '../store.contract.ts';
 
 /**
@@ -40,7 +40,7 @@ export function runOwnersContract(
   options: { skip?: boolean } = {},
 ): void {
   describe.skipIf(options.skip === true)(`Owners in the store: ${label}`, () => {
-    let store: LeadStore;
+    let store: AppStore;
     const open = openStorePerTest(makeHarness, (first) => {
       store = first;
     });

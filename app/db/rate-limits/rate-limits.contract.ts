@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LeadStore } from '../store.server.ts';
+import type { AppStore } from '../store.server.ts';
 import { eventually } from '../../leads/testing/test-support.server.ts';
 import { openStorePerTest, type StoreHarness } from '../store.contract.ts';
 
@@ -15,7 +15,7 @@ export function runRateLimitsContract(
   options: { skip?: boolean } = {},
 ): void {
   describe.skipIf(options.skip === true)(`Rate limits in the store: ${label}`, () => {
-    let store: LeadStore;
+    let store: AppStore;
     const open = openStorePerTest(makeHarness, (first) => {
       store = first;
     });

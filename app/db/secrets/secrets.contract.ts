@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LeadStore } from '../store.server.ts';
+import type { AppStore } from '../store.server.ts';
 import { makeLead } from '../leads/leads.contract.ts';
 import { openStorePerTest, type StoreHarness } from '../store.contract.ts';
 
@@ -15,7 +15,7 @@ export function runSecretsContract(
   options: { skip?: boolean } = {},
 ): void {
   describe.skipIf(options.skip === true)(`Secrets in the store: ${label}`, () => {
-    let store: LeadStore;
+    let store: AppStore;
     const open = openStorePerTest(makeHarness, (first) => {
       store = first;
     });

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { defaultSiteContent, type SiteContent } from '../../content/site-content.ts';
 import { SiteContentError } from './site-content.server.ts';
-import type { LeadStore } from '../store.server.ts';
+import type { AppStore } from '../store.server.ts';
 import { openStorePerTest, type StoreHarness } from '../store.contract.ts';
 
 /**
@@ -25,7 +25,7 @@ export function runSiteContentContract(
   options: { skip?: boolean } = {},
 ): void {
   describe.skipIf(options.skip === true)(`Site content in the store: ${label}`, () => {
-    let store: LeadStore;
+    let store: AppStore;
     let ownerId: string;
     const open = openStorePerTest(makeHarness, async (first) => {
       store = first;

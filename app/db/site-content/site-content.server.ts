@@ -10,7 +10,7 @@ import {
 } from '../../content/site-content.ts';
 
 /**
- * The site's editable content in the lead store (docs/operations.md#site-content):
+ * The site's editable content in the store (docs/operations.md#site-content):
  * the owner's draft, one row per section; every published version, whole,
  * numbered, with its publishing state; and the photos of real jobs the
  * content names. Both stores implement it (migration 12) and pass the same

@@ -22,8 +22,8 @@ import {
   type TestCertificate,
   type TestSmtpServer,
 } from '../testing/smtp-test-support.server.ts';
-import { openSqliteLeadStore } from '../../db/store-sqlite.server.ts';
-import type { LeadRecord, LeadStore } from '../../db/store.server.ts';
+import { openSqliteStore } from '../../db/store-sqlite.server.ts';
+import type { LeadRecord, AppStore } from '../../db/store.server.ts';
 import {
   captureLogger,
   eventually,
@@ -316,9 +316,9 @@ describe('sending through a real SMTP server (STARTTLS, authentication)', () => 
   });
 
   for (const backend of STORE_BACKENDS) {
-    describe.skipIf(backend.skip)(`with photos from the lead store (${backend.label})`, () => {
+    describe.skipIf(backend.skip)(`with photos from the store (${backend.label})`, () => {
       let harness: StoreHarness;
-      let store: LeadStore;
+      let store: AppStore;
       beforeAll(async () => {
         harness = await backend.harness();
         store = await harness.open();
@@ -470,11 +470,11 @@ describe('sending through a real SMTP server (STARTTLS, authentication)', () => 
   });
 
   describe('through the outbox', () => {
-    let store: LeadStore;
+    let store: AppStore;
     let data: ReturnType<typeof tempDataDir>;
     beforeAll(async () => {
       data = tempDataDir('email-outbox-');
-      store = await openSqliteLeadStore({ dataDir: data.dir });
+      store = await openSqliteStore({ dataDir: data.dir });
     });
     afterAll(async () => {
       await store.close();

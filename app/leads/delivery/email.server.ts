@@ -314,7 +314,7 @@ export interface EmailTargetOptions {
   sender: () => LeadEmailSender;
   /** SITE_URL, for the link to the lead's page. */
   siteUrl: string;
-  /** Where the leads' photos are (the lead store); without it none is attached. */
+  /** Where the leads' photos are (the store); without it none is attached. */
   photos?: LeadPhotoSource | undefined;
   /** Connection, greeting and socket timeout (default 8 s: docs/operations.md#delivery, step 2). */
   timeoutMs: number;

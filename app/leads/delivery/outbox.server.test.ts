@@ -10,8 +10,8 @@ import {
   type OutboxOptions,
   type RemovedTargetReport,
 } from './outbox.server.ts';
-import { openSqliteLeadStore } from '../../db/store-sqlite.server.ts';
-import type { LeadRecord, LeadStore } from '../../db/store.server.ts';
+import { openSqliteStore } from '../../db/store-sqlite.server.ts';
+import type { LeadRecord, AppStore } from '../../db/store.server.ts';
 import type { DeliveryTarget } from './targets.server.ts';
 import { webhookTargets } from './webhooks.server.ts';
 import {
@@ -128,12 +128,12 @@ describe('eventLoopBusy', () => {
 
 describe('outbox worker', () => {
   let data: ReturnType<typeof tempDataDir>;
-  let store: LeadStore;
+  let store: AppStore;
   let receivers: Receiver[];
 
   beforeEach(async () => {
     data = tempDataDir('outbox-');
-    store = await openSqliteLeadStore({ dataDir: data.dir });
+    store = await openSqliteStore({ dataDir: data.dir });
     receivers = [];
   });
 

@@ -7,7 +7,7 @@ import {
   type ClaimedDelivery,
   type DeliveryUpdate,
   type LeadRecord,
-  type LeadStore,
+  type AppStore,
   type LeadWithDeliveries,
 } from '../../db/store.server.ts';
 import type { DeliveryOutcome, DeliveryTarget } from './targets.server.ts';
@@ -89,7 +89,7 @@ export function nextRetryAt(
 }
 
 export interface OutboxOptions {
-  store: LeadStore;
+  store: AppStore;
   logger: Logger;
   /** The targets configured now; pending deliveries to any other target are cancelled and reported. */
   targets: readonly DeliveryTarget[];

@@ -7,7 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * `SITE_URL/lead-photos/LEAD_ID/1?expires=1767225600&sig=…`.
  *
  * The signature is an HMAC-SHA256 over the lead's id, the photo's number
- * and the link's expiry, keyed with the lead store's own secret (made once
+ * and the link's expiry, keyed with the store's own secret (made once
  * with random bytes, the same for every process on one database), so nobody
  * can make a link to another lead's photo, to another photo of the same
  * lead, or one that lasts longer. It is checked with a constant-time
@@ -33,7 +33,7 @@ const LEAD_ID_MAX = 64;
 export interface PhotoLinkOptions {
   /** SITE_URL: the links are absolute. */
   siteUrl: string;
-  /** The signing key: the lead store's `photo-links` secret (getOrCreateSecret). */
+  /** The signing key: the store's `photo-links` secret (getOrCreateSecret). */
   secret: () => Promise<Uint8Array>;
 }
 

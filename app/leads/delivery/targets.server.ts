@@ -1,4 +1,4 @@
-import type { LeadPhotoInfo, LeadRecord, LeadStore, NewLeadPhoto } from '../../db/store.server.ts';
+import type { LeadPhotoInfo, LeadRecord, AppStore, NewLeadPhoto } from '../../db/store.server.ts';
 
 /**
  * A delivery target (docs/operations.md#delivery): somewhere every lead goes, such as
@@ -45,8 +45,8 @@ export interface DeliverOptions {
   unstoredPhotos?: readonly NewLeadPhoto[];
 }
 
-/** Where a target reads a lead's photos (docs/operations.md#photos-with-an-enquiry): the lead store. */
-export type LeadPhotoSource = Pick<LeadStore, 'getLead' | 'getLeadPhoto'>;
+/** Where a target reads a lead's photos (docs/operations.md#photos-with-an-enquiry): the store. */
+export type LeadPhotoSource = Pick<AppStore, 'getLead' | 'getLeadPhoto'>;
 
 /** A photo a delivery sends: its metadata, and its bytes when asked for. */
 export interface PhotoToSend extends LeadPhotoInfo {

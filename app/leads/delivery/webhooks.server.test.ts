@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import type { LeadRecord, LeadStore } from '../../db/store.server.ts';
+import type { LeadRecord, AppStore } from '../../db/store.server.ts';
 import { photoLinks, PHOTO_LINK_TTL_S } from './photo-links.server.ts';
 import { webhookLabel, webhookTargetKey } from './target-names.ts';
 import { AllTargetsFailedError, deliverToTargets } from './targets.server.ts';
@@ -243,7 +243,7 @@ for (const backend of STORE_BACKENDS) {
   describe.skipIf(backend.skip)(`a webhook's photos (${backend.label})`, () => {
     const NOW = Date.parse('2025-03-04T01:05:00.000Z');
     let harness: StoreHarness;
-    let store: LeadStore;
+    let store: AppStore;
     afterEach(async () => {
       await store?.close();
       await harness?.cleanup();

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLeadService } from '../lead-service.server.ts';
-import type { LeadStore } from '../../db/store.server.ts';
+import type { AppStore } from '../../db/store.server.ts';
 import {
   POSTGRES_SKIP_MESSAGE,
   silentLogger,
@@ -87,7 +87,7 @@ const photo = (file: Uint8Array, filename = 'photo.jpg'): Part => ({
 for (const backend of STORE_BACKENDS) {
   describe.skipIf(backend.skip)(`photos with an enquiry: ${backend.label}`, () => {
     let harness: StoreHarness;
-    let store: LeadStore;
+    let store: AppStore;
 
     beforeEach(async () => {
       harness = await backend.harness();

@@ -19,8 +19,8 @@ import {
   URGENT_VALUE,
   type LeadSource,
 } from './schema.ts';
-import { openSqliteLeadStore } from '../../db/store-sqlite.server.ts';
-import type { LeadStore } from '../../db/store.server.ts';
+import { openSqliteStore } from '../../db/store-sqlite.server.ts';
+import type { AppStore } from '../../db/store.server.ts';
 import {
   silentLogger,
   startReceiver,
@@ -30,13 +30,13 @@ import {
 
 const ORIGIN = 'https://glass.example.com';
 
-let store: LeadStore;
+let store: AppStore;
 let data: ReturnType<typeof tempDataDir>;
 let receivers: Receiver[];
 
 beforeEach(async () => {
   data = tempDataDir('receive-lead-');
-  store = await openSqliteLeadStore({ dataDir: data.dir });
+  store = await openSqliteStore({ dataDir: data.dir });
   receivers = [await startReceiver('ok'), await startReceiver('ok')];
 });
 

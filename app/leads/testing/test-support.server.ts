@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { pino, type Logger } from 'pino';
-import { openPostgresLeadStore } from '../../db/store-postgres.server.ts';
-import { openSqliteLeadStore } from '../../db/store-sqlite.server.ts';
-import type { LeadStore } from '../../db/store.server.ts';
+import { openPostgresStore } from '../../db/store-postgres.server.ts';
+import { openSqliteStore } from '../../db/store-sqlite.server.ts';
+import type { AppStore } from '../../db/store.server.ts';
 
 /**
  * Test helpers (not a test file; imported by the *.test.ts files of the
@@ -203,7 +203,7 @@ export async function eventually(
 
 export interface StoreHarness {
   /** Opens a store on the harness's data (a file, or a schema); may be called repeatedly. */
-  open(): Promise<LeadStore>;
+  open(): Promise<AppStore>;
   /** Removes the data once every store it opened is closed. */
   cleanup(): Promise<void>;
 }
@@ -217,7 +217,7 @@ export const POSTGRES_SKIP_MESSAGE =
 export async function sqliteHarness(): Promise<StoreHarness> {
   const data = tempDataDir('leads-sqlite-');
   return {
-    open: () => openSqliteLeadStore({ dataDir: data.dir }),
+    open: () => openSqliteStore({ dataDir: data.dir }),
     cleanup: async () => data.remove(),
   };
 }
@@ -241,7 +241,7 @@ export async function postgresHarness(
   await withAdmin(databaseUrl, (client) => client.query(`CREATE SCHEMA ${schema}`));
   return {
     schema,
-    open: () => openPostgresLeadStore({ connectionString: databaseUrl, schema }),
+    open: () => openPostgresStore({ connectionString: databaseUrl, schema }),
     cleanup: async () => {
       await withAdmin(databaseUrl, (client) =>
         client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`),

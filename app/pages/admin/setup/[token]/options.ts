@@ -4,7 +4,7 @@ import { failedAnswer, jsonAnswer, setupOptions } from '../../../../owner/sign-i
 /**
  * POST /admin/setup/<token>/options: the options for creating a passkey,
  * for the owner this set-up link is for. The link is not used here; its
- * challenge is kept in the lead store (app/owner/passkeys.server.ts).
+ * challenge is kept in the store (app/owner/passkeys.server.ts).
  */
 export const prerender = false;
 
