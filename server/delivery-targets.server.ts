@@ -4,7 +4,7 @@ import {
   shippedIdentity,
   type IdentitySource,
 } from '../app/content/served-identity.ts';
-import { emailTarget, type EmailTarget } from '../app/leads/delivery/email.server.ts';
+import { emailTarget, type EmailTarget } from '../app/leads/delivery/lead-email.server.ts';
 import type { PhotoLinks } from '../app/leads/delivery/photo-links.server.ts';
 import type { DeliveryTarget, LeadPhotoSource } from '../app/leads/delivery/targets.server.ts';
 import { webhookTargets } from '../app/leads/delivery/webhooks.server.ts';

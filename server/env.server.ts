@@ -1,7 +1,7 @@
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 import { DEFAULT_LEAD_RETENTION_DAYS } from '../app/leads/retention.ts';
-import { parseSmtpUrl } from '../app/leads/delivery/email.server.ts';
+import { parseSmtpUrl } from '../app/leads/delivery/lead-email.server.ts';
 import { isLoopbackHost } from '../app/leads/delivery/webhooks.server.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { ownerAlerts } from '../app/leads/delivery/email.server.ts';
+import { ownerAlerts } from '../app/leads/delivery/lead-email.server.ts';
 import { photoLinks } from '../app/leads/delivery/photo-links.server.ts';
 import { createLeadService } from '../app/leads/lead-service.server.ts';
 import { createOutbox, eventLoopBusy } from '../app/leads/delivery/outbox.server.ts';

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { emailSender, type IdentitySource } from '../content/served-identity.ts';
-import type { SmtpSettings } from '../leads/delivery/email.server.ts';
+import type { SmtpSettings } from '../leads/delivery/lead-email.server.ts';
 import type { AppStore, OwnerLinkKind } from '../db/store.server.ts';
-import { sendOwnerLinkEmail } from './email.server.ts';
+import { sendOwnerLinkEmail } from './sign-in-email.server.ts';
 import { signInLimits, type SignInLimits } from './limits.server.ts';
 import {
   ownerSessions,

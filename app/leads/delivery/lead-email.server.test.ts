@@ -14,7 +14,7 @@ import {
   telLink,
   type EmailTarget,
   type SmtpSettings,
-} from './email.server.ts';
+} from './lead-email.server.ts';
 import { createOutbox } from './outbox.server.ts';
 import {
   makeTestCertificate,

@@ -6,7 +6,7 @@ import {
   smtpTransport,
   withoutSmtpPassword,
   type SmtpSettings,
-} from '../leads/delivery/email.server.ts';
+} from '../leads/delivery/lead-email.server.ts';
 import type { OwnerLinkKind } from '../db/store.server.ts';
 
 /**
