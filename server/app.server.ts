@@ -3,7 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { business } from '../app/content/business.ts';
-import { PHOTO_LINK_PATH } from '../app/leads/delivery/photo-links.server.ts';
+import { PHOTO_LINK_PATH } from '../app/leads/delivery/signed-photo-links.server.ts';
 import type { LeadsRequestContext } from '../app/leads/intake/receive-lead.server.ts';
 import type { Env } from './env.server.ts';
 import { addressNetwork } from './log-address.server.ts';
@@ -25,7 +25,7 @@ import {
 export interface LeadsIntegration {
   /** Mounted at /api/leads. */
   apiRouter?: express.Router;
-  /** Mounted at PHOTO_LINK_PATH: a lead's photo for a webhook's signed link (lead-photo-links.server.ts). */
+  /** Mounted at PHOTO_LINK_PATH: a lead's photo for a webhook's signed link (lead-photo-route.server.ts). */
   photoLinks?: express.RequestHandler;
   /** What a form post's page needs of the lead pipeline (Astro.locals.leads). */
   requestContext?: (res: Response) => LeadsRequestContext;

@@ -5,7 +5,7 @@ import {
   type IdentitySource,
 } from '../app/content/served-identity.ts';
 import { emailTarget, type EmailTarget } from '../app/leads/delivery/lead-email.server.ts';
-import type { PhotoLinks } from '../app/leads/delivery/photo-links.server.ts';
+import type { PhotoLinks } from '../app/leads/delivery/signed-photo-links.server.ts';
 import type { DeliveryTarget, LeadPhotoSource } from '../app/leads/delivery/targets.server.ts';
 import { webhookTargets } from '../app/leads/delivery/webhooks.server.ts';
 import type { Env } from './env.server.ts';

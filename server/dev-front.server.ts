@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import pino, { type Logger } from 'pino';
-import { PHOTO_LINK_PATH } from '../app/leads/delivery/photo-links.server.ts';
+import { PHOTO_LINK_PATH } from '../app/leads/delivery/signed-photo-links.server.ts';
 import { parseEnv } from './env.server.ts';
 import { createRuntime } from './runtime.server.ts';
 import { onDemandRoutes } from './on-demand-routes.server.ts';

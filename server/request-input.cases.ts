@@ -9,9 +9,9 @@ import {
   validateEnquiryForm,
   validateLead,
 } from '../app/leads/intake/schema.ts';
-import { photoLinks } from '../app/leads/delivery/photo-links.server.ts';
+import { photoLinks } from '../app/leads/delivery/signed-photo-links.server.ts';
 import { GET as adminLeadPhoto } from '../app/pages/admin/leads/[id]/photos/[n].ts';
-import { leadPhotoLinks } from './lead-photo-links.server.ts';
+import { leadPhotoRoute } from './lead-photo-route.server.ts';
 import { onDemandRoutes } from './on-demand-routes.server.ts';
 import { StaticFiles } from './static.server.ts';
 import { trailingSlashRedirect } from './trailing-slash.server.ts';
@@ -120,7 +120,7 @@ export const REQUEST_INPUT_CASES: Record<string, () => unknown> = {
     }
   },
   "a webhook's photo link: its path, expiry and signature": async () => {
-    const handler = leadPhotoLinks({
+    const handler = leadPhotoRoute({
       links: photoLinks({
         siteUrl: 'https://glass.example.nz',
         secret: () => Promise.resolve(new Uint8Array(32)),

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { ownerAlerts } from '../app/leads/delivery/lead-email.server.ts';
-import { photoLinks } from '../app/leads/delivery/photo-links.server.ts';
+import { photoLinks } from '../app/leads/delivery/signed-photo-links.server.ts';
 import { createLeadService } from '../app/leads/lead-service.server.ts';
 import { createOutbox, eventLoopBusy } from '../app/leads/delivery/outbox.server.ts';
 import { createRetentionPurge } from '../app/leads/retention.server.ts';
@@ -10,7 +10,7 @@ import { shippedIdentity, type IdentitySource } from '../app/content/served-iden
 import { createOwnerPagesContext, type OwnerPagesContext } from '../app/owner/context.server.ts';
 import { siteBuildActivity } from '../app/owner/site-admin.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
-import { leadPhotoLinks } from './lead-photo-links.server.ts';
+import { leadPhotoRoute as leadPhotoLinks } from './lead-photo-route.server.ts';
 import type { LeadsIntegration } from './app.server.ts';
 import type { Env } from './env.server.ts';
 import { siteBuildToPublish } from './site-content-build.server.ts';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLeadService, resultBody, type LeadServiceOptions } from './lead-service.server.ts';
-import { photoLinks } from './delivery/photo-links.server.ts';
+import { photoLinks } from './delivery/signed-photo-links.server.ts';
 import { createOutbox, type Outbox } from './delivery/outbox.server.ts';
 import {
   HONEYPOT_FIELD,

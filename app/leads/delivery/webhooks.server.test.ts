@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import type { LeadRecord, AppStore } from '../../db/store.server.ts';
-import { photoLinks, PHOTO_LINK_TTL_S } from './photo-links.server.ts';
+import { photoLinks, PHOTO_LINK_TTL_S } from './signed-photo-links.server.ts';
 import { webhookLabel, webhookTargetKey } from './target-names.ts';
 import { AllTargetsFailedError, deliverToTargets } from './targets.server.ts';
 import {

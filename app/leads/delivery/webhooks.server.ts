@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import type { LeadRecord } from '../../db/store.server.ts';
-import type { PhotoLinks } from './photo-links.server.ts';
+import type { PhotoLinks } from './signed-photo-links.server.ts';
 import { webhookLabel, webhookTargetKey } from './target-names.ts';
 import {
   photosToSend,
@@ -58,7 +58,7 @@ export interface WebhookPayload {
 
 /**
  * A photo in the webhook's JSON: a signed link that works without a session
- * until 7 days after the delivery (photo-links.server.ts), the JPEG's size
+ * until 7 days after the delivery (signed-photo-links.server.ts), the JPEG's size
  * in pixels and its length in bytes.
  */
 export interface WebhookPhoto {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { PHOTO_LINK_TTL_S, photoLinks } from './photo-links.server.ts';
+import { PHOTO_LINK_TTL_S, photoLinks } from './signed-photo-links.server.ts';
 
 const LEAD = '6f1c7f0e-8a51-4c1f-9a0e-2f3b0d9e1a11';
 const OTHER = '0d7c3d4e-1b2a-4c3d-8e9f-0a1b2c3d4e5f';

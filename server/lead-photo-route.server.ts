@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import type { PhotoLinks } from '../app/leads/delivery/photo-links.server.ts';
+import type { PhotoLinks } from '../app/leads/delivery/signed-photo-links.server.ts';
 import { storeErrorForLog, type AppStore } from '../app/db/store.server.ts';
 
 /**
@@ -8,7 +8,7 @@ import { storeErrorForLog, type AppStore } from '../app/db/store.server.ts';
  * signed link a webhook's JSON gives (docs/operations.md#webhook-payload),
  * without a session. Mounted at PHOTO_LINK_PATH.
  *
- * The signature is checked first (app/leads/delivery/photo-links.server.ts),
+ * The signature is checked first (app/leads/delivery/signed-photo-links.server.ts),
  * so the store is read only for a link this site made. A bad signature, an
  * expired link, another lead's number, a photo or lead deleted since: all
  * get the same 404, so an answer says nothing about which. The path is
@@ -21,7 +21,7 @@ export const PHOTO_CSP = "default-src 'none'; img-src 'self'; frame-ancestors 'n
 
 const NOT_FOUND = 'This photo link is not valid. It may have expired.\n';
 
-export interface LeadPhotoLinkOptions {
+export interface LeadPhotoRouteOptions {
   links: PhotoLinks;
   store: Pick<AppStore, 'getLeadPhoto'>;
   logger?: Logger | undefined;
@@ -29,7 +29,7 @@ export interface LeadPhotoLinkOptions {
   now?: () => number;
 }
 
-export function leadPhotoLinks(options: LeadPhotoLinkOptions): RequestHandler {
+export function leadPhotoRoute(options: LeadPhotoRouteOptions): RequestHandler {
   const now = options.now ?? Date.now;
   return async (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();

@@ -14,7 +14,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * comparison before the store is asked for anything.
  */
 
-/** Where the links point (server/lead-photo-links.server.ts answers them). */
+/** Where the links point (server/lead-photo-route.server.ts answers them). */
 export const PHOTO_LINK_PATH = '/lead-photos';
 
 /** How long a link works after the delivery that made it. */

@@ -9,10 +9,10 @@ import {
   PHOTO_LINK_TTL_S,
   photoLinks,
   type PhotoLinks,
-} from '../app/leads/delivery/photo-links.server.ts';
+} from '../app/leads/delivery/signed-photo-links.server.ts';
 import type { LeadRecord, AppStore } from '../app/db/store.server.ts';
 import { STORE_BACKENDS, type StoreHarness } from '../app/leads/testing/test-support.server.ts';
-import { leadPhotoLinks, PHOTO_CSP } from './lead-photo-links.server.ts';
+import { leadPhotoRoute, PHOTO_CSP } from './lead-photo-route.server.ts';
 
 /**
  * The signed photo links of a webhook's JSON (docs/operations.md#webhook-payload),
@@ -62,7 +62,7 @@ for (const backend of STORE_BACKENDS) {
         secret: () => store.getOrCreateSecret('photo-links'),
       });
       const app = express();
-      app.use(PHOTO_LINK_PATH, leadPhotoLinks({ links, store, now: () => now }));
+      app.use(PHOTO_LINK_PATH, leadPhotoRoute({ links, store, now: () => now }));
       app.use((_req, res) => void res.status(405).send('not mine'));
       server = app.listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
