@@ -195,7 +195,8 @@ function canonical(value: unknown): string {
   );
 }
 
-export function sameContent(a: unknown, b: unknown): boolean {
+/** Whether two contents (sections, items) say the same, whatever their keys' order. */
+export function sameCanonicalContent(a: unknown, b: unknown): boolean {
   return canonical(a) === canonical(b);
 }
 
@@ -238,14 +239,16 @@ function itemChanges<T extends { id: number }>(live: readonly T[], draft: readon
   const after = new Map(draft.map((item) => [item.id, item]));
   return {
     added: draft.filter((item) => !before.has(item.id)),
-    changed: draft.filter((item) => before.has(item.id) && !sameContent(before.get(item.id), item)),
+    changed: draft.filter(
+      (item) => before.has(item.id) && !sameCanonicalContent(before.get(item.id), item),
+    ),
     removed: live.filter((item) => !after.has(item.id)),
   };
 }
 
 export function draftChanges(live: SiteContent, draft: SiteContent): DraftChanges {
   const sections = SITE_CONTENT_SECTIONS.filter(
-    (section) => !sameContent(live[section], draft[section]),
+    (section) => !sameCanonicalContent(live[section], draft[section]),
   );
   const photoKey = (photo: JobPhoto) => canonical(photo);
   const livePhotos = new Set(live.jobPhotos.map(photoKey));
@@ -260,7 +263,9 @@ export function draftChanges(live: SiteContent, draft: SiteContent): DraftChange
     sections,
     offers: itemChanges(live.offers, draft.offers),
     testimonials: itemChanges(live.testimonials, draft.testimonials),
-    notice: sameContent(live.notice, draft.notice) ? null : { from: live.notice, to: draft.notice },
+    notice: sameCanonicalContent(live.notice, draft.notice)
+      ? null
+      : { from: live.notice, to: draft.notice },
     photoPages,
     pages: sections.map((section) =>
       section === 'jobPhotos' && photoPages.length > 0
@@ -614,7 +619,7 @@ export async function restoreVersion(
   publishing?.publishNow();
   const draft = await store.siteContentDraft();
   for (const section of SITE_CONTENT_SECTIONS) {
-    if (sameContent(draft[section].content, checked.content[section])) continue;
+    if (sameCanonicalContent(draft[section].content, checked.content[section])) continue;
     // A save made meanwhile wins: the draft is theirs, and the page shows it differs.
     await store.saveSiteContentSection(
       section,

@@ -16,7 +16,7 @@ import {
   draftContent,
   ownerNames,
   problemHref,
-  sameContent,
+  sameCanonicalContent,
   type DraftChanges,
 } from './site-admin.server.ts';
 
@@ -162,7 +162,7 @@ export async function siteOverview(
   const differs = Object.fromEntries(
     SITE_CONTENT_SECTIONS.map((section) => [
       section,
-      !sameContent(liveContent[section], content[section]),
+      !sameCanonicalContent(liveContent[section], content[section]),
     ]),
   ) as Record<SiteContentSection, boolean>;
   const name = ownerNames(store);
