@@ -536,7 +536,8 @@ export function itemValues(
 // ---------------------------------------------------------------------------
 // Job photos
 
-export type PublishOutcome =
+/** What the owner's "Publish" gets: the new version, or why the draft was refused. */
+export type PublishDraftResult =
   { kind: 'published'; version: number } | { kind: 'refused'; problems: ContentProblem[] };
 
 /** Job photos the content names that the store does not have: the build would fail on them. */
@@ -563,7 +564,7 @@ export async function publishDraft(
   owner: SignedInOwner,
   publishing: SitePublishingControl | undefined,
   now = new Date(),
-): Promise<PublishOutcome> {
+): Promise<PublishDraftResult> {
   const content = draftContent(await store.siteContentDraft());
   const checked = checkSiteContent(content);
   const problems = checked.ok ? await missingPhotos(store, checked.content) : checked.problems;
