@@ -196,10 +196,10 @@ export async function createRuntime(
 }
 
 /**
- * What the publisher builds and serves (docs/operations.md#publishing-the-site),
- * and where it records how each build of this host went.
+ * What the builder builds (docs/operations.md#publishing-the-site), and
+ * where it and the web server record how each build of this host went.
  */
-function sitePublishingSource(
+export function sitePublishingSource(
   store: LeadStore,
   hostName: string,
   logger: Logger,
@@ -228,7 +228,8 @@ function sitePublishingSource(
     },
     async onServing(version) {
       if (version === 0) return;
-      // Built by another process on this host's BUILD_DIR, or before this process started.
+      // The web server serves it (server/release-follower.server.ts); recorded
+      // here too in case the builder could not record its build.
       if (await store.recordSiteBuild(version, hostName, 'live')) {
         await store.recordActivity(siteBuildActivity(version, true, new Date()));
       }

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * For tests that start the real server (`node server/start.ts`) as a child
@@ -47,4 +48,38 @@ export function watchServerOutput(
   // A rejection after the port was read is nobody's business.
   port.catch(() => undefined);
   return { port, text: () => output };
+}
+
+/**
+ * Every process below `pid` now, as `<pid> <command line>` (Linux: each
+ * process's parent, from /proc).
+ */
+export function descendantsOf(pid: number): string[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // Ended meanwhile.
+    }
+    // "pid (name) state ppid …": the name may hold spaces and parentheses.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+  }
+  const found: string[] = [];
+  const queue = [...(children.get(pid) ?? [])];
+  while (queue.length > 0) {
+    const next = queue.shift()!;
+    let command = '';
+    try {
+      command = readFileSync(`/proc/${next}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+    } catch {
+      // Ended meanwhile.
+    }
+    found.push(`${next} ${command}`);
+    queue.push(...(children.get(next) ?? []));
+  }
+  return found;
 }

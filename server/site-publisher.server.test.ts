@@ -14,18 +14,21 @@ import {
 import { createApp } from './app.server.ts';
 import { createRelease, currentRelease, publishRelease, pruneReleases } from './build-releases.ts';
 import { parseEnv } from './env.server.ts';
+import { followBuildDir } from './release-follower.server.ts';
 import { createRuntime, type Runtime } from './runtime.server.ts';
 import {
   buildErrorSummary,
   createSitePublisher,
   type SitePublishSource,
 } from './site-publisher.server.ts';
-import { ServedSite, type ContentStamp } from './site-release.server.ts';
+import { readReleaseStamp, ServedSite, type ContentStamp } from './site-release.server.ts';
 
 /**
  * Publishing with real builds (`node scripts/build.ts`) into a BUILD_DIR of
- * the test's own, and a real server switching releases while it answers.
- * The releases differ by SITE_URL, which every page's canonical link names.
+ * the test's own, as the builder runs them, and a real server following
+ * BUILD_DIR (release-follower.server.ts), switching releases while it
+ * answers. The releases differ by SITE_URL, which every page's canonical
+ * link names.
  */
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -85,11 +88,13 @@ interface RunningSite {
   site: ServedSite;
   leads: Runtime;
   log: ReturnType<typeof captureLogger>;
+  /** Looks at BUILD_DIR now, as the server does every second. */
+  follow(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** The server as start.ts assembles it, serving BUILD_DIR's current release. */
-async function startSite(): Promise<RunningSite> {
+/** The server as start.ts assembles it, serving and following BUILD_DIR's current release. */
+async function startSite(onServing?: (version: number) => void): Promise<RunningSite> {
   const env = parseEnv({ DATA_DIR: dataDir, SITE_URL: SITE_A });
   const log = captureLogger('info');
   const site = await ServedSite.open(currentRelease(buildDir)!, {
@@ -100,12 +105,16 @@ async function startSite(): Promise<RunningSite> {
   const leads: Runtime = await createRuntime(env, log.logger);
   const server = http.createServer(await createApp({ env, logger: log.logger, site, leads }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // Looked at when the test says, not every second.
+  const follower = followBuildDir({ buildDir, site, logger: log.logger, onServing });
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     site,
     leads,
     log,
+    follow: () => follower.check(),
     async close() {
+      await follower.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await leads.close();
@@ -114,10 +123,10 @@ async function startSite(): Promise<RunningSite> {
   };
 }
 
+/** A builder's publisher on the test's BUILD_DIR, logging into `running`'s log. */
 function publisherFor(running: RunningSite, source: SitePublishSource, siteUrl: string) {
   return createSitePublisher({
     source,
-    site: running.site,
     root,
     buildDir,
     logger: running.log.logger,
@@ -159,7 +168,7 @@ afterAll(async () => {
 });
 
 describe('publishing the site', () => {
-  it('switches a running server to a release built while it runs, every request answered', async () => {
+  it('builds into BUILD_DIR; the server follows it, every request answered', async () => {
     expect(await home(first.url)).toContain(`${SITE_A}/`);
     const source = new Source();
     const wanted = await storedVersion();
@@ -180,13 +189,17 @@ describe('publishing the site', () => {
       }
     })();
     const outcome = await publisher.publishNow();
+    expect(outcome).toMatchObject({ kind: 'built', version: wanted.version });
+    // Built, not yet served: the server switches when it next looks at BUILD_DIR.
+    expect(first.site.current.dir).toBe(releaseA);
+    expect(currentRelease(buildDir)).not.toBe(releaseA);
+    await first.follow();
     // A few more requests on the new release.
     const switchedAt = answers.length;
     await eventually(() => expect(answers.length).toBeGreaterThan(switchedAt + 8));
     stop = true;
     await visitors;
 
-    expect(outcome).toMatchObject({ kind: 'switched', version: wanted.version, built: true });
     expect(answers.length).toBeGreaterThan(switchedAt);
     // Every page answered as it should be, by either release: 200, and 404 for the unknown one.
     const wrong = answers.filter((answer) => {
@@ -200,8 +213,13 @@ describe('publishing the site', () => {
     expect(first.site.current.stamp?.content).toEqual(wanted);
     expect(source.built).toEqual([[wanted.version, true, null]]);
     const switched = first.log.entries().find((line) => line.to === wanted.version);
-    expect(switched).toMatchObject({ from: wanted.version - 1, built: true });
+    expect(switched).toMatchObject({ from: wanted.version - 1 });
     expect(switched?.ms).toEqual(expect.any(Number));
+    expect(
+      first.log
+        .entries()
+        .some((line) => String(line.msg).startsWith(`built content version ${wanted.version} in`)),
+    ).toBe(true);
 
     // A, no longer served, is let go after the grace period; the next
     // build's pruning then removes it.
@@ -226,6 +244,7 @@ describe('publishing the site', () => {
     expect([version, ok]).toEqual([wanted.version, false]);
     expect(error).toContain('SITE_URL');
     expect(error).not.toMatch(/^\s+at /m);
+    await first.follow();
     expect(first.site.current.dir).toBe(served);
     expect(currentRelease(buildDir)).toBe(served);
     expect(await home(first.url)).toContain(`${SITE_B}/`);
@@ -240,9 +259,12 @@ describe('publishing the site', () => {
     await publisher.close();
   }, 180_000);
 
-  it('two publishers on one BUILD_DIR build once; both serve the build', async () => {
-    const second = await startSite();
+  it('two builders on one BUILD_DIR build once; both servers serve the build', async () => {
+    const serving: number[] = [];
+    const second = await startSite((version) => void serving.push(version));
     try {
+      await second.follow();
+      serving.length = 0;
       const sources = [new Source(), new Source()];
       const wanted = await storedVersion();
       for (const source of sources) source.wanted = wanted;
@@ -251,18 +273,20 @@ describe('publishing the site', () => {
         publisherFor(second, sources[1]!, SITE_A),
       ];
       const outcomes = await Promise.all(publishers.map((publisher) => publisher.publishNow()));
-      expect(outcomes.map((outcome) => outcome.kind)).toEqual(['switched', 'switched']);
-      expect(outcomes.filter((outcome) => 'built' in outcome && outcome.built)).toHaveLength(1);
+      expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(['built', 'current']);
       expect([...sources[0]!.built, ...sources[1]!.built]).toEqual([[wanted.version, true, null]]);
-      // The one that did not build says it serves the build (this host's record, when it was the builder's).
-      expect([...sources[0]!.serving, ...sources[1]!.serving]).toEqual([wanted.version]);
       const builds = [first, second].flatMap((running) =>
         running.log
           .entries()
           .filter((line) => line.msg === `building content version ${wanted.version}`),
       );
       expect(builds).toHaveLength(1);
+      await Promise.all([first.follow(), second.follow()]);
       expect(second.site.current.dir).toBe(first.site.current.dir);
+      expect(second.site.current.dir).toBe(currentRelease(buildDir));
+      // The server records what it serves, once.
+      await second.follow();
+      expect(serving).toEqual([wanted.version]);
       for (const running of [first, second]) {
         expect(await home(running.url)).toContain(`${SITE_A}/`);
       }
@@ -288,8 +312,9 @@ describe('publishing the site', () => {
     }
     const last = later.at(-1)!.version;
     expect((await Promise.all(outcomes)).map((outcome) => outcome.kind)).toEqual(
-      Array(5).fill('switched'),
+      Array(5).fill('built'),
     );
+    await first.follow();
     expect(first.site.current.stamp?.content?.version).toBe(last);
     expect(later.slice(0, -1).flatMap((stamp) => building(stamp.version))).toEqual([]);
     expect(building(last)).toHaveLength(1);
@@ -314,19 +339,84 @@ describe('publishing the site', () => {
   }, 180_000);
 });
 
-describe('what a process serves without building it', () => {
-  it('is reported once: at its first check, and after each switch to a release built elsewhere', async () => {
+describe('what a server serves', () => {
+  it('is current when BUILD_DIR has the content: no build', async () => {
     const source = new Source();
-    source.wanted = first.site.current.stamp!.content!;
+    source.wanted = readReleaseStamp(currentRelease(buildDir)!)!.content!;
     const publisher = publisherFor(first, source, SITE_A);
     expect(await publisher.publishNow()).toEqual({
       kind: 'current',
       version: source.wanted.version,
     });
-    expect(await publisher.publishNow()).toMatchObject({ kind: 'current' });
-    expect(source.serving).toEqual([source.wanted.version]);
     expect(source.built).toEqual([]);
     await publisher.close();
+  });
+
+  it('is reported once: at its first look, and after each switch', async () => {
+    const serving: number[] = [];
+    const running = await startSite((version) => void serving.push(version));
+    try {
+      await running.follow();
+      await running.follow();
+      expect(serving).toEqual([running.site.current.stamp!.content!.version]);
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe('a release the server cannot load', () => {
+  it('leaves the release served before, is logged once, and the next one is served', async () => {
+    const dir = path.join(scratch.dir, 'broken/build');
+    const good = (version: number) => {
+      const release = createRelease(dir);
+      mkdirSync(path.join(release, 'client'));
+      writeFileSync(
+        path.join(release, 'client/index.html'),
+        `<!doctype html><title>${version}</title>`,
+      );
+      mkdirSync(path.join(release, 'server'));
+      writeFileSync(
+        path.join(release, 'server/entry.mjs'),
+        "export function handler(_req, res) { res.statusCode = 404; res.end('not found'); }\n",
+      );
+      writeFileSync(
+        path.join(release, 'build-stamp.json'),
+        JSON.stringify({ content: { version, key: `v${version}` } }),
+      );
+      return release;
+    };
+    const first = good(1);
+    publishRelease(dir, first);
+    const log = captureLogger('info');
+    const site = await ServedSite.open(dir, {
+      env: parseEnv({ SITE_URL: SITE_A }),
+      logger: log.logger,
+      graceMs: 0,
+    });
+    const follower = followBuildDir({ buildDir: dir, site, logger: log.logger });
+    try {
+      // Another process points BUILD_DIR at a release without its server bundle.
+      const broken = createRelease(dir);
+      mkdirSync(path.join(broken, 'client'));
+      publishRelease(dir, broken);
+      await follower.check();
+      await follower.check();
+      expect(site.current.dir).toBe(first);
+      const refused = log
+        .entries()
+        .filter((line) => line.msg === 'cannot serve the new build; the build served before stays');
+      expect(refused).toHaveLength(1);
+
+      const next = good(2);
+      publishRelease(dir, next);
+      await follower.check();
+      expect(site.current.dir).toBe(next);
+      expect(site.current.stamp?.content?.version).toBe(2);
+    } finally {
+      await follower.close();
+      site.close();
+    }
   });
 });
 

@@ -3,22 +3,22 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { currentRelease, tryLockPublishing } from './build-releases.ts';
-import { readReleaseStamp, type ContentStamp, type ServedSite } from './site-release.server.ts';
+import { readReleaseStamp, type ContentStamp } from './site-release.server.ts';
 
 /**
- * Publishing the site (docs/operations.md, "Publishing the site"): every
- * SITE_PUBLISH_INTERVAL_S seconds, and at once when asked, the publisher
- * compares the content that should be served with the content of the
- * served release. When they differ it switches to BUILD_DIR's current
- * release if that one already has the content (another process built it),
- * and otherwise runs the build (`node scripts/build.ts`) for that content
- * version, one build per BUILD_DIR at a time across processes, then
- * switches to what it built. A failed build changes nothing that visitors
- * see; its error is reported, and the same content is tried again only
- * after a back-off.
+ * Publishing the site (docs/operations.md, "Publishing the site"): the
+ * builder process (server/builder.ts) runs this. Every
+ * SITE_PUBLISH_INTERVAL_S seconds, and at once when woken, it compares the
+ * content that should be served with the content of BUILD_DIR's current
+ * release. When they differ it runs the build (`node scripts/build.ts`) for
+ * that content version, one build per BUILD_DIR at a time across
+ * processes; the build points BUILD_DIR at its release, and the web server
+ * follows (server/release-follower.server.ts). It never serves anything
+ * itself. A failed build changes nothing that visitors see; its error is
+ * reported, and the same content is tried again only after a back-off.
  */
 
-/** Where the publisher learns what to serve and reports what it built. */
+/** Where the publisher learns what to build and reports how its builds went. */
 export interface SitePublishSource {
   /** The content version and key that should be served now; null: none published. */
   desired(now: Date): Promise<ContentStamp | null>;
@@ -27,25 +27,24 @@ export interface SitePublishSource {
    * before it whose builds have not started never will (superseded).
    */
   onBuildStarting(version: number): Promise<void> | void;
-  /** A build for `version` ended: built and served, or failed with the build's last lines. */
+  /** A build for `version` ended: built into BUILD_DIR, or failed with the build's last lines. */
   onBuilt(version: number, ok: boolean, errorSummary: string | null): Promise<void> | void;
   /**
-   * This process serves `version` without having built it (another process
-   * on its BUILD_DIR did, or it was served at start): once per version.
+   * The web server serves `version` (it switched to BUILD_DIR's release, or
+   * served it at start): reported by the web server, never by the publisher.
    */
   onServing?(version: number): Promise<void> | void;
 }
 
 export interface SitePublisherOptions {
   source: SitePublishSource;
-  site: ServedSite;
   /** The project folder: where scripts/build.ts and node_modules are. */
   root: string;
   buildDir: string;
   logger: Logger;
   /** How often to compare (SITE_PUBLISH_INTERVAL_S). */
   intervalMs: number;
-  /** The environment of the build (the server's own by default). */
+  /** The environment of the build (the builder's own by default). */
   buildEnv?: NodeJS.ProcessEnv;
   /** How long a failed content key waits before it is built again. */
   retryAfterMs?: number;
@@ -55,17 +54,22 @@ export interface SitePublisherOptions {
 
 export type PublishOutcome =
   | { kind: 'nothing-published' }
+  /** BUILD_DIR's release has the content already (built here before, or by another process). */
   | { kind: 'current'; version: number }
-  | { kind: 'switched'; version: number; built: boolean; ms: number }
+  | { kind: 'built'; version: number; ms: number }
   | { kind: 'failed'; version: number; error: string }
   | { kind: 'waiting-to-retry'; version: number };
 
 export interface SitePublisher {
-  /** Compares and publishes now (after the run in progress, if any). */
+  /** Compares and builds now (after the run in progress, if any). */
   publishNow(): Promise<PublishOutcome>;
   /** Starts the periodic comparison. */
   start(): void;
-  /** Stops it and waits for the run in progress. */
+  /**
+   * Stops it and waits for the run in progress; a build in progress is
+   * stopped (its release is never published, and the next build's pruning
+   * deletes it).
+   */
   close(): Promise<void>;
 }
 
@@ -90,7 +94,7 @@ export function buildErrorSummary(output: string, lines = 8): string {
 }
 
 export function createSitePublisher(options: SitePublisherOptions): SitePublisher {
-  const { source, site, root, buildDir, logger } = options;
+  const { source, root, buildDir, logger } = options;
   const retryAfterMs = options.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS;
   const lockPollMs = options.lockPollMs ?? 250;
   let failed: { content: ContentStamp; at: number } | undefined;
@@ -98,25 +102,13 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
   let queued: Promise<PublishOutcome> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
-  /** The version last reported as served (built here, or onServing). */
-  let reported: number | undefined;
+  /** Stops the build in progress (at close). */
+  const stopBuild = new AbortController();
 
   const builtContent = () => {
     const release = currentRelease(buildDir);
     return release ? { release, content: readReleaseStamp(release)?.content } : undefined;
   };
-
-  async function switchTo(release: string, desired: ContentStamp, started: number, built: boolean) {
-    const from = site.current.stamp?.content?.version ?? null;
-    await site.switchTo(release);
-    if (!built) await reportServing(desired.version);
-    const ms = Date.now() - started;
-    logger.info(
-      { from, to: desired.version, release: path.basename(release), built, ms },
-      `site switched to content version ${desired.version} in ${ms} ms`,
-    );
-    return { kind: 'switched', version: desired.version, built, ms } as const;
-  }
 
   function runBuild(desired: ContentStamp): Promise<{ ok: boolean; output: string }> {
     const env = options.buildEnv ?? process.env;
@@ -132,7 +124,17 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
           SITE_CONTENT_VERSION: String(desired.version),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
+        // A process group of its own, so stopping it stops the Astro build it runs too.
+        detached: true,
       });
+      const stop = () => {
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+        } catch {
+          // Ended already.
+        }
+      };
+      stopBuild.signal.addEventListener('abort', stop, { once: true });
       let output = '';
       const collect = (chunk: Buffer) => {
         output = (output + chunk.toString()).slice(-4 * OUTPUT_LOG_CHARS);
@@ -140,12 +142,13 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
       child.stdout.on('data', collect);
       child.stderr.on('data', collect);
       child.once('error', (error) => resolve({ ok: false, output: `${output}\n${error.message}` }));
-      child.once('close', (code, signal) =>
+      child.once('close', (code, signal) => {
+        stopBuild.signal.removeEventListener('abort', stop);
         resolve({
           ok: code === 0,
           output: code === 0 ? output : `${output}\nThe build exited with ${signal ?? code}.`,
-        }),
-      );
+        });
+      });
     });
   }
 
@@ -153,26 +156,22 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
     const started = Date.now();
     const desired = await source.desired(new Date(started));
     if (!desired) return { kind: 'nothing-published' };
-    if (sameContent(site.current.stamp?.content, desired)) {
-      await reportServing(desired.version);
+    // Built already, by this BUILD_DIR's last build or by another process.
+    let built = builtContent();
+    if (built && sameContent(built.content, desired)) {
       return { kind: 'current', version: desired.version };
     }
     if (failed && sameContent(failed.content, desired) && started - failed.at < retryAfterMs) {
       return { kind: 'waiting-to-retry', version: desired.version };
     }
 
-    // Built already, by this BUILD_DIR's last build or by another process.
-    let built = builtContent();
-    if (built && sameContent(built.content, desired)) {
-      return switchTo(built.release, desired, started, false);
-    }
     let unlock = tryLockPublishing(buildDir);
     while (!unlock) {
       if (closed) return { kind: 'nothing-published' };
       await sleep(lockPollMs);
       built = builtContent();
       if (built && sameContent(built.content, desired)) {
-        return switchTo(built.release, desired, started, false);
+        return { kind: 'current', version: desired.version };
       }
       unlock = tryLockPublishing(buildDir);
     }
@@ -180,8 +179,9 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
       // Another process may have built it just before letting the lock go.
       built = builtContent();
       if (built && sameContent(built.content, desired)) {
-        return switchTo(built.release, desired, started, false);
+        return { kind: 'current', version: desired.version };
       }
+      if (closed) return { kind: 'nothing-published' };
       logger.info({ version: desired.version }, `building content version ${desired.version}`);
       try {
         await source.onBuildStarting(desired.version);
@@ -193,6 +193,11 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
         );
       }
       const result = await runBuild(desired);
+      if (closed && !result.ok) {
+        // Stopped at close: neither built nor failed; the next builder builds it.
+        logger.info({ version: desired.version }, 'site build stopped');
+        return { kind: 'nothing-published' };
+      }
       const output = result.output.slice(-OUTPUT_LOG_CHARS);
       built = builtContent();
       let error: string | undefined;
@@ -206,28 +211,21 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
         await reportBuilt(desired.version, false, error);
         return { kind: 'failed', version: desired.version, error };
       }
-      logger.info({ version: desired.version, output }, 'site build output');
       failed = undefined;
-      const outcome = await switchTo(built!.release, desired, started, true);
+      const ms = Date.now() - started;
+      logger.info({ version: desired.version, output }, 'site build output');
+      logger.info(
+        { version: desired.version, release: path.basename(built!.release), ms },
+        `built content version ${desired.version} in ${ms} ms`,
+      );
       await reportBuilt(desired.version, true, null);
-      return outcome;
+      return { kind: 'built', version: desired.version, ms };
     } finally {
       unlock();
     }
   }
 
-  async function reportServing(version: number) {
-    if (reported === version || !source.onServing) return;
-    try {
-      await source.onServing(version);
-      reported = version;
-    } catch (reportError) {
-      logger.error({ err: reportError, version }, 'cannot record the version served');
-    }
-  }
-
   async function reportBuilt(version: number, ok: boolean, error: string | null) {
-    if (ok) reported = version;
     try {
       await source.onBuilt(version, ok, error);
     } catch (reportError) {
@@ -238,6 +236,10 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
   function publishNow(): Promise<PublishOutcome> {
     if (!running) {
       running = run()
+        .then((outcome) => {
+          logger.debug({ outcome }, 'publish check');
+          return outcome;
+        })
         .catch((error: unknown) => {
           logger.error({ err: error }, 'publishing the site failed');
           throw error;
@@ -270,7 +272,9 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
     async close() {
       closed = true;
       clearInterval(timer);
+      stopBuild.abort();
       await running?.catch(() => undefined);
+      await queued?.catch(() => undefined);
     },
   };
 }

@@ -7,12 +7,15 @@ import { EnvError, parseEnv } from './env.server.ts';
 import { createHttpServer } from './http-server.server.ts';
 import { createRuntime } from './runtime.server.ts';
 import { siteHostName } from './site-hosts.server.ts';
-import { createSitePublisher } from './site-publisher.server.ts';
+import { publishNotifier } from './publish-signal.server.ts';
+import { followBuildDir } from './release-follower.server.ts';
 import { ServedSite } from './site-release.server.ts';
 
 /**
- * The production server: `npm start` runs this after making sure the build
- * is current (scripts/ensure-build.ts).
+ * The production web server: `npm start` runs this beside the builder
+ * (scripts/start.ts, server/builder.ts) after making sure the build is
+ * current (scripts/ensure-build.ts). It never builds: it serves BUILD_DIR's
+ * release and follows BUILD_DIR when the builder points it at a new one.
  */
 
 let env;
@@ -29,8 +32,8 @@ try {
 const logger = pino({ level: env.LOG_LEVEL, base: { service: 'web' } });
 const root = path.resolve(import.meta.dirname, '..');
 // BUILD_DIR (default: build) links to the current release. The server
-// serves that release until the publisher switches it to a newer one
-// (site-release.server.ts, docs/operations.md "Publishing the site").
+// serves that release until the builder points BUILD_DIR at a newer one
+// (release-follower.server.ts, docs/operations.md "Publishing the site").
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build');
 const release = currentRelease(buildDir);
 if (!release || !existsSync(path.join(release, 'server/entry.mjs'))) {
@@ -47,21 +50,21 @@ const leads = await createRuntime(env, logger, {
   hostName: siteHostName(env, buildDir, path.resolve(root, 'build')),
 });
 const app = await createApp({ env, logger, site, leads });
-const publisher = leads.sitePublishing
-  ? createSitePublisher({
-      source: leads.sitePublishing,
-      site,
-      root,
-      buildDir,
-      logger,
-      intervalMs: env.SITE_PUBLISH_INTERVAL_S * 1000,
-    })
-  : undefined;
-publisher?.start();
-// "Publish" on /admin/site builds at once, and the page shows what this process serves.
-if (publisher && leads.ownerPages) {
+// A new release in BUILD_DIR is served within a second of the builder publishing it.
+const follower = followBuildDir({
+  buildDir,
+  site,
+  logger,
+  onServing: (version) => leads.sitePublishing?.onServing?.(version),
+});
+follower.start();
+// "Publish" on /admin/site wakes the builder at once: with PostgreSQL by a
+// NOTIFY; the builder reads the embedded store's newest version every
+// second (publish-signal.server.ts). The page shows what this process serves.
+const notifier = env.DATABASE_URL ? publishNotifier(env.DATABASE_URL, logger) : undefined;
+if (leads.ownerPages) {
   leads.ownerPages.publishing = {
-    publishNow: () => void publisher.publishNow().catch(() => undefined),
+    publishNow: () => notifier?.notify(),
     servedVersion: () => site.current.stamp?.content?.version ?? null,
   };
 }
@@ -93,7 +96,8 @@ async function shutdown(signal: string) {
   }, 10_000);
   forceExit.unref();
   server.close(async () => {
-    await publisher?.close();
+    await follower.close();
+    await notifier?.close().catch(() => undefined);
     try {
       await leads.close();
     } catch (error) {
@@ -106,3 +110,5 @@ async function shutdown(signal: string) {
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
+// Started by scripts/start.ts: it goes when its supervisor goes, however that ends.
+if (process.connected) process.once('disconnect', () => void shutdown('supervisor gone'));

@@ -41,17 +41,17 @@ export interface OwnerPagesContext {
   }) => Promise<boolean>;
   logger: Logger;
   /**
-   * The server's publisher (server/start.ts sets it once it runs one):
-   * "Publish" on /admin/site asks it to build and switch now. Without it
-   * the publisher of any server on the store picks the version up on its
-   * next check.
+   * Publishing as the web server has it (server/start.ts sets it):
+   * "Publish" on /admin/site wakes the builder (server/builder.ts) at once.
+   * Without it the builder of every host on the store picks the version up
+   * on its next check.
    */
   publishing?: SitePublishingControl;
 }
 
-/** What the owner's pages may ask of the server's publisher (server/site-publisher.server.ts). */
+/** What the owner's pages may ask of publishing (server/start.ts, server/builder.ts). */
 export interface SitePublishingControl {
-  /** Compare and build now; returns at once (the build runs on). */
+  /** Wake the builder now; returns at once (the build runs in the builder). */
   publishNow(): void;
   /** The content version this process serves now; null when its release names none. */
   servedVersion(): number | null;

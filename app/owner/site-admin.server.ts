@@ -556,8 +556,8 @@ async function missingPhotos(store: AppStore, content: SiteContent): Promise<Con
 
 /**
  * "Publish": the whole draft, checked by the schema (and every job photo
- * it names stored), becomes the next version, and the publisher is asked
- * to build and switch now. A draft that does not pass publishes nothing.
+ * it names stored), becomes the next version, and the builder is woken
+ * to build it now. A draft that does not pass publishes nothing.
  */
 export async function publishDraft(
   store: AppStore,
