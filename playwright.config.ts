@@ -55,8 +55,9 @@ export default defineConfig({
     },
   ],
   webServer: {
-    // Builds first when the build is missing or was made with other settings.
-    command: 'node scripts/ensure-build.ts && node server/start.ts',
+    // Builds first when the build is missing or was made with other settings;
+    // then the web server and the builder, as `npm start` runs them.
+    command: 'node scripts/ensure-build.ts && node scripts/start.ts',
     url: `${E2E_BASE_URL}/healthz`,
     env: e2eServerEnv(),
     reuseExistingServer: false,

@@ -12,10 +12,10 @@ import { signInAsOwner } from './support/owner-session.ts';
 
 /**
  * /admin/site as an owner uses it (docs/operations.md, "Owner's pages" and
- * "Publishing the site"): a server of its own that runs the publisher, with
- * a BUILD_DIR of its own (a link to the suite's build to start from, so
+ * "Publishing the site"): a server of its own with its builder beside it,
+ * and a BUILD_DIR of its own (a link to the suite's build to start from, so
  * publishing never changes what the other tests are served). The periodic
- * check is an hour apart, so only "Publish" asking the publisher can make a
+ * check is an hour apart, so only "Publish" waking the builder can make a
  * change appear within the minute. The tests run in order on one server.
  */
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * What a server needs after `npm ci --omit=dev`: `npm start` (build when
- * stale, then serve), `npm run build`, `npm run leads` and
+ * stale, then serve and build), `npm run build`, `npm run leads` and
  * `npm run check:launch`. Every package the code they run imports is a
  * dependency; tests, benchmarks and linters are devDependencies. Every
  * version is exact (README, "Dependencies").
@@ -32,6 +32,8 @@ function entryPoints(): string[] {
   walk(path.join(root, 'app/pages'));
   return [
     'server/start.ts',
+    'server/builder.ts',
+    'scripts/start.ts',
     'server/leads-cli.ts',
     'scripts/ensure-build.ts',
     'scripts/build.ts',

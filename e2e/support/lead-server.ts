@@ -23,6 +23,8 @@ export interface SiteServer {
   readonly process: ChildProcess;
   /** Everything the server printed so far (pino JSON lines). */
   output(): string;
+  /** Everything its builder printed so far; empty without one. */
+  builderOutput(): string;
   /** Graceful stop (SIGTERM), waiting for the exit. */
   stop(): Promise<void>;
   /** SIGKILL, like a crash or an OOM kill, waiting for the exit. */
@@ -45,11 +47,24 @@ export async function attachServerLogsOnFailure(testInfo: TestInfo): Promise<voi
       body: server.output(),
       contentType: 'text/plain',
     });
+    if (server.builderOutput() !== '') {
+      await testInfo.attach(`builder of ${server.url}`, {
+        body: server.builderOutput(),
+        contentType: 'text/plain',
+      });
+    }
   }
 }
 
-/** Starts `node server/start.ts` and resolves once it listens. */
-export async function startSiteServer(env: Record<string, string>): Promise<SiteServer> {
+/**
+ * Starts `node server/start.ts` and resolves once it listens; with
+ * `builder`, the builder beside it (`node server/builder.ts`, as `npm start`
+ * runs them), for tests that publish the site.
+ */
+export async function startSiteServer(
+  env: Record<string, string>,
+  options: { builder?: boolean } = {},
+): Promise<SiteServer> {
   const fullEnv: Record<string, string> = {
     ...(process.env as Record<string, string>),
     ...E2E_BUILD_ENV,
@@ -69,15 +84,36 @@ export async function startSiteServer(env: Record<string, string>): Promise<Site
   // A ceiling for a server that hangs before listening; a loaded machine needs many seconds.
   const printed = watchServerOutput(child, { timeoutMs: 120_000 });
   const port = await printed.port;
+  let builderText = '';
+  const builder = options.builder
+    ? spawn(process.execPath, ['server/builder.ts'], {
+        cwd: root,
+        env: fullEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+    : undefined;
+  const collect = (chunk: Buffer) => {
+    builderText = (builderText + chunk.toString()).slice(-200_000);
+  };
+  builder?.stdout.on('data', collect);
+  builder?.stderr.on('data', collect);
+  const builderExited = builder
+    ? new Promise<void>((resolve) => builder.once('exit', () => resolve()))
+    : Promise.resolve();
   const stopWith = async (signal: NodeJS.Signals) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    await exited;
+    for (const running of [child, builder]) {
+      if (running && running.exitCode === null && running.signalCode === null) {
+        running.kill(signal);
+      }
+    }
+    await Promise.all([exited, builderExited]);
   };
   const server: SiteServer = {
     url: `http://127.0.0.1:${port}`,
     env: fullEnv,
     process: child,
     output: printed.text,
+    builderOutput: () => builderText,
     stop: () => stopWith('SIGTERM'),
     kill: () => stopWith('SIGKILL'),
   };

@@ -43,7 +43,8 @@ export async function startOwnerSite(env: Record<string, string> = {}): Promise<
     SMTP_URL: smtp.url,
     ...env,
   };
-  const server = await startSiteServer(siteEnv);
+  // With a builder: the owner's pages publish the site.
+  const server = await startSiteServer(siteEnv, { builder: true });
   const owner = async (...args: string[]) => {
     let stdout = '';
     let stderr = '';
