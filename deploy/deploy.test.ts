@@ -32,6 +32,8 @@ import { watchServerOutput } from '../server/server-output.server.ts';
 const root = path.resolve(import.meta.dirname, '..');
 const deployDir = path.join(root, 'deploy');
 const unitFile = path.join(deployDir, 'glass-site.service');
+const builderUnitFile = path.join(deployDir, 'glass-site-builder.service');
+const UNITS = [unitFile, builderUnitFile];
 const INSTALL_DIR = '/srv/glass-site';
 
 const has = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
@@ -67,26 +69,72 @@ describe('deploy/glass-site.service', () => {
     expect(exampleEnv.DATA_DIR).toBe('/var/lib/glass-site');
   });
 
-  it('builds where the service may write: everything a build writes is in its StateDirectory', () => {
-    // ProtectSystem=strict leaves only /var/lib/glass-site writable; the
-    // server builds when content is published (deploy/README.md).
-    const env = parseEnv(exampleEnv);
-    expect(env.SITE_PUBLISH_INTERVAL_S).toBe(10);
-    for (const key of ['BUILD_DIR', 'BUILD_CACHE_DIR']) {
-      expect(exampleEnv[key], key).toMatch(/^\/var\/lib\/glass-site\/[a-z]/);
-    }
+  it('writes only its lead store: the builds are the builder’s, and it only reads them', () => {
+    // ProtectSystem=strict leaves only /var/lib/glass-site (DATA_DIR) writable.
+    expect(unitValues('StateDirectory')).toEqual(['glass-site']);
     expect(unitValues('ReadWritePaths')).toEqual([]);
     expect(unitValues('ProtectSystem')).toEqual(['strict']);
+    for (const key of ['BUILD_DIR', 'BUILD_CACHE_DIR']) {
+      expect(exampleEnv[key], key).not.toMatch(/^\/var\/lib\/glass-site\//);
+    }
+    // Starting it starts the builder too.
+    expect(unitValues('Wants')).toContain('network-online.target glass-site-builder.service');
+  });
+});
+
+describe('deploy/glass-site-builder.service', () => {
+  it('starts the builder from the install folder with the same environment file', () => {
+    const unit = readFileSync(builderUnitFile, 'utf8');
+    expect(unit).toContain(`ExecStart=${INSTALL_DIR}/node_modules/.bin/node server/builder.ts`);
+    expect(unitValues('EnvironmentFile', builderUnitFile)).toEqual(['/etc/glass-site/env']);
+    expect(unitValues('User', builderUnitFile)).toEqual(unitValues('User'));
+    expect(unitValues('Restart', builderUnitFile)).toEqual(['always']);
   });
 
+  it('builds where it may write: everything a build writes is in its StateDirectory', () => {
+    // ProtectSystem=strict leaves only its state folders writable: the
+    // builds' and the lead store's, where it records each build.
+    const env = parseEnv(exampleEnv);
+    expect(env.SITE_PUBLISH_INTERVAL_S).toBe(10);
+    expect(unitValues('StateDirectory', builderUnitFile)).toEqual(['glass-site-builds glass-site']);
+    for (const key of ['BUILD_DIR', 'BUILD_CACHE_DIR']) {
+      expect(exampleEnv[key], key).toMatch(/^\/var\/lib\/glass-site-builds\/[a-z]/);
+    }
+    expect(unitValues('ReadWritePaths', builderUnitFile)).toEqual([]);
+    expect(unitValues('ProtectSystem', builderUnitFile)).toEqual(['strict']);
+  });
+
+  it('is bounded: at most one core, bounded memory, a lower priority than the web server', () => {
+    expect(unitValues('CPUQuota', builderUnitFile)).toEqual(['100%']);
+    expect(unitValues('MemoryMax', builderUnitFile)).toEqual(['2G']);
+    expect(Number(unitValues('Nice', builderUnitFile)[0])).toBeGreaterThan(0);
+    expect(unitValues('Nice')).toEqual([]);
+  });
+
+  it('has the web server’s sandbox, but for what it runs and may write', () => {
+    const sandbox = (file: string) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => /^[A-Z]\w*=/.test(line))
+        .filter(
+          (line) =>
+            !/^(Description|Wants|ExecStart|Restart|RestartSec|StateDirectory|CPUQuota|CPUWeight|MemoryHigh|MemoryMax|Nice|IOWeight)=/.test(
+              line,
+            ),
+        );
+    expect(sandbox(builderUnitFile)).toEqual(sandbox(unitFile));
+  });
+});
+
+describe.each(UNITS.map((file) => [path.basename(file), file]))('deploy/%s', (name, file) => {
   it.skipIf(!hasSystemdAnalyze)(
     `passes systemd-analyze verify${hasSystemdAnalyze ? '' : ' (SKIPPED: systemd-analyze is not installed)'}`,
     () => {
       // Verify checks that ExecStart exists: point it at this checkout.
       const scratch = mkdtempSync(path.join(tmpdir(), 'unit-'));
       try {
-        const copy = path.join(scratch, 'glass-site.service');
-        writeFileSync(copy, readFileSync(unitFile, 'utf8').replaceAll(INSTALL_DIR, root));
+        const copy = path.join(scratch, name);
+        writeFileSync(copy, readFileSync(file, 'utf8').replaceAll(INSTALL_DIR, root));
         const result = spawnSync('systemd-analyze', ['verify', copy], { encoding: 'utf8' });
         // Unknown keys are only warnings (exit 0), so any output is a failure too.
         expect(`${result.stdout}${result.stderr}`.trim()).toBe('');
@@ -98,9 +146,9 @@ describe('deploy/glass-site.service', () => {
   );
 });
 
-/** Every value the unit gives `key`, in order. */
-function unitValues(key: string): string[] {
-  return readFileSync(unitFile, 'utf8')
+/** Every value the unit (the web server's by default) gives `key`, in order. */
+function unitValues(key: string, file = unitFile): string[] {
+  return readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line.startsWith(`${key}=`))
     .map((line) => line.slice(key.length + 1).trim());
@@ -126,9 +174,9 @@ function syscallsOf(name: string, seen = new Map<string, string[]>()): string[] 
 }
 
 /** The system calls the unit's SystemCallFilter= lines allow (an allow-list, then `~` removals). */
-function allowedSyscalls(): string[] {
+function allowedSyscalls(file: string): string[] {
   const allowed = new Set<string>();
-  const [first, ...rest] = unitValues('SystemCallFilter');
+  const [first, ...rest] = unitValues('SystemCallFilter', file);
   if (!first || first.startsWith('~')) throw new Error('expected an allow-list first');
   for (const entry of first.split(/\s+/)) for (const call of syscallsOf(entry)) allowed.add(call);
   for (const line of rest) {
@@ -146,7 +194,8 @@ function allowedSyscalls(): string[] {
  * systemd's: the listed calls are allowed, `socket` only for the listed
  * families, anything else fails with the given errno; other architectures
  * are refused (libseccomp's default, SystemCallArchitectures=native).
- * libseccomp sets no_new_privs (NoNewPrivileges=yes).
+ * libseccomp sets no_new_privs (NoNewPrivileges=yes). The unit's Nice= is
+ * applied before the user changes.
  */
 const SANDBOX_LOADER = `
 import ctypes, os, sys
@@ -156,6 +205,7 @@ families = [int(f) for f in env.pop('SANDBOX_FAMILIES').split()]
 errno = int(env.pop('SANDBOX_ERRNO'))
 uid = int(env.pop('SANDBOX_UID'))
 mdwe = env.pop('SANDBOX_MDWE') == 'yes'
+nice = int(env.pop('SANDBOX_NICE') or '0')
 class Cmp(ctypes.Structure):
     _fields_ = [('arg', ctypes.c_uint), ('op', ctypes.c_int), ('a', ctypes.c_uint64), ('b', ctypes.c_uint64)]
 lib = ctypes.CDLL('libseccomp.so.2')
@@ -177,6 +227,8 @@ if 'socket' in calls:
     for family in families:
         if lib.seccomp_rule_add_array(ctx, ALLOW, socket, 1, (Cmp * 1)(Cmp(0, 4, family, 0))) != 0:
             sys.exit('cannot allow socket family %d' % family)
+if nice:
+    os.nice(nice)
 os.setgroups([])
 os.setresgid(uid, uid, uid)
 os.setresuid(uid, uid, uid)
@@ -198,8 +250,10 @@ const sandboxSkip = hasSandboxTools
   ? ''
   : ' (SKIPPED: needs root, systemd-analyze, unshare, python3 and libseccomp)';
 
-/** The unit's StateDirectory=, the one writable place (the environment file's paths are in it). */
+/** The web server's StateDirectory=, its one writable place: the lead store (DATA_DIR). */
 const STATE_DIR = `/var/lib/${unitValues('StateDirectory')[0]}`;
+/** The builder's own StateDirectory=, where the builds are (BUILD_DIR, BUILD_CACHE_DIR). */
+const BUILDS_DIR = `/var/lib/${unitValues('StateDirectory', builderUnitFile)[0]!.split(/\s+/)[0]}`;
 
 /**
  * The service's file system, made in the sandbox's own mount namespace
@@ -210,9 +264,11 @@ const STATE_DIR = `/var/lib/${unitValues('StateDirectory')[0]}`;
  *   `.astro` a link into the state folder. Bound, not reached through the
  *   checkout's own path, so the user nobody runs it from any clone, even
  *   one under a folder only its owner may enter;
- * - the state folder (SANDBOX_STATE) bound at STATE_DIR, where the
- *   environment file's DATA_DIR, BUILD_DIR and BUILD_CACHE_DIR are, on a
- *   tmpfs hiding the rest of STATE_DIR's parent (a mount needs a folder);
+ * - the state folders (SANDBOX_STATES: `name host-folder rw|ro` lines)
+ *   bound at /var/lib/<name>: the lead store (DATA_DIR) and the builds
+ *   (BUILD_DIR, BUILD_CACHE_DIR), writable where the unit's
+ *   StateDirectory= names them and read-only elsewhere (ProtectSystem=strict),
+ *   on a tmpfs hiding the rest of /var/lib (a mount needs a folder);
  * - a /tmp of its own (PrivateTmp=).
  */
 const SANDBOX_MOUNTS = `
@@ -227,23 +283,33 @@ for entry in "$SANDBOX_PROJECT"/* "$SANDBOX_PROJECT"/.[!.]*; do
   if [ -d "$entry" ]; then mkdir "$SANDBOX_INSTALL_DIR/$name"; else : > "$SANDBOX_INSTALL_DIR/$name"; fi
   mount --bind -o ro "$entry" "$SANDBOX_INSTALL_DIR/$name"
 done
-ln -s "$SANDBOX_STATE_DIR/astro" "$SANDBOX_INSTALL_DIR/.astro"
+ln -s "$SANDBOX_ASTRO_DIR" "$SANDBOX_INSTALL_DIR/.astro"
 mount -o remount,ro "\${SANDBOX_INSTALL_DIR%/*}"
-mount -t tmpfs -o mode=0755 tmpfs "\${SANDBOX_STATE_DIR%/*}"
-mkdir -m 0700 "$SANDBOX_STATE_DIR"
-if [ -n "$SANDBOX_STATE" ]; then mount --bind "$SANDBOX_STATE" "$SANDBOX_STATE_DIR"; fi
+mount -t tmpfs -o mode=0755 tmpfs /var/lib
+echo "$SANDBOX_STATES" | while read -r name host mode; do
+  [ -n "$name" ] || continue
+  mkdir -m 0700 "/var/lib/$name"
+  [ "$host" = - ] && continue
+  mount --bind "$host" "/var/lib/$name"
+  if [ "$mode" = ro ]; then mount -o remount,bind,ro "/var/lib/$name"; fi
+done
 mount -t tmpfs -o mode=1777 tmpfs /tmp
 cd "$SANDBOX_INSTALL_DIR"
 exec python3 -c "$SANDBOX_LOADER" "$@"
 `;
 
-/** The unit's command line, run from INSTALL_DIR inside the sandbox. */
-const execStart = unitValues('ExecStart')[0]!.split(/\s+/);
+/** A unit's command line, run from INSTALL_DIR inside the sandbox. */
+const execStartOf = (file: string) => unitValues('ExecStart', file)[0]!.split(/\s+/);
+const execStart = execStartOf(unitFile);
 const sandboxNode = execStart[0]!;
 
 interface SandboxOptions {
-  /** The state folder on this machine (STATE_DIR inside); none: an empty one. */
+  /** The unit whose settings apply (the web server's by default). */
+  unit?: string;
+  /** The lead store's folder on this machine (STATE_DIR inside); none: an empty one. */
   state?: string;
+  /** The builds' folder on this machine (BUILDS_DIR inside); none: an empty one. */
+  builds?: string;
   /** The checkout to install (this one by default). */
   project?: string;
 }
@@ -259,11 +325,22 @@ function spawnSandboxed(
   env: Record<string, string>,
   options: SandboxOptions = {},
 ) {
+  const unit = options.unit ?? unitFile;
+  const values = (key: string) => unitValues(key, unit);
   const familyNumbers: Record<string, number> = { AF_UNIX: 1, AF_INET: 2, AF_INET6: 10 };
-  const families = unitValues('RestrictAddressFamilies').flatMap((line) => line.split(/\s+/));
-  const hidepid = unitValues('ProtectProc')[0] ?? 'default';
-  const subset = unitValues('ProcSubset')[0] === 'pid' ? ',subset=pid' : '';
-  const errnoName = unitValues('SystemCallErrorNumber')[0] ?? 'EPERM';
+  const families = values('RestrictAddressFamilies').flatMap((line) => line.split(/\s+/));
+  const hidepid = values('ProtectProc')[0] ?? 'default';
+  const subset = values('ProcSubset')[0] === 'pid' ? ',subset=pid' : '';
+  const errnoName = values('SystemCallErrorNumber')[0] ?? 'EPERM';
+  // Writable: the unit's StateDirectory= folders; the others read-only.
+  const writable = new Set(values('StateDirectory').flatMap((line) => line.split(/\s+/)));
+  const states = [
+    [STATE_DIR, options.state],
+    [BUILDS_DIR, options.builds],
+  ].map(([dir, host]) => {
+    const name = path.basename(dir!);
+    return `${name} ${host ?? '-'} ${writable.has(name) ? 'rw' : 'ro'}`;
+  });
   const errno = osConstants.errno[errnoName as keyof typeof osConstants.errno];
   return spawn(
     'unshare',
@@ -277,14 +354,15 @@ function spawnSandboxed(
         SANDBOX_PROC_OPTIONS: `hidepid=${hidepid === 'default' ? 'off' : hidepid}${subset}`,
         SANDBOX_PROJECT: options.project ?? root,
         SANDBOX_INSTALL_DIR: INSTALL_DIR,
-        SANDBOX_STATE_DIR: STATE_DIR,
-        SANDBOX_STATE: options.state ?? '',
+        SANDBOX_ASTRO_DIR: `${BUILDS_DIR}/astro`,
+        SANDBOX_STATES: states.join('\n'),
         SANDBOX_LOADER,
-        SANDBOX_SYSCALLS: allowedSyscalls().join(' '),
+        SANDBOX_SYSCALLS: allowedSyscalls(unit).join(' '),
         SANDBOX_FAMILIES: families.map((family) => String(familyNumbers[family])).join(' '),
         SANDBOX_ERRNO: String(errno),
         SANDBOX_UID: String(NOBODY),
-        SANDBOX_MDWE: unitValues('MemoryDenyWriteExecute')[0] ?? 'no',
+        SANDBOX_MDWE: values('MemoryDenyWriteExecute')[0] ?? 'no',
+        SANDBOX_NICE: values('Nice')[0] ?? '',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -312,7 +390,8 @@ const PROBE = `const fs = require('node:fs');
   const writable = (file) => { try { fs.closeSync(fs.openSync(file, 'wx')); fs.rmSync(file); return true; } catch (error) { return error.code; } };
   console.log(JSON.stringify({ setPriority, self: fs.existsSync('/proc/' + process.pid),
     init: fs.existsSync('/proc/1'), cpuinfo: fs.existsSync('/proc/cpuinfo'), uid: process.getuid(),
-    cwd: process.cwd(), project: writable('.sandbox-probe'), state: writable('${STATE_DIR}/probe') }));`;
+    cwd: process.cwd(), project: writable('.sandbox-probe'), state: writable('${STATE_DIR}/probe'),
+    builds: writable('${BUILDS_DIR}/probe'), nice: require('node:os').getPriority() }));`;
 
 /** Gives the state folder, and everything in it, to the service's user (StateDirectory=). */
 function giveToService(dir: string) {
@@ -325,14 +404,16 @@ function giveToService(dir: string) {
 /** The business name the owner publishes in the sandboxed run. */
 const PUBLISHED_NAME = 'Sandbox Glass Tauranga';
 
-describe('deploy/glass-site.service hardening', () => {
-  it.skipIf(!hasSystemdAnalyze)(
-    `scores ${MAX_EXPOSURE.toFixed(1)} or lower in systemd-analyze security${hasSystemdAnalyze ? '' : ' (SKIPPED: systemd-analyze is not installed)'}`,
-    () => {
-      const result = spawnSync('systemd-analyze', ['security', '--offline=yes', unitFile], {
-        encoding: 'utf8',
-      });
-      const score = /Overall exposure level for glass-site\.service: ([\d.]+)/.exec(result.stdout);
+describe('deploy/glass-site.service and glass-site-builder.service hardening', () => {
+  it.skipIf(!hasSystemdAnalyze).each(UNITS.map((file) => path.basename(file)))(
+    `%s scores ${MAX_EXPOSURE.toFixed(1)} or lower in systemd-analyze security${hasSystemdAnalyze ? '' : ' (SKIPPED: systemd-analyze is not installed)'}`,
+    (name) => {
+      const result = spawnSync(
+        'systemd-analyze',
+        ['security', '--offline=yes', path.join(deployDir, name)],
+        { encoding: 'utf8' },
+      );
+      const score = new RegExp(`Overall exposure level for ${name}: ([\\d.]+)`).exec(result.stdout);
       expect(score, `${result.stdout}${result.stderr}`).not.toBeNull();
       expect(Number(score![1])).toBeLessThanOrEqual(MAX_EXPOSURE);
     },
@@ -340,8 +421,8 @@ describe('deploy/glass-site.service hardening', () => {
 
   it('leaves memory that is writable and then executable to V8 (MemoryDenyWriteExecute)', () => {
     // Node aborts at start without it (V8's just-in-time compiler); the
-    // sandboxed run below applies the unit's setting, so it would fail too.
-    expect(unitValues('MemoryDenyWriteExecute')).toEqual([]);
+    // sandboxed runs below apply the units' setting, so they would fail too.
+    for (const file of UNITS) expect(unitValues('MemoryDenyWriteExecute', file)).toEqual([]);
   });
 
   it.skipIf(!hasSandboxTools)(
@@ -363,7 +444,7 @@ describe('deploy/glass-site.service hardening', () => {
   );
 
   it.skipIf(!hasSandboxTools)(
-    `the server runs, stores a lead, delivers its webhook and builds what the owner publishes, under the unit's sandbox${sandboxSkip}`,
+    `the server runs, stores a lead and delivers its webhook, and the builder builds what the owner publishes, each under its unit's sandbox${sandboxSkip}`,
     async () => {
       const scratch = mkdtempSync(path.join(tmpdir(), 'sandbox-'));
       const hook = createServer((req, res) => {
@@ -375,17 +456,20 @@ describe('deploy/glass-site.service hardening', () => {
       });
       let delivered!: () => void;
       const webhookArrived = new Promise<void>((resolve) => (delivered = resolve));
-      let server: ReturnType<typeof spawnSandboxed> | undefined;
+      const started: ReturnType<typeof spawnSandboxed>[] = [];
       try {
-        // The sandbox is in force: a call outside the filter fails (setpriority,
-        // in @resources), /proc shows no process of another user (init) and
-        // no /proc/cpuinfo, the project is read-only and the state folder is not.
+        // The sandboxes are in force: a call outside the filter fails
+        // (setpriority, in @resources), /proc shows no process of another
+        // user (init) and no /proc/cpuinfo, the project is read-only; the
+        // web server may write its lead store only, the builder the builds
+        // too, at a lower priority.
         const state = path.join(scratch, 'state');
-        mkdirSync(state, { mode: 0o700 });
-        giveToService(state);
-        const probe = await runSandboxed([sandboxNode, '-e', PROBE], { state });
-        expect(probe.code, probe.output).toBe(0);
-        expect(JSON.parse(probe.output)).toEqual({
+        const builds = path.join(scratch, 'builds');
+        for (const dir of [state, builds]) {
+          mkdirSync(dir, { mode: 0o700 });
+          giveToService(dir);
+        }
+        const probed = {
           setPriority: 'EPERM',
           self: true,
           init: false,
@@ -394,10 +478,27 @@ describe('deploy/glass-site.service hardening', () => {
           cwd: INSTALL_DIR,
           project: 'EROFS',
           state: true,
+        };
+        const webProbe = await runSandboxed([sandboxNode, '-e', PROBE], { state, builds });
+        expect(webProbe.code, webProbe.output).toBe(0);
+        expect(JSON.parse(webProbe.output)).toEqual({ ...probed, builds: 'EROFS', nice: 0 });
+        const builderProbe = await runSandboxed([sandboxNode, '-e', PROBE], {
+          unit: builderUnitFile,
+          state,
+          builds,
+        });
+        expect(builderProbe.code, builderProbe.output).toBe(0);
+        expect(JSON.parse(builderProbe.output)).toEqual({
+          ...probed,
+          builds: true,
+          nice: Number(unitValues('Nice', builderUnitFile)[0]),
         });
 
         // The environment file's folders, as this machine sees them.
-        const onHost = (file: string) => path.join(state, path.relative(STATE_DIR, file));
+        const onHost = (file: string) =>
+          file.startsWith(`${BUILDS_DIR}/`)
+            ? path.join(builds, path.relative(BUILDS_DIR, file))
+            : path.join(state, path.relative(STATE_DIR, file));
         // A release the server can start from: a stand-in server bundle and a page.
         const buildDir = onHost(exampleEnv.BUILD_DIR!);
         const release = createRelease(buildDir);
@@ -409,7 +510,7 @@ describe('deploy/glass-site.service hardening', () => {
           "export function handler(_req, res) { res.statusCode = 404; res.end('not found'); }\n",
         );
         publishRelease(buildDir, release);
-        // What an owner published on /admin/site: the server builds it at start.
+        // What an owner published on /admin/site: the builder builds it at start.
         const dataDir = onHost(exampleEnv.DATA_DIR!);
         const store = await openSqliteStore({ dataDir });
         const { version } = await store.createSiteContentVersion(
@@ -420,26 +521,23 @@ describe('deploy/glass-site.service hardening', () => {
           null,
         );
         await store.close();
-        giveToService(state);
+        for (const dir of [state, builds]) giveToService(dir);
         await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
         const hookPort = (hook.address() as { port: number }).port;
 
-        const child = spawnSandboxed(
-          execStart,
-          {
-            HOST: '127.0.0.1',
-            PORT: '0',
-            SITE_URL: 'http://localhost',
-            BUILD_DIR: exampleEnv.BUILD_DIR!,
-            BUILD_CACHE_DIR: exampleEnv.BUILD_CACHE_DIR!,
-            DATA_DIR: exampleEnv.DATA_DIR!,
-            LEAD_WEBHOOK_URLS: `http://127.0.0.1:${hookPort}/hook`,
-            LOG_LEVEL: 'info',
-          },
-          { state },
-        );
-        server = child;
-        const printed = watchServerOutput(child);
+        const env = {
+          HOST: '127.0.0.1',
+          PORT: '0',
+          SITE_URL: 'http://localhost',
+          BUILD_DIR: exampleEnv.BUILD_DIR!,
+          BUILD_CACHE_DIR: exampleEnv.BUILD_CACHE_DIR!,
+          DATA_DIR: exampleEnv.DATA_DIR!,
+          LEAD_WEBHOOK_URLS: `http://127.0.0.1:${hookPort}/hook`,
+          LOG_LEVEL: 'info',
+        };
+        const server = spawnSandboxed(execStart, env, { state, builds });
+        started.push(server);
+        const printed = watchServerOutput(server);
         const port = await printed.port;
         const base = `http://127.0.0.1:${port}`;
         expect((await fetch(`${base}/`)).status, printed.text()).toBe(200);
@@ -459,12 +557,30 @@ describe('deploy/glass-site.service hardening', () => {
         expect(posted.status, printed.text()).toBe(201);
         await webhookArrived;
 
-        // The publish's build ran in the sandbox, as the server's child: the
-        // release it made is served.
+        // The publish's build runs in the builder's sandbox, as the
+        // builder's child; the server, in its own, serves the release it made.
+        const builder = spawnSandboxed(execStartOf(builderUnitFile), env, {
+          unit: builderUnitFile,
+          state,
+          builds,
+        });
+        started.push(builder);
+        let builderOutput = '';
+        builder.stdout.on('data', (chunk: Buffer) => (builderOutput += chunk.toString()));
+        builder.stderr.on('data', (chunk: Buffer) => (builderOutput += chunk.toString()));
+        await eventually(
+          () =>
+            expect(builderOutput).toMatch(
+              new RegExp(`built content version ${version} in|site build failed`),
+            ),
+          240_000,
+        );
+        expect(builderOutput).toContain(`built content version ${version} in`);
         const switched = `site switched to content version ${version}`;
         await eventually(
-          () => expect(printed.text()).toMatch(new RegExp(`${switched}|site build failed`)),
-          240_000,
+          () =>
+            expect(printed.text()).toMatch(new RegExp(`${switched}|cannot serve the new build`)),
+          60_000,
         );
         expect(printed.text()).toContain(switched);
         const home = await (await fetch(`${base}/`)).text();
@@ -473,14 +589,16 @@ describe('deploy/glass-site.service hardening', () => {
         expect(built).not.toBe(release);
         expect(existsSync(path.join(built, 'client/index.html'))).toBe(true);
         expect(statSync(built).uid).toBe(NOBODY);
-        // Nothing the server or the build tried was refused in a way it logged.
-        expect(printed.text()).not.toMatch(
-          /EPERM|EAFNOSUPPORT|EROFS|EACCES|operation not permitted/i,
-        );
+        // Nothing either process or the build tried was refused in a way it logged.
+        for (const output of [printed.text(), builderOutput]) {
+          expect(output).not.toMatch(/EPERM|EAFNOSUPPORT|EROFS|EACCES|operation not permitted/i);
+        }
 
-        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-        child.kill('SIGTERM');
-        await exited;
+        for (const child of started.splice(0)) {
+          const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+          child.kill('SIGTERM');
+          await exited;
+        }
         const after = await openSqliteStore({ dataDir });
         try {
           expect(await after.siteContentVersion(version)).toMatchObject({ state: 'live' });
@@ -488,9 +606,10 @@ describe('deploy/glass-site.service hardening', () => {
           await after.close();
         }
       } finally {
-        if (server && server.exitCode === null && server.signalCode === null) {
-          const exited = new Promise<void>((resolve) => server!.once('exit', () => resolve()));
-          server.kill('SIGTERM');
+        for (const child of started) {
+          if (child.exitCode !== null || child.signalCode !== null) continue;
+          const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+          child.kill('SIGTERM');
           await exited;
         }
         hook.close();
