@@ -72,8 +72,8 @@ export interface PublishListener {
 
 /**
  * The builder's side: LISTEN on a connection of its own, calling `wake` on
- * every notification, and once each time the connection is made again
- * (what was sent meanwhile is lost).
+ * every notification, and once each time the connection is made (what
+ * was sent while there was none is lost).
  */
 export function listenForPublish(options: {
   databaseUrl: string;
@@ -85,7 +85,8 @@ export function listenForPublish(options: {
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let closed = false;
-  let connections = 0;
+  /** Whether the loss of the connection was logged (once per outage). */
+  let lostLogged = false;
   let resolveListening: () => void = () => undefined;
   const listening = new Promise<void>((resolve) => (resolveListening = resolve));
 
@@ -108,10 +109,13 @@ export function listenForPublish(options: {
       lost = true;
       if (client === next) client = undefined;
       if (closed) return;
-      logger.warn(
-        error ? { err: pgError(error) } : {},
-        'lost the connection that hears "Publish"; connecting again',
-      );
+      if (!lostLogged) {
+        logger.warn(
+          error ? { err: pgError(error) } : {},
+          'no connection hears "Publish"; connecting again every few seconds',
+        );
+        lostLogged = true;
+      }
       next.end().catch(() => undefined);
       again();
     };
@@ -128,11 +132,11 @@ export function listenForPublish(options: {
       return;
     }
     if (closed) return;
-    connections += 1;
+    lostLogged = false;
     logger.info({ channel: PUBLISH_CHANNEL }, 'listening for "Publish"');
     resolveListening();
-    // Anything published while there was no connection.
-    if (connections > 1) wake();
+    // Anything published while there was no connection (or before the first).
+    wake();
   }
 
   void connect();
