@@ -17,7 +17,7 @@ import {
  * `npm start` with its database down and a build due: with no build yet,
  * the build cannot read the site content and builds from the shipped
  * defaults, says so in one line, and the server serves; once the database
- * answers, the server's publisher builds the content published meanwhile.
+ * answers, the builder beside it builds the content published meanwhile.
  * In the next outage a changed SITE_URL makes a build due again: it is made
  * from the content of the release served. The database is a real
  * PostgreSQL behind a relay on loopback, closed at first.
@@ -66,7 +66,7 @@ async function startRelay(port: number, target: URL) {
 function npmStart(env: NodeJS.ProcessEnv) {
   const child: ChildProcess = spawn(
     'sh',
-    ['-c', 'node scripts/ensure-build.ts && exec node server/start.ts'],
+    ['-c', 'node scripts/ensure-build.ts && exec node scripts/start.ts'],
     { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
