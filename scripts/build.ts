@@ -88,7 +88,7 @@ const storeProblem = (problem: unknown) => {
       process.exit(1);
     }
     // The store cannot be read (a database that is down). A version asked
-    // for (the server's publisher) is only in the store: it fails, and
+    // for (the builder) is only in the store: it fails, and
     // the publisher tries again. Otherwise (npm start, npm run build) the
     // site is built from what it serves, so a deploy during an outage
     // never takes it down; the publisher catches up once the store answers.

@@ -38,7 +38,7 @@ export async function staleReason(now: Date = new Date()): Promise<string | null
   // The site starts whether or not the store answers: without it, the
   // build there is kept (a build now could only remake it from the content
   // it already has: scripts/build.ts builds from the served release's
-  // content when the store cannot be read, and the server's publisher
+  // content when the store cannot be read, and the builder
   // catches up once it answers).
   let store: Awaited<ReturnType<typeof openStoreForBuild>>;
   let wanted: Awaited<ReturnType<typeof desiredSiteBuild>>;

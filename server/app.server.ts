@@ -37,8 +37,8 @@ export interface LeadsIntegration {
   ownerPages?: OwnerPagesContext;
   /**
    * The content to serve and where build results go, from the store
-   * (site-publisher.server.ts); without it the server serves the release it
-   * started with.
+   * (site-publisher.server.ts): the web server records through it the
+   * version it serves (release-follower.server.ts).
    */
   sitePublishing?: SitePublishSource;
 }

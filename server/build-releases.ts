@@ -210,7 +210,7 @@ function lstatOrNull(file: string) {
 
 /**
  * The lock that lets one process at a time build for BUILD_DIR when the
- * site is published (server/site-publisher.server.ts): SQLite's exclusive
+ * site is published (server/site-publisher.server.ts, run by the builder): SQLite's exclusive
  * lock on `<BUILD_DIR>.publish.lock`, beside BUILD_DIR where no pruning
  * removes it. Returns the release of the lock, or undefined at once when
  * another process (or another publisher in this one) holds it. The kernel

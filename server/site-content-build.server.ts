@@ -25,7 +25,7 @@ import { currentRelease } from './build-releases.ts';
  * What a build is made from (docs/operations.md#site-content): a version of
  * the site content from the store, or the shipped defaults (version 0).
  * scripts/build.ts writes it into the release; scripts/ensure-build.ts and
- * the server's publisher compare `desiredSiteBuild` with the build stamp.
+ * the builder's publisher compare `desiredSiteBuild` with the build stamp.
  */
 
 /** What the served build should show now: its content version and key. */
@@ -160,7 +160,7 @@ export async function writeContentFiles(
 }
 
 /**
- * What the server's publisher (server/site-publisher.server.ts) should serve:
+ * What the builder's publisher (server/site-publisher.server.ts) should build:
  * a version an owner has just published (still `publishing`: its build has
  * not yet succeeded anywhere) when it is the newest, else the newest live
  * version as `desiredSiteBuild` says. A failed version is passed over.
@@ -203,7 +203,7 @@ export interface FallbackContent {
  * down while `npm start` or `npm run build` builds): the content of the
  * release BUILD_DIR serves, as the build that made it wrote it (its
  * `content/` folder, job photos included, with its version and key, so the
- * server's publisher builds again once the store answers and shows
+ * builder builds again once the store answers and shows
  * anything else), or the shipped defaults (version 0) when no release has
  * any. A site never stops serving because its database is down.
  */

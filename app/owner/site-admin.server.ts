@@ -48,7 +48,7 @@ import {
  * revision the owner saw (a save made meanwhile is shown, never
  * overwritten), every field checked by the section's schema, job photos
  * made safe and stored, "Publish" (a new version from the whole draft,
- * checked by the schema, then the publisher asked to build now) and
+ * checked by the schema, then the builder woken to build it now) and
  * "Restore". Each change is noted in the activity list with section names,
  * version numbers and ids only.
  */
@@ -65,7 +65,7 @@ export const SITE_ACTIVITY = {
   failed: 'site.failed',
 } as const;
 
-/** The activity list's actor for what the server's publisher did. */
+/** The activity list's actor for what the builder and the web server did with a version. */
 export const SERVER_ACTOR = 'server';
 
 export function siteActivity(
