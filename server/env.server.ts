@@ -168,7 +168,7 @@ const envSchema = z
         .regex(/^AW-[A-Za-z0-9]+\/[A-Za-z0-9_-]+$/, 'must look like AW-123456789/AbCdEf')
         .optional(),
     ),
-    // How often the server checks for newly published site content (docs/operations.md, "Publishing the site").
+    // How often the builder checks for newly published site content (docs/operations.md, "Publishing the site").
     SITE_PUBLISH_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(10),
     // This host's name in the store's record of builds (docs/operations.md#several-hosts).
     SITE_HOST_NAME: optionalText.pipe(z.string().max(200).optional()),
