@@ -24,6 +24,7 @@ import {
   pruneReleases,
   releasesDirOf,
 } from './build-releases.ts';
+import { eventually } from '../app/leads/testing/test-support.server.ts';
 import { watchServerOutput } from './server-output.server.ts';
 
 let scratch: string;
@@ -214,15 +215,19 @@ describe('build releases, built by root and served by another user', () => {
         const next = makeServableRelease('second', new Date('2026-01-02T00:00:00Z'));
         publishRelease(buildDir, next);
         const removed = pruneReleases(buildDir);
-
-        expect(await get('/'), printed.text()).toBe('200 first');
-        expect(await get('/contact')).toBe('200 first: contact');
         expect(removed).toEqual([]);
+
+        // The server follows BUILD_DIR; the release it served before stays
+        // held for the requests still on it (60 s), so no build removes it.
+        await eventually(async () => expect(await get('/'), printed.text()).toBe('200 second'));
+        expect(await get('/contact')).toBe('200 second: contact');
+        expect(pruneReleases(buildDir)).toEqual([]);
+        expect(existsSync(served)).toBe(true);
       } finally {
         server.kill('SIGTERM');
         await exited;
       }
-      // Once that server has stopped, the next build removes its release.
+      // Once that server has stopped, the next build removes the release it served first.
       expect(pruneReleases(buildDir)).toEqual([served]);
     },
   );
