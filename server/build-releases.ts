@@ -19,9 +19,10 @@ import { DatabaseSync } from 'node:sqlite';
  * the served one and then points the link at it in one rename, so a reader of
  * BUILD_DIR sees either the old build or the new one, never half of one.
  *
- * A server resolves the link once, at start, and keeps serving that release
- * (its page list and CSP hashes were read from it) until it restarts. While
- * it runs it holds a shared lock on the release's lock file,
+ * A server resolves the link and serves that release (its page list and
+ * CSP hashes were read from it) until the link points at another one, which
+ * it then loads and switches to (server/release-follower.server.ts). While
+ * it serves a release it holds a shared lock on the release's lock file,
  * `<BUILD_DIR>-releases/<id>.lock`, which the build created beside the
  * release; a build in progress holds one on its own. After publishing, every
  * other release is deleted unless some process holds its lock, so old builds
