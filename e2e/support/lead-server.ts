@@ -83,7 +83,7 @@ export async function startSiteServer(
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // A ceiling for a server that hangs before listening; a loaded machine needs many seconds.
   const printed = watchServerOutput(child, { timeoutMs: 120_000 });
-  const port = await printed.port;
+  // The builder starts with it, as under `npm start`, and is ready before the test goes on.
   let builderText = '';
   const builder = options.builder
     ? spawn(process.execPath, ['server/builder.ts'], {
@@ -92,14 +92,39 @@ export async function startSiteServer(
         stdio: ['ignore', 'pipe', 'pipe'],
       })
     : undefined;
-  const collect = (chunk: Buffer) => {
-    builderText = (builderText + chunk.toString()).slice(-200_000);
-  };
-  builder?.stdout.on('data', collect);
-  builder?.stderr.on('data', collect);
   const builderExited = builder
     ? new Promise<void>((resolve) => builder.once('exit', () => resolve()))
     : Promise.resolve();
+  const builderReady = new Promise<void>((resolve, reject) => {
+    if (!builder) return resolve();
+    const timer = setTimeout(
+      () => reject(new Error(`the builder did not start:\n${builderText}`)),
+      120_000,
+    );
+    const collect = (chunk: Buffer) => {
+      builderText = (builderText + chunk.toString()).slice(-200_000);
+      if (builderText.includes('"msg":"builder started"')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    builder.stdout.on('data', collect);
+    builder.stderr.on('data', collect);
+    builder.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the builder exited (${code}) before it started:\n${builderText}`));
+    });
+  });
+  builderReady.catch(() => undefined);
+  let port: number;
+  try {
+    [port] = await Promise.all([printed.port, builderReady]);
+  } catch (error) {
+    for (const running of [child, builder]) {
+      if (running && running.exitCode === null && running.signalCode === null) running.kill();
+    }
+    throw error;
+  }
   const stopWith = async (signal: NodeJS.Signals) => {
     for (const running of [child, builder]) {
       if (running && running.exitCode === null && running.signalCode === null) {
