@@ -5,8 +5,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { contentKey, defaultSiteContent, type SiteContent } from '../app/content/site-content.ts';
-import { openLeadStore } from '../app/db/open-store.server.ts';
-import type { LeadStore } from '../app/db/store.server.ts';
+import { openStore } from '../app/db/open-store.server.ts';
+import type { AppStore } from '../app/db/store.server.ts';
 import {
   captureLogger,
   eventually,
@@ -105,7 +105,7 @@ async function firstChecksDone(builder: RunningBuilder, checks: number, extra?: 
 }
 
 /** The builder builds `version`, its build fails, and that is recorded as its host's. */
-async function failedBuildRecorded(builder: RunningBuilder, store: LeadStore, version: number) {
+async function failedBuildRecorded(builder: RunningBuilder, store: AppStore, version: number) {
   await eventually(
     async () => {
       const builds = await store.listSiteBuilds(version);
@@ -131,7 +131,7 @@ describe('the builder with the embedded store', () => {
   it('builds a version within seconds of its publishing: it reads the newest version', async () => {
     const dataDir = path.join(scratch.dir, 'leads');
     mkdirSync(dataDir, { recursive: true });
-    const store = await openLeadStore({ dataDir, databaseUrl: undefined });
+    const store = await openStore({ dataDir, databaseUrl: undefined });
     try {
       builder = startBuilder({
         DATA_DIR: dataDir,
@@ -151,7 +151,7 @@ describe.skipIf(!TEST_DATABASE_URL)('the builder with PostgreSQL', () => {
   const scratch = tempDataDir('builder-pg-');
   let admin: pg.Client;
   let databaseUrl: string;
-  let store: LeadStore;
+  let store: AppStore;
   let builder: RunningBuilder | undefined;
 
   beforeAll(async () => {
@@ -161,7 +161,7 @@ describe.skipIf(!TEST_DATABASE_URL)('the builder with PostgreSQL', () => {
     const url = new URL(TEST_DATABASE_URL!);
     url.searchParams.set('options', `-c search_path=${schema}`);
     databaseUrl = url.toString();
-    store = await openLeadStore({ dataDir: '', databaseUrl });
+    store = await openStore({ dataDir: '', databaseUrl });
   });
 
   afterEach(async () => builder?.stop());

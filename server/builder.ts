@@ -1,6 +1,6 @@
 import path from 'node:path';
 import pino from 'pino';
-import { reconnectingLeadStore } from '../app/db/open-store.server.ts';
+import { reconnectingStore } from '../app/db/open-store.server.ts';
 import { EnvError, parseEnv } from './env.server.ts';
 import { listenForPublish, watchNewestVersion } from './publish-signal.server.ts';
 import { sitePublishingSource } from './runtime.server.ts';
@@ -35,7 +35,7 @@ const logger = pino({ level: env.LOG_LEVEL, base: { service: 'builder' } });
 const root = path.resolve(import.meta.dirname, '..');
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build');
 // Never fails: a database that is down is an outage the builder waits out.
-const store = await reconnectingLeadStore({
+const store = await reconnectingStore({
   dataDir: env.DATA_DIR,
   databaseUrl: env.DATABASE_URL,
   logger: logger.child({ component: 'store' }),

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { LeadStore } from '../app/db/store.server.ts';
+import type { AppStore } from '../app/db/store.server.ts';
 
 /**
  * How "Publish" on /admin/site reaches the builder (server/builder.ts), a
@@ -155,7 +155,7 @@ export function listenForPublish(options: {
  * number every `pollMs`, calling `wake` when it changed.
  */
 export function watchNewestVersion(options: {
-  store: Pick<LeadStore, 'listSiteContentVersions'>;
+  store: Pick<AppStore, 'listSiteContentVersions'>;
   logger: Logger;
   wake: () => void;
   pollMs?: number;

@@ -4,13 +4,13 @@ import { photoLinks } from '../app/leads/delivery/signed-photo-links.server.ts';
 import { createLeadService } from '../app/leads/lead-service.server.ts';
 import { createOutbox, eventLoopBusy } from '../app/leads/delivery/outbox.server.ts';
 import { createRetentionPurge } from '../app/leads/retention.server.ts';
-import { storeErrorForLog, type AppStore as LeadStore } from '../app/db/store.server.ts';
-import { reconnectingStore as reconnectingLeadStore } from '../app/db/open-store.server.ts';
+import { storeErrorForLog, type AppStore } from '../app/db/store.server.ts';
+import { reconnectingStore } from '../app/db/open-store.server.ts';
 import { shippedIdentity, type IdentitySource } from '../app/content/served-identity.ts';
 import { createOwnerPagesContext, type OwnerPagesContext } from '../app/owner/context.server.ts';
 import { siteBuildActivity } from '../app/owner/site-admin.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
-import { leadPhotoRoute as leadPhotoLinks } from './lead-photo-route.server.ts';
+import { leadPhotoRoute } from './lead-photo-route.server.ts';
 import type { LeadsIntegration } from './app.server.ts';
 import type { Env } from './env.server.ts';
 import { siteBuildToPublish } from './site-content-build.server.ts';
@@ -70,7 +70,7 @@ export async function createRuntime(
   const hostName = options.hostName ?? siteHostName(env, 'build', 'build');
   const leadLogger = logger.child({ component: 'leads' });
   // Never fails: a database that is down is an outage the site rides out.
-  const store = await reconnectingLeadStore({
+  const store = await reconnectingStore({
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
     logger: leadLogger,
@@ -159,7 +159,7 @@ export async function createRuntime(
   return {
     storeKind,
     apiRouter,
-    photoLinks: leadPhotoLinks({ links, store, logger: leadLogger }),
+    photoLinks: leadPhotoRoute({ links, store, logger: leadLogger }),
     // The API's guards: a cross-origin form post gets its 403 (only an
     // attacking page sends one); an over-limit one reaches the page, where
     // receiveLead answers 429 with the message in the form.
@@ -200,7 +200,7 @@ export async function createRuntime(
  * where it and the web server record how each build of this host went.
  */
 export function sitePublishingSource(
-  store: LeadStore,
+  store: AppStore,
   hostName: string,
   logger: Logger,
 ): SitePublishSource {
@@ -240,7 +240,7 @@ export function sitePublishingSource(
 /** What the owner's pages (/admin) need: the store, the site's address, the sign-in e-mails. */
 function ownerPagesContext(
   env: Env,
-  store: LeadStore,
+  store: AppStore,
   logger: Logger,
   identity: IdentitySource,
 ): OwnerPagesContext {

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSiteContent } from '../app/content/site-content.ts';
-import { openSqliteLeadStore } from '../app/db/store-sqlite.server.ts';
+import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
 import { eventually, tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { createRelease, publishRelease, releasesDirOf } from './build-releases.ts';
 import { descendantsOf, watchServerOutput } from './server-output.server.ts';
@@ -50,7 +50,7 @@ describe('the web server', () => {
 
   beforeAll(async () => {
     // The owner published version 1; BUILD_DIR has none of it.
-    const store = await openSqliteLeadStore({ dataDir });
+    const store = await openSqliteStore({ dataDir });
     try {
       ({ version } = await store.createSiteContentVersion(defaultSiteContent, null));
     } finally {
@@ -108,7 +108,7 @@ describe('the web server', () => {
       100,
     );
     // Served, and recorded as this host's.
-    const store = await openSqliteLeadStore({ dataDir });
+    const store = await openSqliteStore({ dataDir });
     try {
       await eventually(
         async () => {
