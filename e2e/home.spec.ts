@@ -16,202 +16,199 @@ import { ready } from './support/pages.ts';
 
 const REVIEW_LIMIT = 150;
 
-test('the twelve sections come in the documented order', async ({ page }) => {
+/**
+ * The home page as served, read from one load: the order and sections 1 to 7
+ * only read what the page shows, so each is a step of one test rather than a
+ * test with its own load of the site's heaviest page, with its pictures and
+ * scripts. A failure still names its step.
+ */
+test('the twelve sections in the documented order, then sections 1 to 7, from one load', async ({
+  page,
+}) => {
   await page.goto('/');
-  const order = await page
-    .locator('main > :not(script, style)')
-    .evaluateAll((sections) =>
-      sections.map(
-        (section) =>
-          (section as HTMLElement).dataset.homeSection ?? section.getAttribute('aria-labelledby'),
-      ),
+
+  await test.step('the twelve sections come in the documented order', async () => {
+    const order = await page
+      .locator('main > :not(script, style)')
+      .evaluateAll((sections) =>
+        sections.map(
+          (section) =>
+            (section as HTMLElement).dataset.homeSection ?? section.getAttribute('aria-labelledby'),
+        ),
+      );
+    expect(order).toEqual([
+      'hero',
+      'call-back',
+      'grey',
+      'local-experts',
+      'trust',
+      'banner-emergency',
+      'offers',
+      'testimonials',
+      'banner-quote',
+      'glass-types',
+      'service-areas',
+      'final',
+    ]);
+    const headings = await page.locator('main h1, main h2').allInnerTexts();
+    expect(headings.map((heading) => heading.replace(/\s+/g, ' ').trim())).toEqual([
+      'Glass Repairs, Replacement, and Installation',
+      'Let Us Call You',
+      home.localExperts.heading,
+      'Reasons to Trust',
+      home.ctaBanners[0].heading,
+      'Special Offers',
+      home.testimonialsSection.heading,
+      home.ctaBanners[1].heading,
+      'Premium Glass Types We Install',
+      'Serving Tauranga and Surrounding Areas',
+      home.finalBanner.heading,
+    ]);
+  });
+
+  await test.step('1. hero: headline, intro, trust badge (47 reviews, 5/5), Request an Estimate', async () => {
+    const hero = page.locator('[data-home-section="hero"]');
+    await expect(hero.getByRole('heading', { level: 1 })).toHaveText(
+      'Glass Repairs, Replacement, and Installation',
     );
-  expect(order).toEqual([
-    'hero',
-    'call-back',
-    'grey',
-    'local-experts',
-    'trust',
-    'banner-emergency',
-    'offers',
-    'testimonials',
-    'banner-quote',
-    'glass-types',
-    'service-areas',
-    'final',
-  ]);
-  const headings = await page.locator('main h1, main h2').allInnerTexts();
-  expect(headings.map((heading) => heading.replace(/\s+/g, ' ').trim())).toEqual([
-    'Glass Repairs, Replacement, and Installation',
-    'Let Us Call You',
-    home.localExperts.heading,
-    'Reasons to Trust',
-    home.ctaBanners[0].heading,
-    'Special Offers',
-    home.testimonialsSection.heading,
-    home.ctaBanners[1].heading,
-    'Premium Glass Types We Install',
-    'Serving Tauranga and Surrounding Areas',
-    home.finalBanner.heading,
-  ]);
-});
-
-test('1. hero: headline, intro, trust badge (47 reviews, 5/5), Request an Estimate', async ({
-  page,
-}) => {
-  await page.goto('/');
-  const hero = page.locator('[data-home-section="hero"]');
-  await expect(hero.getByRole('heading', { level: 1 })).toHaveText(
-    'Glass Repairs, Replacement, and Installation',
-  );
-  await expect(hero).toContainText(home.hero.intro);
-  await expect(hero.locator('.trust-badge')).toHaveText('5/5 from 47 customer reviews');
-  await expect(hero.getByRole('link', { name: 'Request an Estimate' })).toHaveAttribute(
-    'href',
-    '/quote',
-  );
-  await expect(hero.locator(`a[href="${telHref}"]`)).toBeVisible();
-  // The LCP image loads first, not lazily.
-  const image = hero.locator('img');
-  await expect(image).toHaveAttribute('src', '/images/hero.svg');
-  await expect(image).toHaveAttribute('loading', 'eager');
-  await expect(image).toHaveAttribute('fetchpriority', 'high');
-  expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
-});
-
-test('2-3. Let Us Call You, with the phone until the form lands; then the empty grey section', async ({
-  page,
-}) => {
-  await page.goto('/');
-  const callBack = page.locator('section#call-back');
-  await expect(callBack.getByRole('heading', { level: 2 })).toHaveText('Let Us Call You');
-  await expect(callBack).toContainText(home.callBack.intro);
-  await expect(callBack.locator(`a[href="${telHref}"]`)).toHaveText(
-    `Call ${business.phone.display}`,
-  );
-
-  const grey = page.locator('[data-home-section="grey"]');
-  await expect(grey).toHaveAttribute('aria-hidden', 'true');
-  await expect(grey).toHaveText('');
-  expect((await grey.boundingBox())!.height).toBeGreaterThan(10);
-  expect(await grey.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(
-    'rgb(241, 245, 249)',
-  );
-});
-
-test('4. local experts: doors and windows links, nine service cards with Learn More', async ({
-  page,
-}) => {
-  await page.goto('/');
-  const section = page.locator('[data-home-section="local-experts"]');
-  await expect(section.locator('p a[href="/services/doors"]')).toBeVisible();
-  await expect(section.locator('p a[href="/services/windows"]')).toBeVisible();
-  const slides = section.locator('[aria-roledescription="slide"]');
-  await expect(slides).toHaveCount(9);
-  for (const [index, service] of services.entries()) {
-    const slide = slides.nth(index);
-    await expect(slide.getByRole('heading', { level: 3 })).toHaveText(service.title);
-    await expect(slide).toContainText(service.blurb);
-    await expect(slide.locator('img')).toHaveAttribute('src', service.images[0]!.src);
-    await expect(slide.locator('a', { hasText: 'Learn More' })).toHaveAttribute(
+    await expect(hero).toContainText(home.hero.intro);
+    await expect(hero.locator('.trust-badge')).toHaveText('5/5 from 47 customer reviews');
+    await expect(hero.getByRole('link', { name: 'Request an Estimate' })).toHaveAttribute(
       'href',
-      service.path,
+      '/quote',
     );
-  }
-});
+    await expect(hero.locator(`a[href="${telHref}"]`)).toBeVisible();
+    // The LCP image loads first, not lazily.
+    const image = hero.locator('img');
+    await expect(image).toHaveAttribute('src', '/images/hero.svg');
+    await expect(image).toHaveAttribute('loading', 'eager');
+    await expect(image).toHaveAttribute('fetchpriority', 'high');
+    expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  });
 
-test('5. Reasons to Trust: four boxes with every documented item', async ({ page }) => {
-  await page.goto('/');
-  const section = page.locator('[data-home-section="trust"]');
-  await expect(section.getByRole('heading', { level: 3 })).toHaveText([
-    'The Advantage Plan',
-    'Our Workmanship Promise',
-    'Help With Insurance Claims',
-    'Transparent Pricing',
-  ]);
-  await expect(section.locator('.trust-box--advantage-plan li')).toHaveText([
-    'Priority scheduling',
-    '24/7 emergency service',
-    '15% discount on future repairs',
-    'Breakage guarantee',
-    'Transferable agreements',
-    'Multi-property coverage',
-  ]);
-  await expect(section.locator('.trust-box--workmanship')).toContainText('within one year');
-  await expect(section.locator('.trust-box--insurance')).toContainText('insurer');
-  await expect(section.locator('.trust-box--pricing')).toContainText(
-    'Our final estimate is the final price',
-  );
-  await expect(section.locator('.trust-box--pricing')).toContainText('need your approval');
-});
+  await test.step('2-3. Let Us Call You, with the phone until the form lands; then the empty grey section', async () => {
+    const callBack = page.locator('section#call-back');
+    await expect(callBack.getByRole('heading', { level: 2 })).toHaveText('Let Us Call You');
+    await expect(callBack).toContainText(home.callBack.intro);
+    await expect(callBack.locator(`a[href="${telHref}"]`)).toHaveText(
+      `Call ${business.phone.display}`,
+    );
 
-test('6, 9, 12. the call-to-action banners lead to /quote and the phone', async ({ page }) => {
-  await page.goto('/');
-  for (const [id, banner] of [
-    ['banner-emergency', home.ctaBanners[0]],
-    ['banner-quote', home.ctaBanners[1]],
-  ] as const) {
-    const section = page.locator(`section[aria-labelledby="${id}"]`);
-    await expect(section.getByRole('heading')).toHaveText(banner.heading);
-    await expect(section).toContainText(banner.text);
-    await expect(section.getByRole('link', { name: banner.buttonText })).toHaveAttribute(
+    const grey = page.locator('[data-home-section="grey"]');
+    await expect(grey).toHaveAttribute('aria-hidden', 'true');
+    await expect(grey).toHaveText('');
+    expect((await grey.boundingBox())!.height).toBeGreaterThan(10);
+    expect(await grey.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(
+      'rgb(241, 245, 249)',
+    );
+  });
+
+  await test.step('4. local experts: doors and windows links, nine service cards with Learn More', async () => {
+    const section = page.locator('[data-home-section="local-experts"]');
+    await expect(section.locator('p a[href="/services/doors"]')).toBeVisible();
+    await expect(section.locator('p a[href="/services/windows"]')).toBeVisible();
+    const slides = section.locator('[aria-roledescription="slide"]');
+    await expect(slides).toHaveCount(9);
+    for (const [index, service] of services.entries()) {
+      const slide = slides.nth(index);
+      await expect(slide.getByRole('heading', { level: 3 })).toHaveText(service.title);
+      await expect(slide).toContainText(service.blurb);
+      await expect(slide.locator('img')).toHaveAttribute('src', service.images[0]!.src);
+      await expect(slide.locator('a', { hasText: 'Learn More' })).toHaveAttribute(
+        'href',
+        service.path,
+      );
+    }
+  });
+
+  await test.step('5. Reasons to Trust: four boxes with every documented item', async () => {
+    const section = page.locator('[data-home-section="trust"]');
+    await expect(section.getByRole('heading', { level: 3 })).toHaveText([
+      'The Advantage Plan',
+      'Our Workmanship Promise',
+      'Help With Insurance Claims',
+      'Transparent Pricing',
+    ]);
+    await expect(section.locator('.trust-box--advantage-plan li')).toHaveText([
+      'Priority scheduling',
+      '24/7 emergency service',
+      '15% discount on future repairs',
+      'Breakage guarantee',
+      'Transferable agreements',
+      'Multi-property coverage',
+    ]);
+    await expect(section.locator('.trust-box--workmanship')).toContainText('within one year');
+    await expect(section.locator('.trust-box--insurance')).toContainText('insurer');
+    await expect(section.locator('.trust-box--pricing')).toContainText(
+      'Our final estimate is the final price',
+    );
+    await expect(section.locator('.trust-box--pricing')).toContainText('need your approval');
+  });
+
+  await test.step('6, 9, 12. the call-to-action banners lead to /quote and the phone', async () => {
+    for (const [id, banner] of [
+      ['banner-emergency', home.ctaBanners[0]],
+      ['banner-quote', home.ctaBanners[1]],
+    ] as const) {
+      const section = page.locator(`section[aria-labelledby="${id}"]`);
+      await expect(section.getByRole('heading')).toHaveText(banner.heading);
+      await expect(section).toContainText(banner.text);
+      await expect(section.getByRole('link', { name: banner.buttonText })).toHaveAttribute(
+        'href',
+        banner.buttonPath,
+      );
+      await expect(section.locator(`a[href="${telHref}"]`)).toBeVisible();
+    }
+    const final = page.locator('[data-home-section="final"]');
+    await expect(final.getByRole('link', { name: 'Request an Estimate' })).toHaveAttribute(
       'href',
-      banner.buttonPath,
+      '/quote',
     );
-    await expect(section.locator(`a[href="${telHref}"]`)).toBeVisible();
-  }
-  const final = page.locator('[data-home-section="final"]');
-  await expect(final.getByRole('link', { name: 'Request an Estimate' })).toHaveAttribute(
-    'href',
-    '/quote',
-  );
-  await expect(final.locator(`a[href="${telHref}"]`)).toHaveText(home.finalBanner.phoneLinkText);
-});
+    await expect(final.locator(`a[href="${telHref}"]`)).toHaveText(home.finalBanner.phoneLinkText);
+  });
 
-test('7. Special Offers: the five offers with all their fields, the featured one ringed', async ({
-  page,
-}) => {
-  await page.goto('/');
-  const section = page.locator('[data-home-section="offers"]');
-  const cards = section.locator('.offer-card');
-  await expect(cards).toHaveCount(5);
-  const expected = [
-    { date: '30 September 2025', iso: '2025-09-30', href: '/quote' },
-    { date: '31 December 2025', iso: '2025-12-31', href: '/quote' },
-    { date: '15 November 2025', iso: '2025-11-15', href: '/services/windows' },
-    { date: '31 October 2025', iso: '2025-10-31', href: telHref },
-    { date: '31 January 2026', iso: '2026-01-31', href: '/services/splashbacks' },
-  ];
-  for (const [index, offer] of offers.entries()) {
-    const card = cards.nth(index);
-    await expect(card.getByRole('heading', { level: 3 })).toHaveText(offer.title);
-    await expect(card.locator('.offer-card__discount')).toHaveText(offer.discount);
-    await expect(card).toContainText(offer.description);
-    await expect(card.locator('.offer-card__valid')).toHaveText(
-      `Valid until ${expected[index]!.date}`,
-    );
-    await expect(card.locator('time')).toHaveAttribute('datetime', expected[index]!.iso);
-    await expect(card.locator('.offer-card__terms')).toHaveText(`Terms: ${offer.terms}`);
-    // Offers past their date stay listed (docs/business-rules.md#offers) but
-    // say so, and are not 'claimed'.
-    const ended = Date.now() > Date.parse(`${expected[index]!.iso}T23:59:59+13:00`);
-    await expect(card.locator('.offer-card__ended')).toHaveCount(ended ? 1 : 0);
-    const cta = card.locator('.offer-card__action a');
-    await expect(cta).toContainText(
-      ended && offer.ctaLink === '/quote' ? 'Ask About Current Pricing' : offer.ctaText,
-    );
-    await expect(cta).toHaveAttribute('href', expected[index]!.href);
-  }
-  await expect(cards.nth(1)).toContainText('Minimum order $1,500');
-  await expect(cards.nth(2)).toContainText('orders over $3,000');
+  await test.step('7. Special Offers: the five offers with all their fields, the featured one ringed', async () => {
+    const section = page.locator('[data-home-section="offers"]');
+    const cards = section.locator('.offer-card');
+    await expect(cards).toHaveCount(5);
+    const expected = [
+      { date: '30 September 2025', iso: '2025-09-30', href: '/quote' },
+      { date: '31 December 2025', iso: '2025-12-31', href: '/quote' },
+      { date: '15 November 2025', iso: '2025-11-15', href: '/services/windows' },
+      { date: '31 October 2025', iso: '2025-10-31', href: telHref },
+      { date: '31 January 2026', iso: '2026-01-31', href: '/services/splashbacks' },
+    ];
+    for (const [index, offer] of offers.entries()) {
+      const card = cards.nth(index);
+      await expect(card.getByRole('heading', { level: 3 })).toHaveText(offer.title);
+      await expect(card.locator('.offer-card__discount')).toHaveText(offer.discount);
+      await expect(card).toContainText(offer.description);
+      await expect(card.locator('.offer-card__valid')).toHaveText(
+        `Valid until ${expected[index]!.date}`,
+      );
+      await expect(card.locator('time')).toHaveAttribute('datetime', expected[index]!.iso);
+      await expect(card.locator('.offer-card__terms')).toHaveText(`Terms: ${offer.terms}`);
+      // Offers past their date stay listed (docs/business-rules.md#offers) but
+      // say so, and are not 'claimed'.
+      const ended = Date.now() > Date.parse(`${expected[index]!.iso}T23:59:59+13:00`);
+      await expect(card.locator('.offer-card__ended')).toHaveCount(ended ? 1 : 0);
+      const cta = card.locator('.offer-card__action a');
+      await expect(cta).toContainText(
+        ended && offer.ctaLink === '/quote' ? 'Ask About Current Pricing' : offer.ctaText,
+      );
+      await expect(cta).toHaveAttribute('href', expected[index]!.href);
+    }
+    await expect(cards.nth(1)).toContainText('Minimum order $1,500');
+    await expect(cards.nth(2)).toContainText('orders over $3,000');
 
-  // docs/business-rules.md#offers: the featured card gets a highlight ring;
-  // only the first is featured.
-  await expect(section.locator('.offer-card--featured')).toHaveCount(1);
-  await expect(cards.first()).toHaveClass(/offer-card--featured/);
-  await expect(cards.first()).toContainText('Featured offer');
-  const ring = await cards.first().evaluate((card) => getComputedStyle(card).boxShadow);
-  expect(ring).toContain('rgb(194, 65, 12)');
+    // docs/business-rules.md#offers: the featured card gets a highlight ring;
+    // only the first is featured.
+    await expect(section.locator('.offer-card--featured')).toHaveCount(1);
+    await expect(cards.first()).toHaveClass(/offer-card--featured/);
+    await expect(cards.first()).toContainText('Featured offer');
+    const ring = await cards.first().evaluate((card) => getComputedStyle(card).boxShadow);
+    expect(ring).toContain('rgb(194, 65, 12)');
+  });
 });
 
 test('8. Testimonials: seven, initials and 5 stars, long reviews cut at 150 with Read more / Read less', async ({
