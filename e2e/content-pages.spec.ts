@@ -154,7 +154,10 @@ test.describe('Planitherm XN', () => {
 });
 
 test.describe('About', () => {
-  test('intro, specialties, five why-choose-us cards, phone and quote links', async ({ page }) => {
+  test('intro, specialties, five why-choose-us cards, phone and quote links; Organization and FAQPage JSON-LD', async ({
+    page,
+    request,
+  }) => {
     await page.goto('/about');
     const main = page.locator('main');
     await expect(main.getByRole('heading', { level: 1 })).toHaveText(about.heading);
@@ -174,6 +177,51 @@ test.describe('About', () => {
       '/quote',
     );
     await expect(main.locator(`a[href="tel:${business.phone.e164}"]`).first()).toBeVisible();
+
+    // The page's structured data, against what this load of it shows.
+    await test.step('Organization and FAQPage JSON-LD match what the page shows', async () => {
+      const blocks = await jsonLd(request, '/about');
+      const organization = blocks.find((block) => block['@type'] === 'Organization');
+      expect(organization).toMatchObject({
+        '@context': 'https://schema.org',
+        name: business.name,
+        legalName: business.legalName,
+        url: `${SITE}/`,
+        telephone: business.phone.e164,
+        email: business.email,
+        foundingDate: String(business.foundedYear),
+        address: {
+          '@type': 'PostalAddress',
+          streetAddress: business.address.street,
+          addressLocality: business.address.city,
+          postalCode: business.address.postcode,
+          addressCountry: 'NZ',
+        },
+      });
+      const faqPage = blocks.find((block) => block['@type'] === 'FAQPage');
+      expect(faqPage).toBeDefined();
+      const entities = faqPage!.mainEntity as {
+        '@type': string;
+        name: string;
+        acceptedAnswer: { '@type': string; text: string };
+      }[];
+
+      const shown = await page.locator('.faq__item').evaluateAll((items) =>
+        items.map((item) => ({
+          question: item.querySelector('summary')?.textContent?.trim() ?? '',
+          answer: item.querySelector('.faq__answer')?.textContent?.trim() ?? '',
+        })),
+      );
+      expect(shown).toHaveLength(9);
+      expect(
+        entities.map((entity) => ({ question: entity.name, answer: entity.acceptedAnswer.text })),
+      ).toEqual(shown);
+      for (const entity of entities) {
+        expect(entity['@type']).toBe('Question');
+        expect(entity.acceptedAnswer['@type']).toBe('Answer');
+        expect(entity.acceptedAnswer.text).not.toMatch(/<[a-z]/i);
+      }
+    });
   });
 
   test('FAQ accordion: none open, then at most one; clicking the open one closes it', async ({
@@ -208,51 +256,6 @@ test.describe('About', () => {
     await expect(answer(5)).toBeVisible();
     await page.keyboard.press('Space');
     await expect(openItems).toHaveCount(0);
-  });
-
-  test('Organization and FAQPage JSON-LD match what the page shows', async ({ request, page }) => {
-    const blocks = await jsonLd(request, '/about');
-    const organization = blocks.find((block) => block['@type'] === 'Organization');
-    expect(organization).toMatchObject({
-      '@context': 'https://schema.org',
-      name: business.name,
-      legalName: business.legalName,
-      url: `${SITE}/`,
-      telephone: business.phone.e164,
-      email: business.email,
-      foundingDate: String(business.foundedYear),
-      address: {
-        '@type': 'PostalAddress',
-        streetAddress: business.address.street,
-        addressLocality: business.address.city,
-        postalCode: business.address.postcode,
-        addressCountry: 'NZ',
-      },
-    });
-    const faqPage = blocks.find((block) => block['@type'] === 'FAQPage');
-    expect(faqPage).toBeDefined();
-    const entities = faqPage!.mainEntity as {
-      '@type': string;
-      name: string;
-      acceptedAnswer: { '@type': string; text: string };
-    }[];
-
-    await page.goto('/about');
-    const shown = await page.locator('.faq__item').evaluateAll((items) =>
-      items.map((item) => ({
-        question: item.querySelector('summary')?.textContent?.trim() ?? '',
-        answer: item.querySelector('.faq__answer')?.textContent?.trim() ?? '',
-      })),
-    );
-    expect(shown).toHaveLength(9);
-    expect(
-      entities.map((entity) => ({ question: entity.name, answer: entity.acceptedAnswer.text })),
-    ).toEqual(shown);
-    for (const entity of entities) {
-      expect(entity['@type']).toBe('Question');
-      expect(entity.acceptedAnswer['@type']).toBe('Answer');
-      expect(entity.acceptedAnswer.text).not.toMatch(/<[a-z]/i);
-    }
   });
 });
 
