@@ -76,6 +76,41 @@ export async function createRuntime(
     logger: leadLogger,
   });
   const storeKind = env.DATABASE_URL ? 'postgres' : 'sqlite';
+  const leads = leadPipeline(env, store, storeKind, leadLogger, identity);
+  return {
+    storeKind,
+    apiRouter: leads.apiRouter,
+    photoLinks: leads.photoLinks,
+    formPostGuards: leads.formPostGuards,
+    requestContext: leads.requestContext,
+    health: leads.health,
+    ownerPages: ownerPagesContext(env, store, logger, identity),
+    sitePublishing: sitePublishingSource(store, hostName, logger),
+    async close() {
+      await leads.close();
+      await store.close();
+    },
+  };
+}
+
+/** What the lead pipeline gives the app, and how it stops. */
+type LeadPipeline = Required<
+  Pick<LeadsIntegration, 'apiRouter' | 'photoLinks' | 'requestContext' | 'formPostGuards'>
+> & { health(): Promise<LeadsHealth>; close(): Promise<void> };
+
+/**
+ * The lead pipeline of docs/operations.md#delivery: the delivery targets
+ * and their outbox, the lead service, the retention purge, the HTTP API
+ * and the guards a form's post to its page shares with it, and the health
+ * check that says whether leads can be accepted.
+ */
+function leadPipeline(
+  env: Env,
+  store: AppStore,
+  storeKind: 'sqlite' | 'postgres',
+  leadLogger: Logger,
+  identity: IdentitySource,
+): LeadPipeline {
   // Photos go with their lead: attached to the e-mail, signed links in a
   // webhook's JSON, keyed with the store's own secret so every process agrees.
   const links = photoLinks({
@@ -157,7 +192,6 @@ export async function createRuntime(
   });
 
   return {
-    storeKind,
     apiRouter,
     photoLinks: leadPhotoRoute({ links, store, logger: leadLogger }),
     // The API's guards: a cross-origin form post gets its 403 (only an
@@ -165,8 +199,6 @@ export async function createRuntime(
     // receiveLead answers 429 with the message in the form.
     formPostGuards: leadGuards(env.SITE_URL, limiter),
     requestContext: (res) => leadsRequestContext(service, res, leadLogger),
-    ownerPages: ownerPagesContext(env, store, logger, identity),
-    sitePublishing: sitePublishingSource(store, hostName, logger),
     async health(): Promise<LeadsHealth> {
       // The ping records the store's state, so an outage is logged once when it starts and ends.
       const up = await store.ping().then(
@@ -190,7 +222,6 @@ export async function createRuntime(
       retention.stop();
       await outbox.stop();
       delivery.close();
-      await store.close();
     },
   };
 }
