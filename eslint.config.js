@@ -99,6 +99,7 @@ export default tseslint.config(
       '**/*.contract.ts',
       'app/leads/testing/**',
       'server/site-test-support.server.ts',
+      'server/site-build-test-support.server.ts',
     ],
     // typescript-eslint's copy of the rule, so this list does not replace
     // the browser files' list above (a later config's options would).

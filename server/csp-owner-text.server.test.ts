@@ -1,29 +1,30 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultSiteContent } from '../app/content/site-content.ts';
-import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
 import { captureLogger, tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { createRelease, publishRelease } from './build-releases.ts';
 import { parseEnv } from './env.server.ts';
+import {
+  OWNER_TEXT_SITE_URL,
+  ownerTextBuild,
+  SCRIPT_LIKE_NAME,
+} from './site-build-test-support.server.ts';
 import { ServedSite } from './site-release.server.ts';
 
 /**
  * Nothing an owner types widens the Content Security Policy: a business name that looks like a script is published, the site
  * is built for real (`node scripts/build.ts`), and every hash in every
  * page's CSP must be the hash of an inline script or style element in that
- * page's DOM, as a real HTML parser (jsdom's parse5) reads it.
+ * page's DOM, as a real HTML parser (jsdom's parse5) reads it. The build
+ * is the one job-photo-copies.server.test.ts serves (ownerTextBuild, made
+ * once per run), which also has a job photo on a service page.
  */
 
-const root = path.resolve(import.meta.dirname, '..');
 const scratch = tempDataDir('csp-owner-text-');
-const dataDir = path.join(scratch.dir, 'leads');
-const buildDir = path.join(scratch.dir, 'build');
-const SITE_URL = 'https://glass.example.nz';
-const TYPED = 'Glass</script><script>alert(1)</script><style>body{display:none}</style>';
+const SITE_URL = OWNER_TEXT_SITE_URL;
+const TYPED = SCRIPT_LIKE_NAME;
 
 const sha = (body: string) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`;
 
@@ -50,44 +51,16 @@ function policyHashes(csp: string, directive: string): string[] {
 }
 
 let site: ServedSite;
+let dataDir: string;
 
 beforeAll(async () => {
-  const store = await openSqliteStore({ dataDir });
-  try {
-    const content = {
-      ...defaultSiteContent,
-      identity: { ...defaultSiteContent.identity, name: TYPED },
-    };
-    const { version } = await store.createSiteContentVersion(content, null);
-    await store.setSiteContentVersionState(version, 'live');
-  } finally {
-    await store.close();
-  }
-  const output: string[] = [];
-  const code = await new Promise<number | null>((resolve) => {
-    const child = spawn(process.execPath, [path.join(root, 'scripts/build.ts')], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        SITE_URL,
-        DATA_DIR: dataDir,
-        BUILD_DIR: buildDir,
-        BUILD_CACHE_DIR: path.join(scratch.dir, 'cache'),
-        ASTRO_TELEMETRY_DISABLED: '1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.once('close', resolve);
-  });
-  expect(code, output.join('')).toBe(0);
-  site = await ServedSite.open(buildDir, {
+  const build = await ownerTextBuild();
+  dataDir = build.folders.dataDir;
+  site = await ServedSite.open(build.folders.buildDir, {
     env: parseEnv({ SITE_URL, DATA_DIR: dataDir }),
     logger: captureLogger().logger,
   });
-}, 300_000);
+}, 600_000);
 
 afterAll(() => {
   site?.close();

@@ -1,16 +1,20 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultSiteContent, type SiteContent } from '../app/content/site-content.ts';
-import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
-import { captureLogger, tempDataDir } from '../app/leads/testing/test-support.server.ts';
+import { defaultSiteContent } from '../app/content/site-content.ts';
+import { captureLogger } from '../app/leads/testing/test-support.server.ts';
 import { createApp } from './app.server.ts';
 import { parseEnv } from './env.server.ts';
 import { createRuntime } from './runtime.server.ts';
+import {
+  buildSite,
+  OWNER_TEXT_SITE_URL,
+  ownerTextBuild,
+  publishSiteContent,
+  sharedSiteBuildCopy,
+} from './site-build-test-support.server.ts';
 import { ServedSite } from './site-release.server.ts';
 
 /**
@@ -18,49 +22,18 @@ import { ServedSite } from './site-release.server.ts';
  * by Astro's image service) after the photo is taken off the site: real
  * builds (`node scripts/build.ts`) with one image cache, as the server's
  * publisher runs them. No copy of the photo stays in the cache, and its
- * copies are never cached by visitors for a year.
+ * copies are never cached by visitors for a year. The first build is the
+ * one csp-owner-text.server.test.ts reads (ownerTextBuild, made once per
+ * run); this file builds again on a copy of it.
  */
 
-const root = path.resolve(import.meta.dirname, '..');
-const scratch = tempDataDir('job-photo-copies-');
-const dataDir = path.join(scratch.dir, 'leads');
-const buildDir = path.join(scratch.dir, 'build');
-const cacheDir = path.join(scratch.dir, 'cache');
-const SITE_URL = 'https://glass.example.nz';
+const SITE_URL = OWNER_TEXT_SITE_URL;
 
-async function build(): Promise<void> {
-  const output: string[] = [];
-  const code = await new Promise<number | null>((resolve) => {
-    const child = spawn(process.execPath, [path.join(root, 'scripts/build.ts')], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        SITE_URL,
-        DATA_DIR: dataDir,
-        BUILD_DIR: buildDir,
-        BUILD_CACHE_DIR: cacheDir,
-        ASTRO_TELEMETRY_DISABLED: '1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.once('close', resolve);
-  });
-  expect(code, output.join('')).toBe(0);
-}
-
-/** Publishes `content` as the newest live version. */
-async function publish(content: SiteContent): Promise<void> {
-  const store = await openSqliteStore({ dataDir });
-  try {
-    const { version } = await store.createSiteContentVersion(content, null);
-    await store.setSiteContentVersionState(version, 'live');
-  } finally {
-    await store.close();
-  }
-}
+let scratch: ReturnType<typeof sharedSiteBuildCopy>;
+let dataDir: string;
+let buildDir: string;
+let cacheDir: string;
+let photoId: string;
 
 /** The image cache's files (Astro's, under BUILD_CACHE_DIR). */
 const cached = () => {
@@ -68,33 +41,15 @@ const cached = () => {
   return existsSync(dir) ? readdirSync(dir) : [];
 };
 
-let photoId: string;
-
 beforeAll(async () => {
-  const store = await openSqliteStore({ dataDir });
-  try {
-    const jpeg = await sharp({
-      create: { width: 800, height: 600, channels: 3, background: '#136a83' },
-    })
-      .jpeg()
-      .toBuffer();
-    ({ id: photoId } = await store.addSitePhoto({
-      bytes: new Uint8Array(jpeg),
-      width: 800,
-      height: 600,
-      ownerId: null,
-    }));
-  } finally {
-    await store.close();
-  }
-  await publish({
-    ...defaultSiteContent,
-    jobPhotos: [{ photoId, service: 'windows', alt: 'A new lounge window' }],
-  });
-  await build();
-}, 300_000);
+  const shared = await ownerTextBuild();
+  photoId = shared.photoId;
+  // A copy: the second build below replaces the release and prunes the cache.
+  scratch = sharedSiteBuildCopy(shared.dir, 'job-photo-copies-');
+  ({ dataDir, buildDir, cacheDir } = scratch.folders);
+}, 600_000);
 
-afterAll(() => scratch.remove());
+afterAll(() => scratch?.remove());
 
 describe('a job photo on the site', () => {
   it('is served under names made from the photo, cached for an hour, not a year', async () => {
@@ -138,8 +93,8 @@ describe('a job photo on the site', () => {
 
   it('leaves no copy in the image cache once a build no longer shows it', async () => {
     expect(cached().filter((file) => file.startsWith(photoId)).length).toBeGreaterThan(2);
-    await publish(defaultSiteContent);
-    await build();
+    await publishSiteContent(dataDir, defaultSiteContent);
+    await buildSite(scratch.folders, SITE_URL);
     expect(cached().filter((file) => file.startsWith(photoId))).toEqual([]);
     const assets = readdirSync(path.join(buildDir, 'client/assets'));
     expect(assets.filter((file) => file.startsWith(photoId))).toEqual([]);
