@@ -17,6 +17,7 @@ import type { TestProject } from 'vitest/node';
 import { defaultSiteContent, type SiteContent } from '../app/content/site-content.ts';
 import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
 import { eventually, tempDataDir } from '../app/leads/testing/test-support.server.ts';
+import { newestSourceMtime, sourcePaths } from '../scripts/build-config.ts';
 
 /**
  * Real builds (`node scripts/build.ts`) for tests, and one such build shared
@@ -102,20 +103,23 @@ const FAILED = 'shared-build-failed.txt';
 /**
  * The shared build called `name`, made by `make` in an empty folder the
  * first time any test file of this run asks for it; later callers wait for
- * it. Run outside the global setup, each caller makes its own.
+ * it. The folder is named by the newest of the build's sources too, so a
+ * run that goes on (vitest's watch mode) builds again once they change.
  */
 async function sharedSiteBuild<T>(
   name: string,
   make: (dir: string) => Promise<T>,
 ): Promise<{ dir: string; made: T }> {
-  let buildsDir: string | undefined;
-  try {
-    buildsDir = inject('sharedSiteBuildsDir');
-  } catch {
-    buildsDir = undefined;
+  const buildsDir = inject('sharedSiteBuildsDir');
+  if (!buildsDir) {
+    throw new Error('No folder for shared builds: run Vitest with vitest.config.ts (globalSetup)');
   }
-  buildsDir ??= mkdtempSync(path.join(tmpdir(), 'glass-shared-builds-'));
-  const dir = path.join(buildsDir, name);
+  const sources = newestSourceMtime([
+    ...sourcePaths,
+    path.join(root, 'scripts'),
+    path.join(root, 'server'),
+  ]);
+  const dir = path.join(buildsDir, `${name}-${Math.trunc(sources)}`);
   try {
     // Whoever makes the folder makes the build.
     mkdirSync(dir);
