@@ -31,7 +31,12 @@ function run(
   });
 }
 
-/** The CLI in this process (what the script runs), for speed on a busy machine. */
+/**
+ * The CLI in this process (what the script runs), for speed on a busy
+ * machine: each run of the script is a Node process that loads the stores.
+ * The script itself (run above) is what a few tests use: its exit codes,
+ * the environment it reads, and a table and a CSV file written to a pipe.
+ */
 async function cli(
   args: string[],
   env: Record<string, string>,
@@ -281,18 +286,18 @@ describe('leads CLI', () => {
   });
 
   it('list --limit', async () => {
-    const result = await run(['list', '--limit', '1'], { DATA_DIR: data.dir });
+    const result = await cli(['list', '--limit', '1'], { DATA_DIR: data.dir });
     expect(result.stdout).toContain('1 latest lead,');
     expect(result.stdout).not.toContain('Delivered Person');
   });
 
   it('list on an empty store', async () => {
-    const result = await run(['list'], { DATA_DIR: empty.dir });
+    const result = await cli(['list'], { DATA_DIR: empty.dir });
     expect(result).toEqual({ code: 0, stdout: 'No leads yet.\n', stderr: '' });
   });
 
   it('export --format json: every lead, oldest first, with the documented lead record fields', async () => {
-    const result = await run(['export', '--format', 'json'], { DATA_DIR: data.dir });
+    const result = await cli(['export', '--format', 'json'], { DATA_DIR: data.dir });
     expect(result.code).toBe(0);
     const exported = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
     expect(exported.map((l) => l.id)).toEqual([
@@ -350,7 +355,7 @@ describe('leads CLI', () => {
   });
 
   it('export --format json on an empty store is []', async () => {
-    const result = await run(['export', '--format', 'json'], { DATA_DIR: empty.dir });
+    const result = await cli(['export', '--format', 'json'], { DATA_DIR: empty.dir });
     expect(JSON.parse(result.stdout)).toEqual([]);
   });
 
@@ -403,7 +408,7 @@ describe('leads CLI', () => {
 
   it('export --output writes a private file', async () => {
     const file = path.join(empty.dir, 'out.csv');
-    const result = await run(['export', '--format', 'csv', '--output', file], {
+    const result = await cli(['export', '--format', 'csv', '--output', file], {
       DATA_DIR: data.dir,
     });
     expect(result.code).toBe(0);
@@ -445,7 +450,7 @@ describe.skipIf(!testDatabaseUrl)('leads CLI on PostgreSQL (TEST_DATABASE_URL)',
       expect(JSON.parse(exported.stdout)).toEqual([
         expect.objectContaining({ id: stored.id, name: 'Postgres Person' }),
       ]);
-      const listed = await run(['list'], env);
+      const listed = await cli(['list'], env);
       expect(listed.stdout).toContain('pending 0/1');
     } finally {
       await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
