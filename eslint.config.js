@@ -90,16 +90,16 @@ export default tseslint.config(
   },
   {
     // Test support (app/leads/testing: webhook receivers, an SMTP server,
-    // the store harnesses; the store's contract suites, *.contract.ts beside
-    // each domain in app/db) is never imported by production code.
+    // the store harnesses; server/testing: the site's test servers and
+    // builds; the store's contract suites, *.contract.ts beside each domain
+    // in app/db) is never imported by production code.
     files: ['app/**/*.{ts,tsx,astro}', 'server/**/*.ts', 'scripts/**/*.ts'],
     ignores: [
       '**/*.test.ts',
       '**/*.test.tsx',
       '**/*.contract.ts',
       'app/leads/testing/**',
-      'server/site-test-support.server.ts',
-      'server/site-build-test-support.server.ts',
+      'server/testing/**',
     ],
     // typescript-eslint's copy of the rule, so this list does not replace
     // the browser files' list above (a later config's options would).

@@ -13,8 +13,8 @@ export default defineConfig({
     ],
     environment: 'node',
     // A folder for the real builds that several test files share, each made
-    // once per run (server/site-build-test-support.server.ts).
-    globalSetup: ['server/site-build-test-support.server.ts'],
+    // once per run (server/testing/site-build-test-support.server.ts).
+    globalSetup: ['server/testing/site-build-test-support.server.ts'],
     // Many tests wait on other processes (a server, PostgreSQL, an SMTP
     // server), so one more worker than cores keeps the cores busy: on two
     // cores the suite takes 20 s instead of 51 s with Vitest's default

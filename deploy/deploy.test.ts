@@ -22,7 +22,7 @@ import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
 import { eventually } from '../app/leads/testing/test-support.server.ts';
 import { createRelease, currentRelease, publishRelease } from '../server/build-releases.ts';
 import { parseEnv } from '../server/env.server.ts';
-import { watchServerOutput } from '../server/server-output.server.ts';
+import { watchServerOutput } from '../server/testing/server-output.server.ts';
 
 /**
  * The files an owner copies to a server (README "Deploying"): checked with

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { startReceiver, type Receiver } from '../app/leads/testing/test-support.server.ts';
-import { main } from '../server/leads-cli.ts';
+import { main } from '../server/cli/leads-cli.ts';
 import { axe } from './support/axe.ts';
 import { freePort } from './support/free-port.ts';
 import {

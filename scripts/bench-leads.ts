@@ -232,7 +232,7 @@ interface BenchRow {
 function countStored(env: Record<string, string>, cwd: string): number | null {
   const result = spawnSync(
     process.execPath,
-    ['server/leads-cli.ts', 'export', '--format', 'json'],
+    ['server/cli/leads-cli.ts', 'export', '--format', 'json'],
     {
       cwd,
       env: { ...process.env, ...env },

@@ -34,7 +34,7 @@ function entryPoints(): string[] {
     'server/start.ts',
     'server/builder.ts',
     'scripts/start.ts',
-    'server/leads-cli.ts',
+    'server/cli/leads-cli.ts',
     'scripts/ensure-build.ts',
     'scripts/build.ts',
     'scripts/check-launch.ts',

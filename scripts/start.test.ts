@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { contentKey, defaultSiteContent } from '../app/content/site-content.ts';
 import { eventually, tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { createRelease, publishRelease } from '../server/build-releases.ts';
-import { descendantsOf, watchServerOutput } from '../server/server-output.server.ts';
+import { descendantsOf, watchServerOutput } from '../server/testing/server-output.server.ts';
 
 /**
  * `npm start`'s two processes (scripts/start.ts): the web server and the

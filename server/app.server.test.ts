@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../app/leads/testing/test-support.server.ts';
-import { startTestSite, type TestSite } from './site-test-support.server.ts';
+import { startTestSite, type TestSite } from './testing/site-test-support.server.ts';
 
 describe('request log', () => {
   let site: TestSite;

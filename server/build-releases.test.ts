@@ -25,7 +25,7 @@ import {
   releasesDirOf,
 } from './build-releases.ts';
 import { eventually } from '../app/leads/testing/test-support.server.ts';
-import { watchServerOutput } from './server-output.server.ts';
+import { watchServerOutput } from './testing/server-output.server.ts';
 
 let scratch: string;
 let buildDir: string;

@@ -10,7 +10,7 @@ import {
   OWNER_TEXT_SITE_URL,
   ownerTextBuild,
   SCRIPT_LIKE_NAME,
-} from './site-build-test-support.server.ts';
+} from './testing/site-build-test-support.server.ts';
 import { ServedSite } from './site-release.server.ts';
 
 /**

@@ -10,7 +10,7 @@ import {
   createHttpServer,
   type ClientTimeLimits,
 } from './http-server.server.ts';
-import { startTestSite, type TestSite } from './site-test-support.server.ts';
+import { startTestSite, type TestSite } from './testing/site-test-support.server.ts';
 
 describe('time limits on slow clients', () => {
   it('give a 16 KiB form post from a slow phone room, and drop a trickle within seconds', () => {

@@ -14,7 +14,7 @@ import {
   ownerTextBuild,
   publishSiteContent,
   sharedSiteBuildCopy,
-} from './site-build-test-support.server.ts';
+} from './testing/site-build-test-support.server.ts';
 import { ServedSite } from './site-release.server.ts';
 
 /**

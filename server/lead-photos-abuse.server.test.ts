@@ -20,7 +20,7 @@ import {
   TEST_DATABASE_URL,
   tempDataDir,
 } from '../app/leads/testing/test-support.server.ts';
-import { startTestSite, type TestSite } from './site-test-support.server.ts';
+import { startTestSite, type TestSite } from './testing/site-test-support.server.ts';
 
 /**
  * Hostile uploads to the running server (docs/operations.md#photos-with-an-enquiry):

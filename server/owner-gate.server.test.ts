@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { Request, Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSite, type TestSite } from './site-test-support.server.ts';
+import { startTestSite, type TestSite } from './testing/site-test-support.server.ts';
 
 /**
  * The gate in front of /admin (owner-gate.server.ts), on the server as

@@ -7,7 +7,7 @@ import { tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { SQLITE_FILE_NAME } from '../app/db/store-sqlite.server.ts';
 import { SIGN_IN_POST_LIMIT } from '../app/owner/limits.server.ts';
 import { POST } from '../app/pages/admin/sign-in/options.ts';
-import { startTestSite, type TestSite } from './site-test-support.server.ts';
+import { startTestSite, type TestSite } from './testing/site-test-support.server.ts';
 
 /**
  * The passkey sign-in's challenge request (POST /admin/sign-in/options) on

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { REQUEST_INPUT_CASES } from './request-input.cases.ts';
+import { REQUEST_INPUT_CASES } from './testing/request-input.cases.ts';
 
 /**
  * No request can hold the server's one thread: every regular expression the
@@ -17,7 +17,7 @@ const CEILING_MS = 30_000;
 
 function runCase(name: string): Promise<'finished'> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./request-input.worker.ts', import.meta.url), {
+    const worker = new Worker(new URL('./testing/request-input.worker.ts', import.meta.url), {
       workerData: name,
     });
     const timer = setTimeout(() => {

@@ -20,7 +20,7 @@ import {
   POSTGRES_SKIP_MESSAGE,
   TEST_DATABASE_URL,
 } from '../app/leads/testing/test-support.server.ts';
-import { watchServerOutput } from './server-output.server.ts';
+import { watchServerOutput } from './testing/server-output.server.ts';
 
 /**
  * Two hosts on one PostgreSQL, each with a BUILD_DIR of its own and its

@@ -6,7 +6,7 @@ import { defaultSiteContent } from '../app/content/site-content.ts';
 import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
 import { eventually, tempDataDir } from '../app/leads/testing/test-support.server.ts';
 import { createRelease, publishRelease, releasesDirOf } from './build-releases.ts';
-import { descendantsOf, watchServerOutput } from './server-output.server.ts';
+import { descendantsOf, watchServerOutput } from './testing/server-output.server.ts';
 
 /**
  * The web server (`node server/start.ts`) never builds

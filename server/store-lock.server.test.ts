@@ -6,7 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SQLITE_FILE_NAME } from '../app/db/store-sqlite.server.ts';
-import { watchServerOutput } from './server-output.server.ts';
+import { watchServerOutput } from './testing/server-output.server.ts';
 
 /**
  * The embedded store's write lock held by another process (the leads CLI,

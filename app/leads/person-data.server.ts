@@ -9,7 +9,7 @@ import {
 /**
  * A person's data on request (Privacy Act 2020: IPP 6 access, and deletion),
  * one code path for both doors: `npm run leads -- export --email` and
- * `delete --email … --yes` (server/leads-cli.ts), and the owner's lead page
+ * `delete --email … --yes` (server/cli/leads-cli.ts), and the owner's lead page
  * ("Download everything about this person", "Delete this person's
  * enquiries", app/pages/admin/leads). The export is the JSON of the lead
  * record's fields (docs/operations.md "Lead record"), a person's with their

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownerGate } from '../../server/owner-gate.server.ts';
-import { startTestSite, type TestSite } from '../../server/site-test-support.server.ts';
+import { startTestSite, type TestSite } from '../../server/testing/site-test-support.server.ts';
 import { eventually } from '../leads/testing/test-support.server.ts';
 import { startSmtpServer, type TestSmtpServer } from '../leads/testing/smtp-test-support.server.ts';
 import type { OwnerRecord } from '../db/store.server.ts';

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestInfo } from '@playwright/test';
-import { main } from '../../server/leads-cli.ts';
+import { main } from '../../server/cli/leads-cli.ts';
 import { E2E_BUILD_ENV } from './env.ts';
-import { watchServerOutput } from '../../server/server-output.server.ts';
+import { watchServerOutput } from '../../server/testing/server-output.server.ts';
 
 /**
  * The production server as a separate process, for tests that need their own

@@ -1,5 +1,5 @@
 import type { CDPSession, Page } from '@playwright/test';
-import { main as ownerCli } from '../../server/owner-cli.ts';
+import { main as ownerCli } from '../../server/cli/owner-cli.ts';
 import {
   startSmtpServer,
   type TestSmtpServer,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { publishedIdentity } from '../app/content/served-identity.ts';
+import { publishedIdentity } from '../../app/content/served-identity.ts';
 import {
   activity,
   ACTIVITY,
@@ -10,19 +10,19 @@ import {
   exportRecord,
   TERMINAL_CONTROLS,
   toJson,
-} from '../app/leads/person-data.server.ts';
-import { retentionCutoff } from '../app/leads/retention.ts';
-import { deliverToTargets, type DeliveryOutcome } from '../app/leads/delivery/targets.server.ts';
+} from '../../app/leads/person-data.server.ts';
+import { retentionCutoff } from '../../app/leads/retention.ts';
+import { deliverToTargets, type DeliveryOutcome } from '../../app/leads/delivery/targets.server.ts';
 import {
   type DeliveryRecord,
   type LeadRecord,
   type AppStore,
   type LeadWithDeliveries,
-} from '../app/db/store.server.ts';
-import { openStore } from '../app/db/open-store.server.ts';
-import { openStoreForBuild } from './site-content-build.server.ts';
-import { createDeliveryTargets } from './delivery-targets.server.ts';
-import { EnvError, parseEnv, type Env } from './env.server.ts';
+} from '../../app/db/store.server.ts';
+import { openStore } from '../../app/db/open-store.server.ts';
+import { openStoreForBuild } from '../site-content-build.server.ts';
+import { createDeliveryTargets } from '../delivery-targets.server.ts';
+import { EnvError, parseEnv, type Env } from '../env.server.ts';
 
 /**
  * The operator's view of the store (docs/operations.md#commands):

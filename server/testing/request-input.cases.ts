@@ -2,19 +2,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Request, Response } from 'express';
-import { findCategory } from '../app/blog/category.ts';
-import { isAcceptedContentType, mediaType } from '../app/leads/intake/receive-lead.server.ts';
+import { findCategory } from '../../app/blog/category.ts';
+import { isAcceptedContentType, mediaType } from '../../app/leads/intake/receive-lead.server.ts';
 import {
   validateCallbackForm,
   validateEnquiryForm,
   validateLead,
-} from '../app/leads/intake/schema.ts';
-import { photoLinks } from '../app/leads/delivery/signed-photo-links.server.ts';
-import { GET as adminLeadPhoto } from '../app/pages/admin/leads/[id]/photos/[n].ts';
-import { leadPhotoRoute } from './lead-photo-route.server.ts';
-import { onDemandRoutes } from './on-demand-routes.server.ts';
-import { StaticFiles } from './static.server.ts';
-import { trailingSlashRedirect } from './trailing-slash.server.ts';
+} from '../../app/leads/intake/schema.ts';
+import { photoLinks } from '../../app/leads/delivery/signed-photo-links.server.ts';
+import { GET as adminLeadPhoto } from '../../app/pages/admin/leads/[id]/photos/[n].ts';
+import { leadPhotoRoute } from '../lead-photo-route.server.ts';
+import { onDemandRoutes } from '../on-demand-routes.server.ts';
+import { StaticFiles } from '../static.server.ts';
+import { trailingSlashRedirect } from '../trailing-slash.server.ts';
 
 /**
  * Every piece of the server's own code that runs a regular expression on

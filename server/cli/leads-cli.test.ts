@@ -4,11 +4,11 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openPostgresStore } from '../app/db/store-postgres.server.ts';
-import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
-import type { LeadRecord, AppStore, NewLeadPhoto } from '../app/db/store.server.ts';
-import { startSmtpServer } from '../app/leads/testing/smtp-test-support.server.ts';
-import { startReceiver, tempDataDir } from '../app/leads/testing/test-support.server.ts';
+import { openPostgresStore } from '../../app/db/store-postgres.server.ts';
+import { openSqliteStore } from '../../app/db/store-sqlite.server.ts';
+import type { LeadRecord, AppStore, NewLeadPhoto } from '../../app/db/store.server.ts';
+import { startSmtpServer } from '../../app/leads/testing/smtp-test-support.server.ts';
+import { startReceiver, tempDataDir } from '../../app/leads/testing/test-support.server.ts';
 import { csvCell, deliverySummary, main } from './leads-cli.ts';
 
 const CLI = path.join(import.meta.dirname, 'leads-cli.ts');

@@ -14,10 +14,10 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { inject } from 'vitest';
 import type { TestProject } from 'vitest/node';
-import { defaultSiteContent, type SiteContent } from '../app/content/site-content.ts';
-import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
-import { eventually, tempDataDir } from '../app/leads/testing/test-support.server.ts';
-import { newestSourceMtime, sourcePaths } from '../scripts/build-config.ts';
+import { defaultSiteContent, type SiteContent } from '../../app/content/site-content.ts';
+import { openSqliteStore } from '../../app/db/store-sqlite.server.ts';
+import { eventually, tempDataDir } from '../../app/leads/testing/test-support.server.ts';
+import { newestSourceMtime, sourcePaths } from '../../scripts/build-config.ts';
 
 /**
  * Real builds (`node scripts/build.ts`) for tests, and one such build shared
@@ -36,7 +36,7 @@ declare module 'vitest' {
   }
 }
 
-const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(import.meta.dirname, '../..');
 
 /** The folders a build reads and writes, as build.ts takes them from the environment. */
 export interface SiteBuildFolders {

@@ -7,11 +7,11 @@ import {
   captureLogger,
   tempDataDir,
   type CapturedLogger,
-} from '../app/leads/testing/test-support.server.ts';
-import { createApp } from './app.server.ts';
-import type { AstroHandler } from './release-files.server.ts';
-import { parseEnv } from './env.server.ts';
-import { createRuntime, type Runtime } from './runtime.server.ts';
+} from '../../app/leads/testing/test-support.server.ts';
+import { createApp } from '../app.server.ts';
+import type { AstroHandler } from '../release-files.server.ts';
+import { parseEnv } from '../env.server.ts';
+import { createRuntime, type Runtime } from '../runtime.server.ts';
 
 /**
  * The site's server as start.ts assembles it (createApp with the real lead

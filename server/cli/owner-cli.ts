@@ -1,12 +1,16 @@
 import { parseArgs } from 'node:util';
-import { emailSender, publishedIdentity } from '../app/content/served-identity.ts';
-import { nzDateTime } from '../app/leads/delivery/lead-email.server.ts';
-import { EMAIL_PATTERN, SINGLE_LINE_FORBIDDEN } from '../app/leads/intake/form-rules.ts';
-import { normaliseEmail, type AppStore, type OwnerWithPasskeys } from '../app/db/store.server.ts';
-import { openStore } from '../app/db/open-store.server.ts';
-import { sendOwnerLinkEmail } from '../app/owner/sign-in-email.server.ts';
-import { ownerLinkUrl, ownerSessions } from '../app/owner/sessions.server.ts';
-import { EnvError, parseEnv, type Env } from './env.server.ts';
+import { emailSender, publishedIdentity } from '../../app/content/served-identity.ts';
+import { nzDateTime } from '../../app/leads/delivery/lead-email.server.ts';
+import { EMAIL_PATTERN, SINGLE_LINE_FORBIDDEN } from '../../app/leads/intake/form-rules.ts';
+import {
+  normaliseEmail,
+  type AppStore,
+  type OwnerWithPasskeys,
+} from '../../app/db/store.server.ts';
+import { openStore } from '../../app/db/open-store.server.ts';
+import { sendOwnerLinkEmail } from '../../app/owner/sign-in-email.server.ts';
+import { ownerLinkUrl, ownerSessions } from '../../app/owner/sessions.server.ts';
+import { EnvError, parseEnv, type Env } from '../env.server.ts';
 import { terminalSafe } from './leads-cli.ts';
 
 /**
