@@ -77,7 +77,7 @@ export const DEFAULT_RETRY_AFTER_MS = 10 * 60_000;
 /** The most of a build's output kept in the log. */
 const OUTPUT_LOG_CHARS = 20_000;
 
-const sameContent = (a: ContentStamp | undefined, b: ContentStamp) =>
+const sameStamp = (a: ContentStamp | undefined, b: ContentStamp) =>
   a !== undefined && a.version === b.version && a.key === b.key;
 
 /** The last lines of a build's output that say what went wrong: no colours, no stack frames. */
@@ -158,10 +158,10 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
     if (!desired) return { kind: 'nothing-published' };
     // Built already, by this BUILD_DIR's last build or by another process.
     let built = builtContent();
-    if (built && sameContent(built.content, desired)) {
+    if (built && sameStamp(built.content, desired)) {
       return { kind: 'current', version: desired.version };
     }
-    if (failed && sameContent(failed.content, desired) && started - failed.at < retryAfterMs) {
+    if (failed && sameStamp(failed.content, desired) && started - failed.at < retryAfterMs) {
       return { kind: 'waiting-to-retry', version: desired.version };
     }
 
@@ -170,7 +170,7 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
       if (closed) return { kind: 'nothing-published' };
       await sleep(lockPollMs);
       built = builtContent();
-      if (built && sameContent(built.content, desired)) {
+      if (built && sameStamp(built.content, desired)) {
         return { kind: 'current', version: desired.version };
       }
       unlock = tryLockPublishing(buildDir);
@@ -178,7 +178,7 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
     try {
       // Another process may have built it just before letting the lock go.
       built = builtContent();
-      if (built && sameContent(built.content, desired)) {
+      if (built && sameStamp(built.content, desired)) {
         return { kind: 'current', version: desired.version };
       }
       if (closed) return { kind: 'nothing-published' };
@@ -202,7 +202,7 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
       built = builtContent();
       let error: string | undefined;
       if (!result.ok) error = buildErrorSummary(result.output);
-      else if (!built || !sameContent(built.content, desired)) {
+      else if (!built || !sameStamp(built.content, desired)) {
         error = `The build finished but its stamp does not name content version ${desired.version}.`;
       }
       if (error !== undefined) {
