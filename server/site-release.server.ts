@@ -118,6 +118,10 @@ export async function loadRelease(
   code?: LoadedRelease,
 ): Promise<LoadedRelease> {
   const real = realpathSync(dir);
+  // Only a complete release is served: a restart would run its server bundle.
+  if (!existsSync(path.join(real, 'server/entry.mjs'))) {
+    throw new Error(`${real} has no server/entry.mjs`);
+  }
   const content = releaseContent(real);
   const site = await loadSiteRelease(
     path.join(real, 'client'),
