@@ -201,8 +201,10 @@ test('embedded store locked by another process: webhook mode accepts by webhook,
     }),
   );
   // Another process holds the write lock: every write waits out the busy timeout, then fails.
+  // It waits its turn for the lock like any other process: a server just
+  // started may be writing at that moment.
   const locks = servers.map(({ data }) => {
-    const db = new DatabaseSync(path.join(data.dir, SQLITE_FILE_NAME));
+    const db = new DatabaseSync(path.join(data.dir, SQLITE_FILE_NAME), { timeout: 10_000 });
     db.exec('BEGIN EXCLUSIVE');
     return db;
   });
