@@ -2,6 +2,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { runActivityContract } from './activity/activity.contract.ts';
 import { runLeadsContract } from './leads/leads.contract.ts';
+import { runLeadsInboxContract } from './leads/leads-inbox.contract.ts';
 import { runOwnersContract } from './owners/owners.contract.ts';
 import { runRateLimitsContract } from './rate-limits/rate-limits.contract.ts';
 import { runSecretsContract } from './secrets/secrets.contract.ts';
@@ -24,6 +25,7 @@ if (!databaseUrl) console.warn(POSTGRES_SKIP_MESSAGE);
 
 for (const runContract of [
   runLeadsContract,
+  runLeadsInboxContract,
   runRateLimitsContract,
   runOwnersContract,
   runActivityContract,

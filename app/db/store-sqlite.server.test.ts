@@ -7,6 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { runActivityContract } from './activity/activity.contract.ts';
 import { makeLead, runLeadsContract } from './leads/leads.contract.ts';
+import { runLeadsInboxContract } from './leads/leads-inbox.contract.ts';
 import { runOwnersContract } from './owners/owners.contract.ts';
 import { runRateLimitsContract } from './rate-limits/rate-limits.contract.ts';
 import { runSecretsContract } from './secrets/secrets.contract.ts';
@@ -22,6 +23,7 @@ function tempDir(): string {
 
 for (const runContract of [
   runLeadsContract,
+  runLeadsInboxContract,
   runRateLimitsContract,
   runOwnersContract,
   runActivityContract,
