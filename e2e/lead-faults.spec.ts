@@ -203,12 +203,14 @@ test('embedded store locked by another process: webhook mode accepts by webhook,
   // Another process holds the write lock: every write waits out the busy timeout, then fails.
   // It waits its turn for the lock like any other process: a server just
   // started may be writing at that moment.
-  const locks = servers.map(({ data }) => {
-    const db = new DatabaseSync(path.join(data.dir, SQLITE_FILE_NAME), { timeout: 10_000 });
-    db.exec('BEGIN EXCLUSIVE');
-    return db;
-  });
+  // Taken inside the `try`, so a lock that cannot be had still stops both servers.
+  const locks: DatabaseSync[] = [];
   try {
+    for (const { data } of servers) {
+      const db = new DatabaseSync(path.join(data.dir, SQLITE_FILE_NAME), { timeout: 10_000 });
+      locks.push(db);
+      db.exec('BEGIN EXCLUSIVE');
+    }
     const [webhook, stored] = await Promise.all(
       servers.map(({ mode, server }) => postLead(server.url, lead(`${mode}-${randomUUID()}`))),
     );
