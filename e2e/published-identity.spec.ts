@@ -24,7 +24,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const NAME = 'Kōwhai Glass Repairs';
 const EMAIL = 'kia.ora@kowhai-glass.example.nz';
 const OWNER = 'aroha@kowhai-glass.example.nz';
-const PHONE = { shown: '021 555 0199', calls: '+64215550199' };
+/** Typed once, as visitors read it; every call link dials the number worked out from it. */
+const PHONE = { shown: '07 555 0777', tel: 'tel:+6475550777' };
 const STREET = '12 Kōwhai Lane';
 
 let site: OwnerSite;
@@ -57,8 +58,7 @@ test('a published business name is in the next lead e-mail and sign-in e-mail', 
   await page.goto(`${site.url}/admin/site/identity`);
   await page.getByLabel('Business name', { exact: true }).fill(NAME);
   await page.getByLabel('E-mail address', { exact: true }).fill(EMAIL);
-  await page.getByLabel('Phone number as shown', { exact: true }).fill(PHONE.shown);
-  await page.getByLabel('Phone number for calls', { exact: true }).fill(PHONE.calls);
+  await page.getByLabel('Phone number', { exact: true }).fill(PHONE.shown);
   await page.getByLabel('Street address', { exact: true }).fill(STREET);
   await page.getByRole('button', { name: 'Save business details' }).click();
   await expect(page.getByRole('status')).toContainText('Saved to the draft');
@@ -70,6 +70,27 @@ test('a published business name is in the next lead e-mail and sign-in e-mail', 
       intervals: [200],
     })
     .toContain(NAME);
+
+  // The phone, typed once: every call link of the site dials it, and the JSON-LD names it.
+  const visitor = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await visitor.goto(`${site.server.url}/contact`);
+  await expect(visitor.locator('.site-header a[href^="tel:"]').first()).toHaveAttribute(
+    'href',
+    PHONE.tel,
+  );
+  await expect(visitor.locator('.phone-bar a[href^="tel:"]')).toHaveAttribute('href', PHONE.tel);
+  await expect(
+    visitor.locator('main').getByRole('link', { name: PHONE.shown }).first(),
+  ).toHaveAttribute('href', PHONE.tel);
+  await visitor.close();
+  for (const pathname of ['/', '/contact', '/privacy-policy', '/services']) {
+    const html = await (await fetch(`${site.server.url}${pathname}`)).text();
+    const links = new Set([...html.matchAll(/href="(tel:[^"]*)"/g)].map((match) => match[1]));
+    expect([...links], pathname).toEqual([PHONE.tel]);
+    expect(html, pathname).not.toContain('"telephone":"+6475550123"');
+  }
+  const home = await (await fetch(`${site.server.url}/`)).text();
+  expect(home).toContain('"telephone":"+6475550777"');
 
   // The next enquiry's e-mail.
   const before = site.smtp.messages.length;

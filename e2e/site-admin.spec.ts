@@ -95,10 +95,9 @@ async function publishAndWait(
   return ms;
 }
 
-async function fillIdentityPhone(page: Page, display: string, e164: string) {
+async function fillIdentityPhone(page: Page, display: string) {
   await page.goto(`${site.url}/admin/site/identity`);
-  await page.getByLabel('Phone number as shown').fill(display);
-  await page.getByLabel('Phone number for calls').fill(e164);
+  await page.getByLabel('Phone number', { exact: true }).fill(display);
   await page.getByRole('button', { name: 'Save business details' }).click();
   await expect(page.getByRole('status')).toContainText('Saved to the draft');
 }
@@ -112,7 +111,7 @@ test('edit, publish, find it on the public pages, and restore', async ({ browser
   const page = await ownerPage(browser, 'kiri@glass.example.nz');
 
   // Version 1: the old phone number, the business's own.
-  await fillIdentityPhone(page, OLD_PHONE, '+6475770000');
+  await fillIdentityPhone(page, OLD_PHONE);
   await page.goto(`${site.url}/admin/site`);
   await expect(page.getByTestId('section-identity')).toContainText('Changed, not yet published');
   await expect(page.getByTestId('preview')).toContainText('Business details: every page');
@@ -126,7 +125,7 @@ test('edit, publish, find it on the public pages, and restore', async ({ browser
   await expect(page.getByTestId('section-identity')).toContainText('Same as live');
 
   // Version 2: a new phone number, an offer and a job photo.
-  await fillIdentityPhone(page, NEW_PHONE, '+6475782468');
+  await fillIdentityPhone(page, NEW_PHONE);
 
   await page.goto(`${site.url}/admin/site/offers/new`);
   await page.getByLabel('Offer title').fill(OFFER);

@@ -1,14 +1,15 @@
 /**
  * The schema of the site's editable content (docs/operations.md#site-content):
  * the zod schemas of every section, their types and the checks the owner's
- * pages and the build run. It imports only zod and the plain names of
- * content-names.ts, so published.ts can name the content's types without
- * a circle; the defaults are in site-content.ts.
+ * pages and the build run. It imports only zod, the plain names of
+ * content-names.ts and the phone rules of nz-phone.ts, so published.ts can
+ * name the content's types without a circle; the defaults are in site-content.ts.
  *
  * Dates are New Zealand dates, 'YYYY-MM-DD', read in Pacific/Auckland.
  */
 import { z } from 'zod';
 import { SERVICE_SLUGS, type TestimonialRole, type Weekday } from './content-names.ts';
+import { dialledNumber, isInternationalForm, PHONE_DISPLAY_MAX } from './nz-phone.ts';
 
 // ---------------------------------------------------------------------------
 // Building blocks
@@ -101,19 +102,28 @@ export const MAP_EMBED_PREFIX = 'https://www.google.com/maps';
 export const identitySchema = z.object({
   name: line('Business name', 80),
   legalName: line('Legal name', 120),
-  phone: z.object({
-    display: line('Phone number as shown', 30).regex(
-      /^[0-9 +()-]+$/,
-      'Phone number as shown: digits, spaces, +, ( ) and - only, such as 07 578 2468',
-    ),
-    e164: z
-      .string({ error: 'Phone number for calls: enter it' })
-      .trim()
-      .regex(
-        /^\+[1-9]\d{7,14}$/,
-        'Phone number for calls: the international form, + and digits only, such as +6475782468',
-      ),
-  }),
+  /**
+   * The number is typed once, as visitors read it; its international form
+   * (`e164`, what every tel: link dials) is worked out from it at every
+   * check, so the two always agree (nz-phone.ts). Content saved before
+   * carries both: where they disagree the number shown wins; where the
+   * shown number gives no international form, a stored one is kept, so
+   * older content still builds (the owner's next save asks for a number
+   * that can be called).
+   */
+  phone: z
+    .object({
+      display: line('Phone number', PHONE_DISPLAY_MAX),
+      e164: z.string().optional(),
+    })
+    .transform((phone, context) => {
+      const dialled = dialledNumber(phone.display);
+      if (dialled.ok) return { display: phone.display, e164: dialled.e164 };
+      const stored = phone.e164?.trim();
+      if (stored && isInternationalForm(stored)) return { display: phone.display, e164: stored };
+      context.addIssue({ code: 'custom', path: ['display'], message: dialled.message });
+      return z.NEVER;
+    }),
   email: email('E-mail address'),
   address: z.object({
     street: line('Street address', 120),

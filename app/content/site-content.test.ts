@@ -62,12 +62,44 @@ describe('the site content schema', () => {
     expect(defaultSiteContent.jobPhotos).toEqual([]);
   });
 
+  it('works out the number to dial from the number shown, for new and older content', () => {
+    const identity = defaultSiteContent.identity;
+    const phoneOf = (phone: unknown) => {
+      const checked = checkSiteContentSection('identity', { ...identity, phone });
+      return checked.ok ? checked.content.phone : checked.problems.map((p) => p.message);
+    };
+    // Typed once: the form sends only the number as shown.
+    expect(phoneOf({ display: '07 555 0777' })).toEqual({
+      display: '07 555 0777',
+      e164: '+6475550777',
+    });
+    expect(phoneOf({ display: '021 123 4567' })).toEqual({
+      display: '021 123 4567',
+      e164: '+64211234567',
+    });
+    // Saved before, the two disagreeing: the number visitors read is the one they dial.
+    expect(phoneOf({ display: '07 555 0777', e164: '+6475550199' })).toEqual({
+      display: '07 555 0777',
+      e164: '+6475550777',
+    });
+    // Saved before, a number shown that gives no dialling form: the stored one still builds.
+    expect(phoneOf({ display: '555 0777', e164: '+6475550777' })).toEqual({
+      display: '555 0777',
+      e164: '+6475550777',
+    });
+    // Neither: refused, saying why.
+    expect(phoneOf({ display: '555 0777' })).toEqual([
+      'Phone number: add the area code at the start, such as 07 578 2468',
+    ]);
+    expect(phoneOf({ display: '555 0777', e164: '075550777' })).toEqual([
+      'Phone number: add the area code at the start, such as 07 578 2468',
+    ]);
+  });
+
   it('names the field and says why, in each section', () => {
     const identity = defaultSiteContent.identity;
-    expect(
-      messages('identity', { ...identity, phone: { display: '07 578 2468', e164: '075782468' } }),
-    ).toEqual([
-      'identity.phone.e164: Phone number for calls: the international form, + and digits only, such as +6475782468',
+    expect(messages('identity', { ...identity, phone: { display: '07 578 246' } })).toEqual([
+      'identity.phone.display: Phone number: a landline number is 0, the area code and seven digits, such as 07 578 2468',
     ]);
     expect(messages('identity', { ...identity, email: 'office at glass' })).toEqual([
       'identity.email: E-mail address: an e-mail address such as office@your-business.co.nz',

@@ -6,6 +6,7 @@ import {
 } from '../content/site-content.ts';
 import { OWNER_FACTS, type OwnerFacts } from '../content/facts.ts';
 import { services } from '../content/services.ts';
+import { PHONE_DISPLAY_MAX } from '../content/nz-phone.ts';
 
 /**
  * The fields of /admin/site's forms (docs/operations.md, "Owner's pages"):
@@ -72,18 +73,11 @@ export const IDENTITY_FIELDS: readonly FieldSpec[] = [
   { name: 'legalName', label: 'Legal name', kind: 'text', maxLength: 120 },
   {
     name: 'phone.display',
-    label: 'Phone number as shown',
+    label: 'Phone number',
     kind: 'text',
     type: 'tel',
-    hint: 'As visitors read it, such as 07 578 2468',
-    maxLength: 30,
-  },
-  {
-    name: 'phone.e164',
-    label: 'Phone number for calls',
-    kind: 'text',
-    type: 'tel',
-    hint: 'The same number in international form, such as +6475782468',
+    hint: 'As visitors read it and call it, such as 07 578 2468, 021 123 4567 or 0800 123 456',
+    maxLength: PHONE_DISPLAY_MAX,
   },
   { name: 'email', label: 'E-mail address', kind: 'text', type: 'email', maxLength: 254 },
   { name: 'address.street', label: 'Street address', kind: 'text', maxLength: 120 },
