@@ -90,7 +90,8 @@ export default tseslint.config(
   },
   {
     // Test support (app/leads/testing: webhook receivers, an SMTP server,
-    // the store harnesses; server/testing: the site's test servers and
+    // the store harnesses; app/owner/testing: the site editor's tests' owners
+    // and forms; server/testing: the site's test servers and
     // builds; the store's contract suites, *.contract.ts beside each domain
     // in app/db) is never imported by production code.
     files: ['app/**/*.{ts,tsx,astro}', 'server/**/*.ts', 'scripts/**/*.ts'],
@@ -99,6 +100,7 @@ export default tseslint.config(
       '**/*.test.tsx',
       '**/*.contract.ts',
       'app/leads/testing/**',
+      'app/owner/testing/**',
       'server/testing/**',
     ],
     // typescript-eslint's copy of the rule, so this list does not replace

@@ -8,7 +8,7 @@ import { storeErrorForLog, type AppStore } from '../app/db/store.server.ts';
 import { reconnectingStore } from '../app/db/open-store.server.ts';
 import { shippedIdentity, type IdentitySource } from '../app/content/served-identity.ts';
 import { createOwnerPagesContext, type OwnerPagesContext } from '../app/owner/context.server.ts';
-import { siteBuildActivity } from '../app/owner/site-admin.server.ts';
+import { siteBuildActivity } from '../app/owner/site-activity.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
 import { leadPhotoRoute } from './lead-photo-route.server.ts';
 import type { LeadsIntegration } from './app.server.ts';

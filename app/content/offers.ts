@@ -13,6 +13,7 @@
 import { defaultBusiness } from './business.ts';
 import { defaultFacts } from './facts.ts';
 import { derived, published } from './published.ts';
+import type { SiteOffer } from './site-content-schema.ts';
 
 /** A site path, or 'tel' for the business phone (the offer card builds the tel: link). */
 export type OfferLink = `/${string}` | 'tel';
@@ -119,15 +120,15 @@ export function isoFromOfferDate(text: string): string {
   return `${year}-${month}-${day}`;
 }
 
+/** An offer of the site content (dates as 'YYYY-MM-DD') as the site shows it. */
+export function offerOfSite({ validUntil, ...offer }: SiteOffer): Offer {
+  return { ...offer, validUntil: offerDateFromIso(validUntil) };
+}
+
 /** The offers the home page shows: the published ones where there are some. */
 export let offers: readonly Offer[] = defaultOffers;
 
 derived(() => {
   const publishedOffers = published()?.content.offers;
-  offers = publishedOffers
-    ? publishedOffers.map(({ validUntil, ...offer }) => ({
-        ...offer,
-        validUntil: offerDateFromIso(validUntil),
-      }))
-    : defaultOffers;
+  offers = publishedOffers ? publishedOffers.map(offerOfSite) : defaultOffers;
 });

@@ -17,6 +17,7 @@
 import { derived, published } from './published.ts';
 
 import type { TestimonialRole } from './content-names.ts';
+import type { SiteTestimonial } from './site-content-schema.ts';
 
 export type { TestimonialRole };
 
@@ -121,15 +122,20 @@ export const defaultTestimonials = [
   },
 ] as const satisfies readonly Testimonial[];
 
+/** A review of the site content as the site shows it: the permission is the owner's record, not shown. */
+export function testimonialOfSite({
+  permission: _permission,
+  ...testimonial
+}: SiteTestimonial): Testimonial {
+  return { ...testimonial, avatar: null };
+}
+
 /** The reviews the home page shows: the published ones where there are some. */
 export let testimonials: readonly Testimonial[] = defaultTestimonials;
 
 derived(() => {
   const publishedTestimonials = published()?.content.testimonials;
   testimonials = publishedTestimonials
-    ? publishedTestimonials.map(({ permission: _permission, ...testimonial }) => ({
-        ...testimonial,
-        avatar: null,
-      }))
+    ? publishedTestimonials.map(testimonialOfSite)
     : defaultTestimonials;
 });

@@ -11,7 +11,7 @@ import {
   type LeadWithDeliveries,
 } from '../db/store.server.ts';
 import type { SignedInOwner } from './context.server.ts';
-import { describeSiteActivity } from './site-admin.server.ts';
+import { describeSiteActivity } from './site-activity.server.ts';
 
 /**
  * What the inbox, a lead's page and the activity list decide, apart from

@@ -18,13 +18,13 @@ import {
   problemHref,
   sameCanonicalContent,
   type DraftChanges,
-} from './site-admin.server.ts';
+} from './site-sections.server.ts';
 
 /*
  * The overview of /admin/site (docs/operations.md, "Site content"): what
  * visitors see now, what is being published, which hosts serve which
  * version, and the versions kept. The rest of the site's editing is
- * site-admin.server.ts.
+ * site-drafts, site-items, site-publishing and site-sections (.server.ts).
  */
 
 export type PublishingState =

@@ -15,21 +15,15 @@ import {
   type FieldErrors,
   type FormValues,
 } from './site-fields.ts';
-import {
-  SITE_ACTIVITY,
-  invalid,
-  ownerNames,
-  revisionOf,
-  saveDraftSection,
-  siteActivity,
-  type SaveOutcome,
-} from './site-admin.server.ts';
+import { SITE_ACTIVITY, siteActivity } from './site-activity.server.ts';
+import { invalid, revisionOf, saveDraftSection, type SaveOutcome } from './site-drafts.server.ts';
+import { ownerNames } from './site-sections.server.ts';
 
 /*
  * The job photos of /admin/site/photos (docs/operations.md, "Site
  * content"): an upload read within its limits, made safe and stored, and a
  * photo's words saved to the draft. The rest of the site's editing is
- * site-admin.server.ts.
+ * site-drafts, site-items, site-publishing and site-sections (.server.ts).
  */
 
 /** A job photo's service, description and caption: edit, or remove it from the draft. */

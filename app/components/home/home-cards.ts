@@ -156,30 +156,37 @@ export function serviceCards(): ServiceCardData[] {
 /** The call to action of an offer that has ended and would send the visitor to claim it. */
 export const ENDED_OFFER_CTA = 'Ask About Current Pricing';
 
-export function offerCards(now: Date): OfferCardData[] {
-  return offers.map((offer: Offer) => {
-    const ended = offerHasEnded(offer.validUntil, now);
-    return {
-      id: offer.id,
-      title: offer.title,
-      discount: offer.discount,
-      ...(offer.description ? { description: offer.description } : {}),
-      ...(offer.originalPrice ? { originalPrice: offer.originalPrice } : {}),
-      ...(offer.discountedPrice ? { discountedPrice: offer.discountedPrice } : {}),
-      validUntil: { iso: offerDateIso(offer.validUntil), text: formatOfferDate(offer.validUntil) },
-      ended,
-      terms: offer.terms,
-      // 'Claim This Offer' on an ended offer would promise what we no longer
-      // give; its quote link stays, to ask what applies now.
-      ctaText: ended && offer.ctaLink === '/quote' ? ENDED_OFFER_CTA : offer.ctaText,
-      ctaLink: offer.ctaLink,
-      featured: offer.featured === true,
-    };
-  });
+/**
+ * An offer as its card shows it at `now`: the home page's offers, and the
+ * owner's preview of an offer before it is published (/admin/site).
+ */
+export function offerCardOf(offer: Offer, now: Date): OfferCardData {
+  const ended = offerHasEnded(offer.validUntil, now);
+  return {
+    id: offer.id,
+    title: offer.title,
+    discount: offer.discount,
+    ...(offer.description ? { description: offer.description } : {}),
+    ...(offer.originalPrice ? { originalPrice: offer.originalPrice } : {}),
+    ...(offer.discountedPrice ? { discountedPrice: offer.discountedPrice } : {}),
+    validUntil: { iso: offerDateIso(offer.validUntil), text: formatOfferDate(offer.validUntil) },
+    ended,
+    terms: offer.terms,
+    // 'Claim This Offer' on an ended offer would promise what we no longer
+    // give; its quote link stays, to ask what applies now.
+    ctaText: ended && offer.ctaLink === '/quote' ? ENDED_OFFER_CTA : offer.ctaText,
+    ctaLink: offer.ctaLink,
+    featured: offer.featured === true,
+  };
 }
 
-export function testimonialCards(): TestimonialCardData[] {
-  return testimonials.map((testimonial: Testimonial) => ({
+export function offerCards(now: Date): OfferCardData[] {
+  return offers.map((offer) => offerCardOf(offer, now));
+}
+
+/** A review as its card shows it: the home page's, and the owner's preview (/admin/site). */
+export function testimonialCardOf(testimonial: Testimonial): TestimonialCardData {
+  return {
     id: testimonial.id,
     name: testimonial.name,
     role: testimonial.role,
@@ -188,7 +195,11 @@ export function testimonialCards(): TestimonialCardData[] {
     review: testimonial.review,
     shortReview: truncateReview(testimonial.review),
     initials: initialsOf(testimonial.name),
-  }));
+  };
+}
+
+export function testimonialCards(): TestimonialCardData[] {
+  return testimonials.map(testimonialCardOf);
 }
 
 export function glassTypeCards(): GlassTypeCardData[] {

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { launchProblems } from '../content/launch-problems.ts';
+import { defaultSiteContent } from '../content/site-content.ts';
+import type { AppStore } from '../db/store.server.ts';
+import { siteOverview } from './site-overview.server.ts';
+import { problemHref } from './site-sections.server.ts';
+import { onEachStore } from './testing/site-test-support.server.ts';
+
+let store: AppStore;
+
+onEachStore(
+  "/admin/site's sections",
+  (opened) => (store = opened),
+  () => {
+    describe('the launch checklist on the draft', () => {
+      it('links each problem to the field to fix', async () => {
+        const problems = launchProblems(defaultSiteContent, new Date('2026-01-10T00:00:00Z'));
+        const hrefs = problems.map(problemHref);
+        expect(hrefs).toContain('/admin/site/identity#f-phone-display');
+        expect(hrefs).toContain('/admin/site/identity#f-social-facebook');
+        expect(hrefs).toContain('/admin/site/hours#f-facts-leadTimes-confirmed');
+        const sample = defaultSiteContent.offers[0]!.id;
+        expect(hrefs).toContain(`/admin/site/offers/${sample}`);
+        expect(hrefs).toContain(`/admin/site/offers/${sample}#f-validUntil`);
+        expect(hrefs).toContain(
+          `/admin/site/testimonials/${defaultSiteContent.testimonials[0]!.id}`,
+        );
+        const view = await siteOverview(store, undefined);
+        expect(view.problems.length).toBeGreaterThan(0);
+        expect(view.problems.every((problem) => problem.href.startsWith('/admin/site/'))).toBe(
+          true,
+        );
+      });
+    });
+  },
+);
