@@ -1,6 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result as LighthouseResult } from 'lighthouse';
 import { computeMedianRun, filterToValidRuns } from 'lighthouse/core/lib/median-run.js';
@@ -13,19 +15,43 @@ import { computeMedianRun, filterToValidRuns } from 'lighthouse/core/lib/median-
  * four category scores, LCP, TBT, CLS, the JavaScript the page received
  * before it was idle (brotli) and all bytes. Writes the rows to reports/lighthouse.json.
  *
- *   npm run bench:web                 every page
- *   npm run bench:web -- / /about     only these paths
+ *   npm run bench:web                      every page, the public ones and the owner's
+ *   npm run bench:web -- / /about          only these paths
+ *   BENCH_PAGES=owner npm run bench:web    only the owner's pages (a few minutes)
+ *   BENCH_PAGES=public npm run bench:web   only the public pages (about half an hour)
+ *
+ * The owner's pages: the sign-in page, as anyone sees it, then the inbox, a
+ * lead, the site page and the notice editor as a signed-in owner sees them.
+ * Each server has a store of its own in a temporary folder, where the bench
+ * adds an owner, a session (as a passkey sign-in leaves them) and one
+ * enquiry (POST /api/leads, as a visitor sends it); Lighthouse sends the
+ * session's cookie with every request (its extraHeaders) to the pages that
+ * need one. The lead e-mail is set up (to a mail server that is not there)
+ * so the sign-in page shows its e-mail form, as on a live site.
  *
  * BENCH_BEFORE=<checkout>: another checkout of this site (an earlier commit,
  * built there with `npm ci && npm run build`) is served too, and every run
  * measures each page on both, one after the other, so a change is measured
- * before and after on the same machine at the same time.
+ * before and after on the same machine at the same time. Its owner and
+ * session are made with that checkout's own store code.
  */
 
 const root = path.resolve(import.meta.dirname, '..');
 const port = Number(process.env.BENCH_PORT ?? 3400);
 const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const beforeRoot = process.env.BENCH_BEFORE?.trim();
+const pageSet = process.env.BENCH_PAGES?.trim() || 'all';
+if (!['all', 'public', 'owner'].includes(pageSet)) {
+  console.error(`BENCH_PAGES is "${pageSet}": give all, public or owner.`);
+  process.exit(1);
+}
+
+const started = Date.now();
+const load = () =>
+  loadavg()
+    .map((average) => average.toFixed(2))
+    .join(', ');
+const loadAtStart = load();
 
 const built = spawnSync('node', ['scripts/ensure-build.ts'], { cwd: root, stdio: 'inherit' });
 if (built.status !== 0) process.exit(built.status ?? 1);
@@ -33,39 +59,119 @@ if (built.status !== 0) process.exit(built.status ?? 1);
 interface Site {
   name: string;
   origin: string;
+  /** The signed-in owner's session, as a Cookie header. */
+  cookie: string;
+  /** The enquiry the bench sent, for its page. */
+  leadPath: string;
   stop: () => void;
+}
+
+/** The page of the enquiry the bench sent, whose address each site gives its own id. */
+const LEAD_PAGE = '/admin/leads/:id';
+
+/** The owner's pages measured: the sign-in page, and four a signed-in owner uses most. */
+const OWNER_PAGES = ['/admin/sign-in', '/admin', LEAD_PAGE, '/admin/site', '/admin/site/notice'];
+
+/** Whether a page is one of the owner's behind the sign-in, measured with the session's cookie. */
+function signedIn(pagePath: string): boolean {
+  return (
+    (pagePath === '/admin' || pagePath.startsWith('/admin/')) &&
+    !pagePath.startsWith('/admin/sign-in') &&
+    !pagePath.startsWith('/admin/setup')
+  );
+}
+
+/**
+ * An owner and a session in the store of a running server, made with the
+ * checkout's own store code (`cwd`), as a passkey sign-in leaves them
+ * (e2e/support/owner-session.ts does the same for the browser tests).
+ */
+async function signIn(cwd: string, dataDir: string, siteUrl: string): Promise<string> {
+  const importFrom = (file: string) => import(pathToFileURL(path.join(cwd, file)).href);
+  const { openStore } = await importFrom('app/db/open-store.server.ts');
+  const { ownerSessions, sessionCookie } = await importFrom('app/owner/sessions.server.ts');
+  const store = await openStore({ dataDir });
+  try {
+    const { owner } = await store.addOwner('owner@glass.example.nz', new Date().toISOString());
+    const session = (await ownerSessions(store).create(owner.id)) as string | null;
+    if (!session) throw new Error('no session for the bench owner');
+    return `${(sessionCookie(siteUrl) as { name: string }).name}=${session}`;
+  } finally {
+    await store.close();
+  }
 }
 
 async function startSite(name: string, cwd: string, sitePort: number): Promise<Site> {
   const origin = `http://127.0.0.1:${sitePort}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), `glass-bench-${name}-`));
+  const siteUrl = process.env.SITE_URL?.trim() || `http://localhost:${sitePort}`;
   const server = spawn('node', ['server/start.ts'], {
     cwd,
-    env: { ...process.env, PORT: String(sitePort), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(sitePort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      SITE_URL: siteUrl,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      // The sign-in page offers a link by e-mail only with the lead e-mail set
+      // up; nothing is sent while the bench runs (enquiries are only stored).
+      LEAD_EMAIL_TO: 'office@glass.example.nz',
+      LEAD_EMAIL_FROM: 'website@glass.example.nz',
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      LEAD_ACCEPT: 'stored',
+      LEAD_WEBHOOK_URLS: '',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const stop = () => server.kill('SIGTERM');
+  const stop = () => {
+    server.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  };
   process.on('exit', stop);
-  for (let attempt = 0; attempt < 100; attempt += 1) {
+  for (let attempt = 0; ; attempt += 1) {
     try {
-      if ((await fetch(`${origin}/healthz`)).ok) return { name, origin, stop };
+      if ((await fetch(`${origin}/healthz`)).ok) break;
     } catch {
       // not up yet
     }
+    if (attempt === 100) throw new Error(`The ${name} server did not start.`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`The ${name} server did not start.`);
+  if (pageSet === 'public') return { name, origin, cookie: '', leadPath: '', stop };
+  const cookie = await signIn(cwd, dataDir, siteUrl);
+  const lead = await fetch(`${origin}/api/leads`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: siteUrl },
+    body: JSON.stringify({
+      name: 'Aroha Ngata',
+      email: 'aroha@example.nz',
+      phone: '021 555 0100',
+      service: 'Windows',
+      suburb: 'Greerton',
+      message: 'A cracked pane in the lounge window, about 900 by 1200. Could you come this week?',
+      source: 'contact_form',
+    }),
+  });
+  const { id } = (await lead.json().catch(() => ({}))) as { id?: string };
+  if (!lead.ok || !id) throw new Error(`The ${name} server took no enquiry (${lead.status}).`);
+  return { name, origin, cookie, leadPath: `/admin/leads/${id}`, stop };
 }
 
 const sites: Site[] = [await startSite('now', root, port)];
 if (beforeRoot) sites.push(await startSite('before', path.resolve(beforeRoot), port + 1));
 
 let paths = process.argv.slice(2);
-if (paths.length === 0) {
+if (paths.length === 0 && pageSet !== 'owner') {
   const xml = await (await fetch(`${sites[0]!.origin}/sitemap.xml`)).text();
   paths = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map(
     (match) => new URL((match[1] ?? '').replace(/&amp;/g, '&')).pathname,
   );
   paths.push('/thank-you', '/thank-you/urgent');
+}
+if (process.argv.length <= 2 && pageSet !== 'public') {
+  paths.push(...OWNER_PAGES);
 }
 
 const chromePath = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
@@ -149,11 +255,13 @@ async function toRow(site: string, pagePath: string, lhr: LighthouseResult): Pro
  */
 async function measure(site: Site, pagePath: string): Promise<LighthouseResult> {
   for (let attempt = 1; ; attempt += 1) {
-    const result = await lighthouse(`${site.origin}${encodeURI(pagePath)}`, {
+    const address = pagePath === LEAD_PAGE ? site.leadPath : pagePath;
+    const result = await lighthouse(`${site.origin}${encodeURI(address)}`, {
       port: chrome.port,
       output: 'json',
       logLevel: 'error',
       onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+      ...(signedIn(pagePath) ? { extraHeaders: { Cookie: site.cookie } } : {}),
     });
     if (!result) throw new Error(`Lighthouse gave no result for ${pagePath} (${site.name})`);
     const { lhr } = result;
@@ -210,7 +318,9 @@ const table = [
       `| ${row.path} | ${row.site} | ${row.performance} | ${row.accessibility} | ${row.bestPractices} | ${row.seo} | ${row.lcpMs} | ${row.tbtMs} | ${row.cls} | ${kib(row.jsBytes)} | ${kib(row.bytes)} |`,
   ),
 ];
-console.log(`\nMedian of ${runs} run(s) a page (Lighthouse's median run):\n${table.join('\n')}`);
+console.log(
+  `\nMedian of ${runs} run(s) a page (Lighthouse's median run), in ${Math.round((Date.now() - started) / 60_000)} min; load average ${loadAtStart} at the start, ${load()} at the end:\n${table.join('\n')}`,
+);
 for (const site of sites) {
   const own = rows.filter((row) => row.site === site.name);
   const min = (key: keyof Row) => Math.min(...own.map((row) => row[key] as number));
