@@ -11,9 +11,11 @@ import {
  * JavaScript: SimpleWebAuthn asks the browser for a passkey with options
  * from the server, and the server checks the answer
  * (app/owner/passkeys.server.ts). Each page holds a `[data-passkey]`
- * section, hidden until this runs: its button, its status line, and the
- * endpoints in `data-options` and `data-verify`; a `[data-passkey-unsupported]`
- * note shows instead in a browser without passkeys.
+ * section: its button, its status line, and the endpoints in `data-options`
+ * and `data-verify`. It is in its place from the first paint wherever
+ * JavaScript runs (app/styles/admin.css hides it only where scripting is
+ * off), so nothing moves when this arrives; in a browser without passkeys
+ * this hides it and shows the `[data-passkey-unsupported]` note instead.
  */
 
 interface ServerAnswer {
@@ -59,11 +61,11 @@ export function startPasskeyStep(section: HTMLElement): void {
   if (!button || !status || !optionsUrl || !verifyUrl) return;
 
   if (!browserSupportsWebAuthn()) {
+    section.hidden = true;
     const unsupported = document.querySelector<HTMLElement>('[data-passkey-unsupported]');
     if (unsupported) unsupported.hidden = false;
     return;
   }
-  section.hidden = false;
 
   const say = (text: string, error = false) => {
     status.textContent = text;
