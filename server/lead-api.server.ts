@@ -6,7 +6,6 @@ import {
   type Response,
 } from 'express';
 import { createHash } from 'node:crypto';
-import getRawBody from 'raw-body';
 import {
   rateLimit as expressRateLimit,
   MemoryStore,
@@ -85,22 +84,13 @@ export function apiAnswer(
     : { error: outcome.error };
 }
 
-/** An Express request as the body reader takes it: its headers, and itself as the stream. */
+/**
+ * An Express request as the body reader takes it: its headers, and itself
+ * as the stream, which the reader (app/http/body.server.ts) reads by its
+ * events with raw-body, as Express's own parsers do.
+ */
 export function leadRequestOf(req: Request): LeadRequest {
-  return {
-    headers: { get: (name) => req.get(name) ?? null },
-    body: req,
-    // raw-body (Express's parsers' reader) reads by the stream's events and
-    // stops at the limit without destroying the socket, so a 413 still goes out.
-    readBody: (limit) =>
-      getRawBody(req, { limit }).then(
-        (buffer) => buffer,
-        (error: unknown) => {
-          if ((error as { type?: unknown }).type === 'entity.too.large') return null;
-          throw error;
-        },
-      ),
-  };
+  return { headers: { get: (name) => req.get(name) ?? null }, body: req };
 }
 
 // ---------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import { rateLimit } from 'express-rate-limit';
 import type { OwnerPagesContext, SignedInOwner } from '../app/owner/context.server.ts';
 import { SIGN_IN_POST_LIMIT, TOO_MANY } from '../app/owner/limits.server.ts';
+import { SIGN_IN_PATH } from '../app/owner/owner-page.server.ts';
 
 /**
  * The door of the owner's pages (docs/operations.md, "Owner's pages"):
@@ -35,8 +36,6 @@ export const OPEN_PATHS: readonly string[] = ['/sign-in', '/setup'];
 export function isOpenPath(path: string): boolean {
   return OPEN_PATHS.some((open) => path === open || path.startsWith(`${open}/`));
 }
-
-export const SIGN_IN_PATH = '/admin/sign-in';
 
 export interface OwnerGateLocals {
   leads: null;

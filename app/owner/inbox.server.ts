@@ -167,7 +167,10 @@ export type LeadAction =
   | { kind: 'deleted'; count: number }
   | { kind: 'invalid'; message: string };
 
-function text(form: FormData, name: string): string {
+/** A posted form, as the page reads it (URLSearchParams) or as FormData. */
+type PostedForm = { get(name: string): FormDataEntryValue | null };
+
+function text(form: PostedForm, name: string): string {
   const value = form.get(name);
   return typeof value === 'string' ? value : '';
 }
@@ -181,7 +184,7 @@ export async function handleLeadPost(
   store: AppStore,
   owner: SignedInOwner,
   lead: LeadWithDeliveries,
-  form: FormData,
+  form: PostedForm,
   now = new Date(),
 ): Promise<LeadAction> {
   const note = (value: ReturnType<typeof activity>) => store.recordActivity(value);

@@ -15,7 +15,6 @@ import {
   answerLinkRequest,
   finishPasskeySignIn,
   finishSetup,
-  readBody,
   requestSignInLink,
   setupOptions,
   signInOptions,
@@ -384,24 +383,5 @@ describe('signing in with a passkey', () => {
       expect.objectContaining({ ok: false, status: 429 }),
     );
     expect(await context.limits.passkeyBlocked(uniqueClient(), owner.email)).toBe(true);
-  });
-});
-
-describe('a request body', () => {
-  it('is read up to its limit, and refused beyond it', async () => {
-    const post = (body: string) => new Request('https://x.test/', { method: 'POST', body });
-    expect(await readBody(post('hello'), 10)).toBe('hello');
-    expect(await readBody(post('x'.repeat(11)), 10)).toBeNull();
-    const streamed = new Request('https://x.test/', {
-      method: 'POST',
-      body: new ReadableStream({
-        start(controller) {
-          for (let i = 0; i < 5; i++) controller.enqueue(new Uint8Array(4));
-          controller.close();
-        },
-      }),
-      duplex: 'half',
-    } as RequestInit);
-    expect(await readBody(streamed, 10)).toBeNull();
   });
 });

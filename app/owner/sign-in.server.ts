@@ -11,6 +11,7 @@ import {
   verifyRegistration,
 } from './passkeys.server.ts';
 import { TOO_MANY } from './limits.server.ts';
+import { readForm, readText, type BodyRequest } from '../http/body.server.ts';
 import { isSecret, ownerLinkUrl, secretHash } from './sessions.server.ts';
 
 /**
@@ -24,42 +25,15 @@ import { isSecret, ownerLinkUrl, secretHash } from './sessions.server.ts';
 /** The most a sign-in request's body may hold; a passkey's answer is a few kilobytes. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
-/** A request's body as text, or null when it is larger than `limit` bytes. */
-export async function readBody(request: Request, limit = BODY_LIMIT_BYTES): Promise<string | null> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > limit) return null;
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** A JSON body, or undefined when it is too large or not JSON. */
-export async function readJson(request: Request): Promise<unknown> {
-  const text = await readBody(request);
-  if (text === null) return undefined;
+/** A JSON body (the passkey script's), or undefined when it is too large or not JSON. */
+export async function readJson(request: BodyRequest): Promise<unknown> {
+  const read = await readText(request, BODY_LIMIT_BYTES);
+  if (!read.ok) return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(read.value) as unknown;
   } catch {
     return undefined;
   }
-}
-
-/** A posted form's fields (application/x-www-form-urlencoded), or null when too large. */
-export async function readForm(request: Request): Promise<URLSearchParams | null> {
-  const text = await readBody(request, 8 * 1024);
-  return text === null ? null : new URLSearchParams(text);
 }
 
 /** A JSON answer of the sign-in endpoints (never cached: the gate says so for all of /admin). */
@@ -293,8 +267,8 @@ export async function answerLinkRequest(
   client: string,
   afterResponse: (task: () => Promise<unknown>) => void,
 ): Promise<Response> {
-  const form = await readForm(request);
-  const address = form?.get('email') ?? '';
+  const form = await readForm(request, 8 * 1024);
+  const address = (form.ok && form.value.get('email')) || '';
   afterResponse(async () => (await requestSignInLink(context, address, client)).sent);
   return new Response(null, { status: 303, headers: { location: LINK_ASKED_PATH } });
 }

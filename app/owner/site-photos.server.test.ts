@@ -2,8 +2,9 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSiteContent } from '../content/site-content.ts';
 import type { AppStore } from '../db/store.server.ts';
+import { readMultipart } from '../http/body.server.ts';
 import {
-  readPhotoUpload,
+  JOB_PHOTO_UPLOAD,
   saveJobPhoto,
   uploadJobPhoto,
   jobPhotoUploadRefusal,
@@ -33,10 +34,7 @@ onEachStore(
         method: 'POST',
         body: form,
       });
-      const read = await readPhotoUpload(
-        request.headers.get('content-type') ?? '',
-        request.body as unknown as AsyncIterable<Uint8Array>,
-      );
+      const read = await readMultipart(request, JOB_PHOTO_UPLOAD);
       reads.push(read);
       return read;
     }
@@ -174,7 +172,7 @@ onEachStore(
             return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
           },
         });
-        expect(await jobPhotoUploadRefusal(counting, null)).toBe('full');
+        expect(await jobPhotoUploadRefusal(counting, { headers: new Headers() })).toBe('full');
         const read = await upload(
           { ...details, revision: '1' },
           new Blob([new Uint8Array(await jpeg())], { type: 'image/jpeg' }),
@@ -209,7 +207,7 @@ onEachStore(
         big.set([0xff, 0xd8, 0xff]);
         const read = await upload(details, new Blob([big]));
         if (!read.ok) return expect.fail('not read');
-        expect(read.tooLarge).toBe(true);
+        expect(read.problems).toContain('too-large');
         expect(await uploadJobPhoto(store, owner, read)).toMatchObject({
           errors: { byField: { photo: JOB_PHOTO_MESSAGES.size } },
         });

@@ -1,10 +1,12 @@
-import { createWriteStream } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
-import busboy from 'busboy';
 import { checkSiteContentSection, JOB_PHOTOS_MAX, type JobPhoto } from '../content/site-content.ts';
 import { makeSafePhoto, type SafePhotoRefusal } from '../images/safe-photo.server.ts';
 import { JOB_PHOTO_RULES } from '../leads/intake/form-rules.ts';
-import { uploadSpool, writable } from '../leads/intake/multipart.server.ts';
+import {
+  declaredOver,
+  type BodyRequest,
+  type MultipartLimits,
+  type MultipartRead,
+} from '../http/body.server.ts';
 import type { AppStore } from '../db/store.server.ts';
 import type { SignedInOwner } from './context.server.ts';
 import {
@@ -82,139 +84,27 @@ export const JOB_PHOTO_MESSAGES: Record<SafePhotoRefusal | 'missing' | 'body' | 
   body: `Photo: the upload is larger than ${JOB_PHOTO_RULES.maxBytes / 1024 / 1024} MB`,
 };
 
-/** The one file and the text fields of an upload, read within its limits. */
-export type UploadRead = (
-  | {
-      ok: true;
-      fields: URLSearchParams;
-      /** The temporary file the photo was written to as it arrived; null without one. */
-      file: { file: string } | null;
-      tooLarge: boolean;
-    }
-  | { ok: false; reason: 'body' | 'malformed' }
-) & {
-  /** Removes the temporary file: call it once done with the upload, whatever the outcome. */
-  discard: () => Promise<void>;
-};
-
-interface Chunks {
-  [Symbol.asyncIterator](): AsyncIterator<Uint8Array>;
-}
+/** The most a job photo's post may hold: the photo and its few text fields. */
+export const JOB_PHOTO_BODY_LIMIT = JOB_PHOTO_RULES.maxBytes + 64 * 1024;
 
 /**
- * Reads a job photo's multipart post with busboy: one file (`photo`) of at
- * most JOB_PHOTO_RULES.maxBytes, a few short text fields, and no more than
- * the two together in all. The file is written to a temporary file as it
- * arrives (uploadSpool), never held whole in memory.
+ * A job photo's multipart post, as the one body reader reads it
+ * (app/http/body.server.ts, through the page's `readMultipart`): one file
+ * (`photo`) of at most JOB_PHOTO_RULES.maxBytes, written to a temporary
+ * file as it arrives, never held whole in memory; a few short text fields;
+ * no more than the two together in all.
  */
-export async function readPhotoUpload(
-  contentType: string,
-  body: Chunks | null,
-): Promise<UploadRead> {
-  const spool = uploadSpool();
-  try {
-    return { ...(await readUploadParts(contentType, body, spool)), discard: spool.discard };
-  } catch (error) {
-    await spool.discard();
-    throw error;
-  }
-}
+export const JOB_PHOTO_UPLOAD: MultipartLimits = {
+  bodyBytes: JOB_PHOTO_BODY_LIMIT,
+  fileField: 'photo',
+  files: 1,
+  fileBytes: JOB_PHOTO_RULES.maxBytes,
+  fields: 10,
+  fieldBytes: 16 * 1024,
+};
 
-type UploadParts = UploadRead extends infer R
-  ? R extends unknown
-    ? Omit<R, 'discard'>
-    : never
-  : never;
-
-async function readUploadParts(
-  contentType: string,
-  body: Chunks | null,
-  spool: ReturnType<typeof uploadSpool>,
-): Promise<UploadParts> {
-  const fields = new URLSearchParams();
-  const bodyLimit = JOB_PHOTO_BODY_LIMIT;
-  let file: { file: string } | null = null;
-  let tooLarge = false;
-  let malformed = false;
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({
-      headers: { 'content-type': contentType },
-      limits: {
-        fieldNameSize: 100,
-        fieldSize: 4 * 1024,
-        fields: 10,
-        fileSize: JOB_PHOTO_RULES.maxBytes,
-        files: 1,
-        parts: 12,
-        headerPairs: 20,
-      },
-    });
-  } catch {
-    return { ok: false, reason: 'malformed' };
-  }
-  parser.on('field', (name, value) => fields.append(name, value));
-  const writes: Array<Promise<void>> = [];
-  parser.on('file', (name, stream) => {
-    stream.on('limit', () => (tooLarge = true));
-    stream.on('error', () => (malformed = true));
-    writes.push(
-      (async () => {
-        // The part waits, paused (and busboy with it), until its file is named.
-        const path = await spool.next();
-        const out = createWriteStream(path);
-        const written = await pipeline(stream, out).then(
-          () => true,
-          () => false,
-        );
-        if (!written || name !== 'photo') malformed = true;
-        else if (out.bytesWritten > 0 && !tooLarge) file = { file: path };
-      })(),
-    );
-  });
-  const finished = new Promise<void>((resolve) => {
-    parser.on('close', resolve);
-    parser.on('error', () => {
-      malformed = true;
-      resolve();
-    });
-  });
-  let size = 0;
-  if (body) {
-    const chunksOf = body[Symbol.asyncIterator]();
-    try {
-      for (;;) {
-        const { done, value } = await chunksOf.next();
-        if (done) break;
-        size += value.byteLength;
-        if (size > bodyLimit) {
-          parser.destroy();
-          await Promise.allSettled(writes);
-          return { ok: false, reason: 'body' };
-        }
-        if (malformed) continue;
-        if (!parser.write(value)) await writable(parser);
-      }
-    } catch {
-      parser.destroy();
-      await Promise.allSettled(writes);
-      return { ok: false, reason: 'malformed' };
-    }
-  }
-  if (!malformed) {
-    parser.end();
-    await finished;
-  } else {
-    // A part cut off mid-way ends, and its file is closed.
-    parser.destroy();
-  }
-  await Promise.allSettled(writes);
-  if (malformed) return { ok: false, reason: 'malformed' };
-  return { ok: true, fields, file, tooLarge };
-}
-
-/** The most a job photo's post may declare: the photo and its few text fields. */
-export const JOB_PHOTO_BODY_LIMIT = JOB_PHOTO_RULES.maxBytes + 64 * 1024;
+/** An upload read within JOB_PHOTO_UPLOAD. */
+export type UploadRead = Extract<MultipartRead, { ok: true }>;
 
 /**
  * Why a job photo's post is refused before a byte of it is read: its
@@ -223,9 +113,9 @@ export const JOB_PHOTO_BODY_LIMIT = JOB_PHOTO_RULES.maxBytes + 64 * 1024;
  */
 export async function jobPhotoUploadRefusal(
   store: AppStore,
-  contentLength: string | null,
+  request: Pick<BodyRequest, 'headers'>,
 ): Promise<'body' | 'full' | null> {
-  if (contentLength !== null && Number(contentLength) > JOB_PHOTO_BODY_LIMIT) return 'body';
+  if (declaredOver(request, JOB_PHOTO_BODY_LIMIT)) return 'body';
   const draft = await store.siteContentDraft();
   return draft.jobPhotos.content.length >= JOB_PHOTOS_MAX ? 'full' : null;
 }
@@ -242,10 +132,11 @@ export type UploadOutcome =
 export async function uploadJobPhoto(
   store: AppStore,
   owner: SignedInOwner,
-  upload: Extract<UploadRead, { ok: true }>,
+  upload: UploadRead,
   now = new Date(),
 ): Promise<UploadOutcome> {
   const values = formValuesFrom(upload.fields, JOB_PHOTO_FIELDS);
+  const file = upload.files[0];
   const details = contentFrom(values, JOB_PHOTO_FIELDS);
   // A placeholder id for the check: the photo is stored only once the details pass.
   const check = checkSiteContentSection('jobPhotos', [
@@ -275,10 +166,10 @@ export async function uploadJobPhoto(
   if ((await store.siteContentDraft()).jobPhotos.content.length >= JOB_PHOTOS_MAX) {
     return refuse('full');
   }
-  if (upload.tooLarge) return refuse('size');
-  if (!upload.file) return refuse('missing');
+  if (upload.problems.includes('too-large')) return refuse('size');
+  if (!file) return refuse('missing');
   if (!check.ok) return { kind: 'invalid', values, errors };
-  const safe = await makeSafePhoto(upload.file, {
+  const safe = await makeSafePhoto(file, {
     maxBytes: JOB_PHOTO_RULES.maxBytes,
     maxPixels: JOB_PHOTO_RULES.maxPixels,
     maxEdge: JOB_PHOTO_RULES.maxEdge,

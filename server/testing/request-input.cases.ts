@@ -152,7 +152,8 @@ export const REQUEST_INPUT_CASES: Record<string, () => unknown> = {
       ownerPages: { store: { getLeadPhoto: () => Promise.resolve(null) } },
     };
     for (const n of [`1${'0'.repeat(PATH_RUN)}x`, '9'.repeat(PATH_RUN)]) {
-      await adminLeadPhoto({ params: { id: 'x', n }, locals } as unknown as Parameters<
+      const request = new Request('http://localhost/admin/leads/x/photos/1');
+      await adminLeadPhoto({ params: { id: 'x', n }, locals, request } as unknown as Parameters<
         typeof adminLeadPhoto
       >[0]);
     }

@@ -18,7 +18,8 @@ import {
   PHOTOS_NOT_TAKEN_MESSAGE,
   PHOTOS_TOO_LARGE_MESSAGE,
 } from './form-rules.ts';
-import { readMultipart, type MultipartPart } from './multipart.server.ts';
+import { readLeadMultipart, type MultipartPart } from './multipart.server.ts';
+import { firstValues, readText, type BodyRequest } from '../../http/body.server.ts';
 import {
   callbackToLead,
   enquiryToLead,
@@ -153,29 +154,18 @@ export type ReadLeadRequestResult =
     };
 
 /**
- * The one body reader of both doors: the two content types in UTF-8, no
- * content coding, at most 16 KiB (declared or streamed). 415 before a byte
- * is read; a JSON body must be an object or an array; form fields keep their
- * first value. It stops reading at the limit without cancelling the stream,
- * so the connection stays open for the answer (Node discards the rest).
+ * A lead's body, read by the one body reader (app/http/body.server.ts) for
+ * both doors: the three content types in UTF-8, no content coding, at most
+ * 16 KiB (declared or streamed), a multipart body (photos) at most
+ * PHOTO_RULES.maxMultipartBody. 415 before a byte is read; a JSON body must
+ * be an object or an array; form fields keep their first value.
+ *
+ * A Web Request (an Astro page's) is a LeadRequest as it is; a Node request
+ * (the API's) is one with itself as its body (server/lead-api.server.ts,
+ * `leadRequestOf`), read by its events without copying its headers or
+ * wrapping its stream, which cost the API about a tenth of its throughput.
  */
-/**
- * What the body reader needs of a request: its headers and its body. A Web
- * Request (an Astro page's) is one as it is; a Node request (the API's) is
- * one without copying its headers or wrapping its stream
- * (server/lead-api.server.ts, `leadRequestOf`), which cost the API about a
- * tenth of its throughput.
- */
-export interface LeadRequest {
-  headers: { get(name: string): string | null };
-  body: AsyncIterable<Uint8Array> | null;
-  /**
-   * The whole body, at most `limit` bytes (null when longer), when the
-   * request has a faster way to read it than chunk by chunk (a Node
-   * request: by its events, as Express's own parsers do).
-   */
-  readBody?: (limit: number) => Promise<Uint8Array | null>;
-}
+export type LeadRequest = BodyRequest;
 
 export async function readLeadRequest(
   request: LeadRequest,
@@ -188,12 +178,8 @@ export async function readLeadRequest(
   if (!isAcceptedContentType(header) || (coding && coding !== 'identity')) {
     return { ok: false, status: 415, error: API_ERROR_MESSAGES.unsupportedType };
   }
-  const declared = Number(request.headers.get('content-length'));
   if (type === MULTIPART_TYPE) {
-    if (Number.isFinite(declared) && declared > PHOTO_RULES.maxMultipartBody) {
-      return photosTooLarge({});
-    }
-    const read = await readMultipart(header ?? '', request.body, { fieldBytes: limit });
+    const read = await readLeadMultipart(request, { fieldBytes: limit });
     if (read.ok) {
       return {
         ok: true,
@@ -210,46 +196,14 @@ export async function readLeadRequest(
     }
     return { ok: false, status: 400, error: API_ERROR_MESSAGES.malformed, fields: {} };
   }
-  if (Number.isFinite(declared) && declared > limit) {
-    return { ok: false, status: 413, error: API_ERROR_MESSAGES.tooLarge };
+  const read = await readText(request, limit);
+  if (!read.ok) {
+    return read.status === 413
+      ? { ok: false, status: 413, error: API_ERROR_MESSAGES.tooLarge }
+      : { ok: false, status: 400, error: API_ERROR_MESSAGES.malformed, fields: {} };
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.readBody) {
-    let whole: Uint8Array | null;
-    try {
-      whole = await request.readBody(limit);
-    } catch {
-      return { ok: false, status: 400, error: API_ERROR_MESSAGES.malformed, fields: {} };
-    }
-    if (!whole) return { ok: false, status: 413, error: API_ERROR_MESSAGES.tooLarge };
-    chunks.push(whole);
-  } else if (request.body) {
-    // Read by hand, not with for-await: leaving that loop early would
-    // destroy a Node request's socket before the 413 could be sent.
-    const chunksOf = request.body[Symbol.asyncIterator]();
-    try {
-      for (;;) {
-        const { done, value } = await chunksOf.next();
-        if (done) break;
-        size += value.byteLength;
-        if (size > limit) {
-          return { ok: false, status: 413, error: API_ERROR_MESSAGES.tooLarge };
-        }
-        chunks.push(value);
-      }
-    } catch {
-      return { ok: false, status: 400, error: API_ERROR_MESSAGES.malformed, fields: {} };
-    }
-  }
-  const text = new TextDecoder().decode(Buffer.concat(chunks));
-  if (type === FORM_TYPE) {
-    const fields: Record<string, string> = Object.create(null) as Record<string, string>;
-    for (const [key, value] of new URLSearchParams(text)) {
-      if (!(key in fields)) fields[key] = value;
-    }
-    return { ok: true, body: fields };
-  }
+  const text = read.value;
+  if (type === FORM_TYPE) return { ok: true, body: firstValues(new URLSearchParams(text)) };
   if (text.trim() === '') return { ok: true, body: {} };
   try {
     const body: unknown = JSON.parse(text);

@@ -1,5 +1,6 @@
 import type { APIRoute } from 'astro';
 import { clearSessionCookie, signOut } from '../../owner/sign-in.server.ts';
+import { ownerPage } from '../../owner/owner-page.server.ts';
 
 /**
  * POST /admin/sign-out (the form in app/layouts/AdminLayout.astro): the
@@ -8,10 +9,12 @@ import { clearSessionCookie, signOut } from '../../owner/sign-in.server.ts';
  */
 export const prerender = false;
 
-export const POST: APIRoute = async ({ locals, cookies, redirect }) => {
-  const context = locals.ownerPages;
-  if (!context) return new Response(null, { status: 404 });
-  await signOut(context, locals.owner, cookies.get(context.cookie.name)?.value);
+export const POST: APIRoute = async (api) => {
+  const { cookies, redirect } = api;
+  const route = await ownerPage(api, { methods: ['POST'] });
+  if (route instanceof Response) return route;
+  const { context, owner } = route;
+  await signOut(context, owner, cookies.get(context.cookie.name)?.value);
   clearSessionCookie(cookies, context);
   return redirect('/admin/sign-in', 303);
 };

@@ -1,5 +1,6 @@
 import type { APIRoute } from 'astro';
 import { failedAnswer, jsonAnswer, signInOptions } from '../../../owner/sign-in.server.ts';
+import { ownerPage } from '../../../owner/owner-page.server.ts';
 
 /**
  * POST /admin/sign-in/options: the options for signing in with a passkey
@@ -8,10 +9,10 @@ import { failedAnswer, jsonAnswer, signInOptions } from '../../../owner/sign-in.
  */
 export const prerender = false;
 
-export const POST: APIRoute = async ({ locals }) => {
-  const context = locals.ownerPages;
-  if (!context) return new Response(null, { status: 404 });
-  const answer = await signInOptions(context, locals.client ?? 'unknown');
+export const POST: APIRoute = async (api) => {
+  const route = await ownerPage(api, { methods: ['POST'], open: true });
+  if (route instanceof Response) return route;
+  const answer = await signInOptions(route.context, api.locals.client ?? 'unknown');
   if (!answer.ok) return failedAnswer(answer);
   return jsonAnswer(200, { ok: true, options: answer.value });
 };

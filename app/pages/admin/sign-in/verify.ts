@@ -6,6 +6,7 @@ import {
   readJson,
   setSessionCookie,
 } from '../../../owner/sign-in.server.ts';
+import { ownerPage } from '../../../owner/owner-page.server.ts';
 
 /**
  * POST /admin/sign-in/verify: a passkey's answer. A failure counts against
@@ -14,9 +15,11 @@ import {
  */
 export const prerender = false;
 
-export const POST: APIRoute = async ({ locals, request, cookies }) => {
-  const context = locals.ownerPages;
-  if (!context) return new Response(null, { status: 404 });
+export const POST: APIRoute = async (api) => {
+  const { locals, request, cookies } = api;
+  const route = await ownerPage(api, { methods: ['POST'], open: true });
+  if (route instanceof Response) return route;
+  const { context } = route;
   const body = await readJson(request);
   const answer = await finishPasskeySignIn(
     context,

@@ -1,5 +1,6 @@
 import type { APIRoute } from 'astro';
 import { ACTIVITY, activity, exportPerson } from '../../../../leads/person-data.server.ts';
+import { ownerPage } from '../../../../owner/owner-page.server.ts';
 
 /**
  * POST /admin/leads/ID/export.json: "Download everything about this person"
@@ -17,11 +18,12 @@ export const GET: APIRoute = () =>
     headers: { Allow: 'POST', 'Content-Type': 'text/plain; charset=utf-8' },
   });
 
-export const POST: APIRoute = async ({ params, locals }) => {
-  const context = locals.ownerPages;
-  const owner = locals.owner;
-  const lead = context && owner ? await context.store.getLead(params.id ?? '') : null;
-  if (!context || !owner || !lead) {
+export const POST: APIRoute = async (api) => {
+  const route = await ownerPage(api, { methods: ['POST'] });
+  if (route instanceof Response) return route;
+  const { context, owner } = route;
+  const lead = await context.store.getLead(api.params.id ?? '');
+  if (!lead) {
     return new Response('No such enquiry.', {
       status: 404,
       headers: { 'Content-Type': 'text/plain; charset=utf-8' },

@@ -1,5 +1,6 @@
 import type { APIRoute } from 'astro';
 import { failedAnswer, jsonAnswer, setupOptions } from '../../../../owner/sign-in.server.ts';
+import { ownerPage } from '../../../../owner/owner-page.server.ts';
 
 /**
  * POST /admin/setup/<token>/options: the options for creating a passkey,
@@ -8,10 +9,10 @@ import { failedAnswer, jsonAnswer, setupOptions } from '../../../../owner/sign-i
  */
 export const prerender = false;
 
-export const POST: APIRoute = async ({ locals, params }) => {
-  const context = locals.ownerPages;
-  if (!context) return new Response(null, { status: 404 });
-  const answer = await setupOptions(context, params.token);
+export const POST: APIRoute = async (api) => {
+  const route = await ownerPage(api, { methods: ['POST'], open: true });
+  if (route instanceof Response) return route;
+  const answer = await setupOptions(route.context, api.params.token);
   if (!answer.ok) return failedAnswer(answer);
   return jsonAnswer(200, { ok: true, options: answer.value });
 };

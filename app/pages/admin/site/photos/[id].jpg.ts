@@ -1,4 +1,5 @@
 import type { APIRoute } from 'astro';
+import { ownerPage } from '../../../../owner/owner-page.server.ts';
 
 /**
  * /admin/site/photos/ID.jpg: a stored job photo, for the owner's pages
@@ -9,11 +10,11 @@ export const prerender = false;
 
 const PHOTO_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export const GET: APIRoute = async ({ locals, params }) => {
-  const context = locals.ownerPages;
-  if (!context || !locals.owner) return new Response(null, { status: 404 });
-  const id = params.id ?? '';
-  const photo = PHOTO_ID.test(id) ? await context.store.sitePhoto(id) : null;
+export const GET: APIRoute = async (api) => {
+  const route = await ownerPage(api);
+  if (route instanceof Response) return route;
+  const id = api.params.id ?? '';
+  const photo = PHOTO_ID.test(id) ? await route.context.store.sitePhoto(id) : null;
   if (!photo) return new Response('No such photo', { status: 404 });
   return new Response(new Uint8Array(photo.bytes), {
     headers: {

@@ -1,4 +1,5 @@
 import type { APIRoute } from 'astro';
+import { ownerPage } from '../../../../../owner/owner-page.server.ts';
 
 /**
  * GET /admin/leads/ID/photos/N: photo N (from 1) of a lead, full size, for
@@ -12,13 +13,14 @@ export const prerender = false;
 /** 1 to 999, without a leading zero: anything else names no photo. */
 const NUMBER = /^[1-9][0-9]{0,2}$/;
 
-export const GET: APIRoute = async ({ params, locals }) => {
-  const context = locals.ownerPages;
+export const GET: APIRoute = async (api) => {
+  const { params } = api;
+  const route = await ownerPage(api);
+  if (route instanceof Response) return route;
   const n = params.n ?? '';
-  const photo =
-    context && locals.owner && NUMBER.test(n)
-      ? await context.store.getLeadPhoto(params.id ?? '', Number(n) - 1)
-      : null;
+  const photo = NUMBER.test(n)
+    ? await route.context.store.getLeadPhoto(params.id ?? '', Number(n) - 1)
+    : null;
   if (!photo) {
     return new Response('No such photo.', {
       status: 404,
