@@ -27,6 +27,8 @@ const OWNER = 'aroha@kowhai-glass.example.nz';
 /** Typed once, as visitors read it; every call link dials the number worked out from it. */
 const PHONE = { shown: '07 555 0777', tel: 'tel:+6475550777' };
 const STREET = '12 Kōwhai Lane';
+/** Pasted from Google Maps: the map and the JSON-LD take the place from it, nothing typed. */
+const MAP_LINK = 'https://www.google.com/maps/place/K%C5%8Dwhai+Glass/@-37.6869,176.1654,17z';
 
 let site: OwnerSite;
 let scratch: string;
@@ -60,6 +62,7 @@ test('a published business name is in the next lead e-mail and sign-in e-mail', 
   await page.getByLabel('E-mail address', { exact: true }).fill(EMAIL);
   await page.getByLabel('Phone number', { exact: true }).fill(PHONE.shown);
   await page.getByLabel('Street address', { exact: true }).fill(STREET);
+  await page.getByLabel('Google Maps link or address').fill(MAP_LINK);
   await page.getByRole('button', { name: 'Save business details' }).click();
   await expect(page.getByRole('status')).toContainText('Saved to the draft');
   await page.goto(`${site.url}/admin/site`);
@@ -91,6 +94,15 @@ test('a published business name is in the next lead e-mail and sign-in e-mail', 
   }
   const home = await (await fetch(`${site.server.url}/`)).text();
   expect(home).toContain('"telephone":"+6475550777"');
+  // The map from the pasted link: the embed shows its place, the JSON-LD its coordinates.
+  expect(home).toContain(
+    '"geo":{"@type":"GeoCoordinates","latitude":-37.6869,"longitude":176.1654}',
+  );
+  expect(home).toContain(`"hasMap":"${MAP_LINK}"`);
+  const contact = await (await fetch(`${site.server.url}/contact`)).text();
+  expect(contact).toContain(
+    'data-map-src="https://www.google.com/maps?q=-37.6869%2C176.1654&amp;output=embed"',
+  );
 
   // The next enquiry's e-mail.
   const before = site.smtp.messages.length;

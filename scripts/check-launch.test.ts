@@ -124,7 +124,7 @@ describe('the launch check', () => {
         'phone',
         'email',
         'address',
-        'mapEmbedUrl',
+        'map',
         'social',
         'social',
         'privacyOfficer',
@@ -138,7 +138,7 @@ describe('the launch check', () => {
         'the phone number (phone) is still the placeholder “07 555 0123”: put the business’s own here',
       ]);
       expect(one({ geo: { ...placeholderBusiness.geo } })).toEqual([
-        expect.stringMatching(/^the map \(mapEmbedUrl, mapLinkUrl, geo\) still shows/),
+        expect.stringMatching(/^the map \(map\) still shows/),
       ]);
       expect(
         one({ privacyOfficer: { ...realIdentity.privacyOfficer, email: 'privacy@example.com' } }),

@@ -45,7 +45,8 @@ export interface BusinessIdentity {
     region: string;
     country: 'NZ';
   };
-  geo: { latitude: number; longitude: number };
+  /** Where the business is, when known (the shipped default, or a pasted map link that says). */
+  geo?: { latitude: number; longitude: number };
   hours: readonly OpeningHours[];
   emergency: {
     available: true;
@@ -173,8 +174,9 @@ derived(() => {
   const content = published()?.content;
   const identity = content?.identity;
   const hours = content?.hours;
+  const { geo: _geo, ...shipped } = defaultBusiness;
   business = {
-    ...defaultBusiness,
+    ...(identity ? shipped : defaultBusiness),
     ...(identity
       ? {
           ...identity,

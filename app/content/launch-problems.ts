@@ -87,12 +87,12 @@ function identityProblems(
   if (
     identity.mapEmbedUrl === shipped.mapEmbedUrl ||
     identity.mapLinkUrl === shipped.mapLinkUrl ||
-    same(identity.geo, shipped.geo)
+    (identity.geo !== undefined && same(identity.geo, shipped.geo))
   ) {
     problems.push({
-      field: 'mapEmbedUrl',
+      field: 'map',
       message:
-        'the map (mapEmbedUrl, mapLinkUrl, geo) still shows the placeholder location: point it at the business’s own address',
+        'the map (map) still shows the placeholder location: paste the business’s own Google Maps link, or type its address',
     });
   }
   const networks = { facebook: 'Facebook', instagram: 'Instagram' } as const;

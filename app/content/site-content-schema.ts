@@ -2,14 +2,16 @@
  * The schema of the site's editable content (docs/operations.md#site-content):
  * the zod schemas of every section, their types and the checks the owner's
  * pages and the build run. It imports only zod, the plain names of
- * content-names.ts and the phone rules of nz-phone.ts, so published.ts can
- * name the content's types without a circle; the defaults are in site-content.ts.
+ * content-names.ts, and the phone and map rules of nz-phone.ts and
+ * map-place.ts, so published.ts can name the content's types without a
+ * circle; the defaults are in site-content.ts.
  *
  * Dates are New Zealand dates, 'YYYY-MM-DD', read in Pacific/Auckland.
  */
 import { z } from 'zod';
 import { SERVICE_SLUGS, type TestimonialRole, type Weekday } from './content-names.ts';
 import { dialledNumber, isInternationalForm, PHONE_DISPLAY_MAX } from './nz-phone.ts';
+import { addressQuery, mapPlace } from './map-place.ts';
 
 // ---------------------------------------------------------------------------
 // Building blocks
@@ -99,68 +101,107 @@ function time(label: string) {
  */
 export const MAP_EMBED_PREFIX = 'https://www.google.com/maps';
 
-export const identitySchema = z.object({
-  name: line('Business name', 80),
-  legalName: line('Legal name', 120),
-  /**
-   * The number is typed once, as visitors read it; its international form
-   * (`e164`, what every tel: link dials) is worked out from it at every
-   * check, so the two always agree (nz-phone.ts). Content saved before
-   * carries both: where they disagree the number shown wins; where the
-   * shown number gives no international form, a stored one is kept, so
-   * older content still builds (the owner's next save asks for a number
-   * that can be called).
-   */
-  phone: z
-    .object({
-      display: line('Phone number', PHONE_DISPLAY_MAX),
-      e164: z.string().optional(),
-    })
-    .transform((phone, context) => {
-      const dialled = dialledNumber(phone.display);
-      if (dialled.ok) return { display: phone.display, e164: dialled.e164 };
-      const stored = phone.e164?.trim();
-      if (stored && isInternationalForm(stored)) return { display: phone.display, e164: stored };
-      context.addIssue({ code: 'custom', path: ['display'], message: dialled.message });
-      return z.NEVER;
+export const identitySchema = z
+  .object({
+    name: line('Business name', 80),
+    legalName: line('Legal name', 120),
+    /**
+     * The number is typed once, as visitors read it; its international form
+     * (`e164`, what every tel: link dials) is worked out from it at every
+     * check, so the two always agree (nz-phone.ts). Content saved before
+     * carries both: where they disagree the number shown wins; where the
+     * shown number gives no international form, a stored one is kept, so
+     * older content still builds (the owner's next save asks for a number
+     * that can be called).
+     */
+    phone: z
+      .object({
+        display: line('Phone number', PHONE_DISPLAY_MAX),
+        e164: z.string().optional(),
+      })
+      .transform((phone, context) => {
+        const dialled = dialledNumber(phone.display);
+        if (dialled.ok) return { display: phone.display, e164: dialled.e164 };
+        const stored = phone.e164?.trim();
+        if (stored && isInternationalForm(stored)) return { display: phone.display, e164: stored };
+        context.addIssue({ code: 'custom', path: ['display'], message: dialled.message });
+        return z.NEVER;
+      }),
+    email: email('E-mail address'),
+    address: z.object({
+      street: line('Street address', 120),
+      suburb: line('Suburb', 60),
+      city: line('Town or city', 60),
+      postcode: z
+        .string({ error: 'Postcode: enter it' })
+        .trim()
+        .regex(/^\d{4}$/, 'Postcode: four digits, such as 3110'),
+      region: line('Region', 60),
     }),
-  email: email('E-mail address'),
-  address: z.object({
-    street: line('Street address', 120),
-    suburb: line('Suburb', 60),
-    city: line('Town or city', 60),
-    postcode: z
-      .string({ error: 'Postcode: enter it' })
-      .trim()
-      .regex(/^\d{4}$/, 'Postcode: four digits, such as 3110'),
-    region: line('Region', 60),
-  }),
-  geo: z.object({
-    latitude: z
-      .number({ error: 'Latitude: a number, such as -37.7512' })
-      .min(-48, 'Latitude: a place in New Zealand, between -48 and -34')
-      .max(-34, 'Latitude: a place in New Zealand, between -48 and -34'),
-    longitude: z
-      .number({ error: 'Longitude: a number, such as 176.1003' })
-      .min(166, 'Longitude: a place in New Zealand, between 166 and 179')
-      .max(179, 'Longitude: a place in New Zealand, between 166 and 179'),
-  }),
-  social: z.object({
-    facebook: httpsUrl('Facebook page'),
-    instagram: httpsUrl('Instagram page'),
-  }),
-  mapEmbedUrl: httpsUrl('Embedded map address').refine(
-    (address) =>
-      address.startsWith(`${MAP_EMBED_PREFIX}?`) || address.startsWith(`${MAP_EMBED_PREFIX}/`),
-    `Embedded map address: a Google Maps embed address, starting with ${MAP_EMBED_PREFIX}`,
-  ),
-  mapLinkUrl: httpsUrl('Map link'),
-  privacyOfficer: z.object({
-    role: line('Privacy Officer’s role', 60),
-    name: optionalLine('Privacy Officer’s name', 80),
-    email: email('Privacy Officer’s e-mail address'),
-  }),
-});
+    /**
+     * The map is set by what the owner gives (`map`: a Google Maps link or
+     * the address in words, map-place.ts), or follows the street address
+     * when they give nothing: the embedded map, the map link and, only when
+     * the link carries them, the coordinates are worked out from it at every
+     * check. Content saved before `map` keeps its own three.
+     */
+    map: z
+      .string({ error: 'Map: a Google Maps link or the address' })
+      .superRefine((text, context) => {
+        // Checked here, beside the other fields; the address it may fall back on is not needed.
+        const place = mapPlace(text, '');
+        if (!place.ok) context.addIssue({ code: 'custom', message: place.message });
+      })
+      .optional(),
+    geo: z
+      .object({
+        latitude: z
+          .number({ error: 'Latitude: a number, such as -37.7512' })
+          .min(-48, 'Latitude: a place in New Zealand, between -48 and -34')
+          .max(-34, 'Latitude: a place in New Zealand, between -48 and -34'),
+        longitude: z
+          .number({ error: 'Longitude: a number, such as 176.1003' })
+          .min(166, 'Longitude: a place in New Zealand, between 166 and 179')
+          .max(179, 'Longitude: a place in New Zealand, between 166 and 179'),
+      })
+      .optional(),
+    social: z.object({
+      facebook: httpsUrl('Facebook page'),
+      instagram: httpsUrl('Instagram page'),
+    }),
+    mapEmbedUrl: httpsUrl('Embedded map address')
+      .refine(
+        (address) =>
+          address.startsWith(`${MAP_EMBED_PREFIX}?`) || address.startsWith(`${MAP_EMBED_PREFIX}/`),
+        `Embedded map address: a Google Maps embed address, starting with ${MAP_EMBED_PREFIX}`,
+      )
+      .optional(),
+    mapLinkUrl: httpsUrl('Map link').optional(),
+    privacyOfficer: z.object({
+      role: line('Privacy Officer’s role', 60),
+      name: optionalLine('Privacy Officer’s name', 80),
+      email: email('Privacy Officer’s e-mail address'),
+    }),
+  })
+  .transform((identity, context) => {
+    const { map, geo, mapEmbedUrl, mapLinkUrl, ...rest } = identity;
+    if (map === undefined && mapEmbedUrl !== undefined && mapLinkUrl !== undefined) {
+      return { ...rest, ...(geo ? { geo } : {}), mapEmbedUrl, mapLinkUrl };
+    }
+    const place = mapPlace(map ?? '', addressQuery(identity.address));
+    if (!place.ok) {
+      context.addIssue({ code: 'custom', path: ['map'], message: place.message });
+      return z.NEVER;
+    }
+    const given = map?.trim();
+    return {
+      ...rest,
+      ...(given ? { map: given } : {}),
+      ...(place.geo ? { geo: place.geo } : {}),
+      mapEmbedUrl: place.mapEmbedUrl,
+      mapLinkUrl: place.mapLinkUrl,
+    };
+  });
 
 const openingHoursSchema = z
   .object({

@@ -96,6 +96,26 @@ describe('the site content schema', () => {
     ]);
   });
 
+  it('keeps the map of content saved before the map was set by a link', () => {
+    const identity = defaultSiteContent.identity;
+    const older = checkSiteContentSection('identity', identity);
+    expect(older.ok && older.content).toMatchObject({
+      geo: identity.geo,
+      mapEmbedUrl: identity.mapEmbedUrl,
+      mapLinkUrl: identity.mapLinkUrl,
+    });
+    const { geo: _geo, mapEmbedUrl: _embed, mapLinkUrl: _link, ...withoutMap } = identity;
+    const byAddress = checkSiteContentSection('identity', withoutMap);
+    expect(byAddress.ok && byAddress.content).toMatchObject({
+      mapEmbedUrl:
+        'https://www.google.com/maps?q=Unit%204%2C%2025%20Example%20Place%2C%20Tauriko%2C%20Tauranga%203110&output=embed',
+    });
+    expect(byAddress.ok && byAddress.content.geo).toBeUndefined();
+    expect(messages('identity', { ...identity, map: 'https://maps.example.com/x' })).toEqual([
+      'identity.map: Map: paste a link from Google Maps (find the business, tap Share, then Copy link), or type the address',
+    ]);
+  });
+
   it('names the field and says why, in each section', () => {
     const identity = defaultSiteContent.identity;
     expect(messages('identity', { ...identity, phone: { display: '07 578 246' } })).toEqual([

@@ -54,11 +54,16 @@ export function localBusinessJsonLd(): WithContext<HomeAndConstructionBusiness> 
     image: absoluteUrl('/og-image.png'),
     logo: absoluteUrl('/favicon.svg'),
     address: postalAddress(),
-    geo: {
-      '@type': 'GeoCoordinates',
-      latitude: business.geo.latitude,
-      longitude: business.geo.longitude,
-    },
+    // Only where it is known: a map set by the address alone claims no coordinates.
+    ...(business.geo
+      ? {
+          geo: {
+            '@type': 'GeoCoordinates' as const,
+            latitude: business.geo.latitude,
+            longitude: business.geo.longitude,
+          },
+        }
+      : {}),
     areaServed: areasServed(),
     openingHoursSpecification: [
       ...business.hours.map((hours): OpeningHoursSpecification => ({

@@ -2,7 +2,7 @@ import { expect, it, describe } from 'vitest';
 import { defaultSiteContent } from '../content/site-content.ts';
 import type { AppStore } from '../db/store.server.ts';
 import { saveHours, saveIdentity, saveNotice } from './site-drafts.server.ts';
-import { formValuesOf, hoursFields } from './site-fields.ts';
+import { formValuesOf, hoursFields, identityFormValues } from './site-fields.ts';
 import {
   activityActions,
   identityForm,
@@ -35,12 +35,50 @@ onEachStore(
         expect(await activityActions(store)).toEqual(['site.saved section=identity,revision=1']);
       });
 
+      it('sets the map from a pasted Google Maps link, or from the street address', async () => {
+        const link =
+          'https://www.google.com/maps/place/Harbourside+Glass/@-37.7512,176.1003,17z/data=!3m1';
+        expect(await saveIdentity(store, owner, identityForm({ map: ` ${link} ` }, 0))).toEqual({
+          kind: 'saved',
+          revision: 1,
+        });
+        const pasted = (await store.siteContentDraft()).identity.content;
+        expect(pasted).toMatchObject({
+          map: link,
+          mapEmbedUrl: 'https://www.google.com/maps?q=-37.7512%2C176.1003&output=embed',
+          mapLinkUrl: link,
+          geo: { latitude: -37.7512, longitude: 176.1003 },
+        });
+        // The form shows the link again, never coordinates.
+        expect(identityFormValues(pasted).map).toBe(link);
+        expect(
+          Object.keys(identityFormValues(pasted)).filter((name) => name.startsWith('geo')),
+        ).toEqual([]);
+
+        // Nothing given: the map shows the street address, and no coordinates are claimed.
+        await saveIdentity(
+          store,
+          owner,
+          identityForm({ map: '', 'address.street': '18 Taurikura Drive' }, 1),
+        );
+        const byAddress = (await store.siteContentDraft()).identity.content;
+        expect(byAddress.map).toBeUndefined();
+        expect(byAddress.geo).toBeUndefined();
+        expect(byAddress.mapEmbedUrl).toBe(
+          'https://www.google.com/maps?q=18%20Taurikura%20Drive%2C%20Tauriko%2C%20Tauranga%203110&output=embed',
+        );
+      });
+
       it('refuses a field the schema refuses, naming the field and why, and saves nothing', async () => {
         const outcome = await saveIdentity(
           store,
           owner,
           identityForm(
-            { 'phone.display': 'call <me>', email: 'not an address', 'geo.latitude': 'north' },
+            {
+              'phone.display': 'call <me>',
+              email: 'not an address',
+              map: 'https://www.bing.com/maps?q=Tauriko',
+            },
             0,
           ),
         );
@@ -50,7 +88,9 @@ onEachStore(
           'Phone number: digits and spaces only, such as 07 578 2468',
         );
         expect(outcome.errors.byField.email).toMatch(/^E-mail address: an e-mail address/);
-        expect(outcome.errors.byField['geo.latitude']).toMatch(/^Latitude: a number/);
+        expect(outcome.errors.byField.map).toBe(
+          'Map: paste a link from Google Maps (find the business, tap Share, then Copy link), or type the address',
+        );
         expect(outcome.values['phone.display']).toBe('call <me>');
         expect(outcome.revision).toBe(0);
         expect((await store.siteContentDraft()).identity.revision).toBe(0);

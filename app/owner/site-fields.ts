@@ -3,10 +3,13 @@ import {
   type ContentProblem,
   type SiteContent,
   type SiteContentSection,
+  type SiteIdentity,
 } from '../content/site-content.ts';
+import { placeholderBusiness } from '../content/business.ts';
 import { OWNER_FACTS, type OwnerFacts } from '../content/facts.ts';
 import { services } from '../content/services.ts';
 import { PHONE_DISPLAY_MAX } from '../content/nz-phone.ts';
+import { MAP_TEXT_MAX } from '../content/map-place.ts';
 
 /**
  * The fields of /admin/site's forms (docs/operations.md, "Owner's pages"):
@@ -86,25 +89,11 @@ export const IDENTITY_FIELDS: readonly FieldSpec[] = [
   { name: 'address.postcode', label: 'Postcode', kind: 'text', maxLength: 4 },
   { name: 'address.region', label: 'Region', kind: 'text', maxLength: 60 },
   {
-    name: 'geo.latitude',
-    label: 'Latitude',
-    kind: 'number',
-    hint: 'Where the business is on the map, such as -37.7512',
-  },
-  { name: 'geo.longitude', label: 'Longitude', kind: 'number', hint: 'Such as 176.1003' },
-  {
-    name: 'mapEmbedUrl',
-    label: 'Embedded map address',
-    kind: 'text',
-    type: 'url',
-    hint: 'From Google Maps: Share, Embed a map, the address inside src="…"',
-  },
-  {
-    name: 'mapLinkUrl',
-    label: 'Map link',
-    kind: 'text',
-    type: 'url',
-    hint: 'From Google Maps: Share, Copy link',
+    name: 'map',
+    label: 'Google Maps link or address',
+    kind: 'optional',
+    maxLength: MAP_TEXT_MAX,
+    hint: 'In Google Maps, find the business, tap Share, then Copy link, and paste it here. Or type the address. Left empty, the map shows the street address above.',
   },
   { name: 'social.facebook', label: 'Facebook page', kind: 'text', type: 'url' },
   { name: 'social.instagram', label: 'Instagram page', kind: 'text', type: 'url' },
@@ -312,6 +301,20 @@ export function formValuesOf(content: unknown, fields: readonly FieldSpec[]): Fo
     if (field.kind === 'days') values[field.name] = Array.isArray(value) ? value.map(String) : [];
     else if (field.kind === 'checkbox') values[field.name] = value === true ? 'yes' : '';
     else values[field.name] = value === undefined || value === null ? '' : String(value);
+  }
+  return values;
+}
+
+/**
+ * The business details as their form shows them. Content saved before the
+ * map was set by a link shows its map link, so saving again keeps the
+ * place; the shipped placeholder shows nothing, so the map follows the
+ * street address.
+ */
+export function identityFormValues(content: SiteIdentity): FormValues {
+  const values = formValuesOf(content, IDENTITY_FIELDS);
+  if (content.map === undefined && content.mapLinkUrl !== placeholderBusiness.mapLinkUrl) {
+    values.map = content.mapLinkUrl;
   }
   return values;
 }
