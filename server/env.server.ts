@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_LEAD_RETENTION_DAYS } from '../app/leads/retention.ts';
 import { parseSmtpUrl } from '../app/leads/delivery/lead-email.server.ts';
 import { isLoopbackHost } from '../app/leads/delivery/webhooks.server.ts';
+import { parseBackupUrl, type BackupTarget } from './backup/litestream.server.ts';
 
 /**
  * The environment (docs/operations.md, "Environment"), parsed once at start-up.
@@ -172,6 +173,21 @@ const envSchema = z
     SITE_PUBLISH_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(10),
     // This host's name in the store's record of builds (docs/operations.md#several-hosts).
     SITE_HOST_NAME: optionalText.pipe(z.string().max(200).optional()),
+    // Continuous backups of the embedded store (docs/operations.md, "Backups").
+    BACKUP_URL: optionalText.transform((value, ctx): BackupTarget | undefined => {
+      if (value === undefined) return undefined;
+      const parsed = parseBackupUrl(value);
+      if ('error' in parsed) {
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed.target;
+    }),
+    BACKUP_S3_ENDPOINT: optionalText.pipe(url(['http:', 'https:']).optional()),
+    BACKUP_S3_REGION: optionalText,
+    BACKUP_S3_ACCESS_KEY_ID: optionalText,
+    // Never repeated in a message or a log.
+    BACKUP_S3_SECRET_ACCESS_KEY: optionalText,
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
@@ -192,6 +208,22 @@ const envSchema = z
         path: ['LEAD_ACCEPT'],
         message:
           '"delivered" needs a delivery target: an address in LEAD_WEBHOOK_URLS, or LEAD_EMAIL_TO with SMTP_URL',
+      });
+    }
+    const backup = env.BACKUP_URL;
+    if (backup?.kind === 's3') {
+      if (!env.BACKUP_S3_ACCESS_KEY_ID !== !env.BACKUP_S3_SECRET_ACCESS_KEY) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['BACKUP_S3_SECRET_ACCESS_KEY'],
+          message: 'BACKUP_S3_ACCESS_KEY_ID and BACKUP_S3_SECRET_ACCESS_KEY go together',
+        });
+      }
+      Object.assign(backup, {
+        endpoint: env.BACKUP_S3_ENDPOINT,
+        region: env.BACKUP_S3_REGION ?? 'us-east-1',
+        accessKeyId: env.BACKUP_S3_ACCESS_KEY_ID,
+        secretAccessKey: env.BACKUP_S3_SECRET_ACCESS_KEY,
       });
     }
     return { ...env, LEAD_ACCEPT: leadAccept };

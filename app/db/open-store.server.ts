@@ -15,6 +15,11 @@ export interface OpenStoreOptions {
    * (docs/operations.md#environment).
    */
   databaseUrl?: string | undefined;
+  /**
+   * Litestream replicates the embedded store (BACKUP_URL,
+   * docs/operations.md#backups): it holds the write-ahead log.
+   */
+  replicated?: boolean | undefined;
   /** PostgreSQL schema to use (tests give each run its own). */
   schema?: string | undefined;
   logger?: Logger | undefined;
@@ -36,7 +41,7 @@ export async function openStore(options: OpenStoreOptions): Promise<AppStore> {
     });
   }
   const { openSqliteStore } = await import('./store-sqlite.server.ts');
-  return openSqliteStore({ dataDir: options.dataDir });
+  return openSqliteStore({ dataDir: options.dataDir, replicated: options.replicated });
 }
 
 /**

@@ -37,14 +37,20 @@ export class SqliteConnection {
    */
   readonly #statements = new Map<string, StatementSync>();
   readonly #busyWaitMs: number;
+  /** Litestream replicates the file and holds the write-ahead log (eraseWal). */
+  readonly #replicated: boolean;
   #closed = false;
   /** False after a write failed for want of a writable file, until one succeeds. */
   #writable = true;
 
   /** Use openSqliteStore(), which opens (journal mode, migrations) the store it makes. */
-  constructor(file: string, options: { busyWaitMs?: number | undefined } = {}) {
+  constructor(
+    file: string,
+    options: { busyWaitMs?: number | undefined; replicated?: boolean | undefined } = {},
+  ) {
     this.file = file;
     this.#busyWaitMs = options.busyWaitMs ?? BUSY_WAIT_MS;
+    this.#replicated = options.replicated ?? false;
     // timeout 0: SQLite answers "locked" at once instead of sleeping on this thread.
     this.#db = new DatabaseSync(file, { timeout: 0 });
     try {
@@ -118,8 +124,18 @@ export class SqliteConnection {
    * are zeros there, PRAGMA secure_delete) and truncates the write-ahead log,
    * whose frames still hold the rows as they were. Waits, like any
    * statement, for other connections to finish what they are reading.
+   *
+   * While Litestream replicates the file (BACKUP_URL), it keeps a read
+   * transaction open on the log so that no frame is checkpointed before it
+   * has copied it, and the log cannot be truncated: the checkpoint is tried
+   * once, copies what it may, and leaves the rest to Litestream's own
+   * checkpoints (docs/decisions/0013-continuous-backups-with-litestream.md).
    */
   async eraseWal(): Promise<void> {
+    if (this.#replicated) {
+      await this.attempt('read', () => this.statement('PRAGMA wal_checkpoint(TRUNCATE)').get());
+      return;
+    }
     await this.attempt('read', () => {
       const result = this.statement('PRAGMA wal_checkpoint(TRUNCATE)').get();
       if (Number(result?.busy) !== 0) {

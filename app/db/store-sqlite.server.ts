@@ -67,7 +67,10 @@ export class SqliteAppStore implements AppStore {
   readonly #rateLimits: SqliteRateLimitStore;
 
   /** Use openSqliteStore(), which also sets the journal mode and migrates. */
-  constructor(file: string, options: { busyWaitMs?: number | undefined } = {}) {
+  constructor(
+    file: string,
+    options: { busyWaitMs?: number | undefined; replicated?: boolean | undefined } = {},
+  ) {
     this.#db = new SqliteConnection(file, options);
     this.#leads = new SqliteLeadsStore(this.#db);
     this.#siteContent = new SqliteSiteContentStore(this.#db);
@@ -236,10 +239,13 @@ export async function openSqliteStore(options: {
   dataDir: string;
   /** How long a statement waits for another process's lock (default 5 s). */
   busyWaitMs?: number | undefined;
+  /** Litestream replicates the file (BACKUP_URL): it holds the write-ahead log. */
+  replicated?: boolean | undefined;
 }): Promise<SqliteAppStore> {
   mkdirSync(options.dataDir, { recursive: true });
   const store = new SqliteAppStore(path.join(options.dataDir, SQLITE_FILE_NAME), {
     busyWaitMs: options.busyWaitMs,
+    replicated: options.replicated,
   });
   await store.open();
   return store;

@@ -514,7 +514,11 @@ async function recordCliActivity(
 }
 
 function defaultOpenStore(env: ReturnType<typeof parseEnv>): Promise<AppStore> {
-  return openStore({ dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL });
+  return openStore({
+    dataDir: env.DATA_DIR,
+    databaseUrl: env.DATABASE_URL,
+    replicated: env.BACKUP_URL !== undefined,
+  });
 }
 
 if (import.meta.main) {
