@@ -34,6 +34,8 @@ function entryPoints(): string[] {
     'server/start.ts',
     'server/builder.ts',
     'scripts/start.ts',
+    'server/replicator.ts',
+    'scripts/restore.ts',
     'server/cli/leads-cli.ts',
     'scripts/ensure-build.ts',
     'scripts/build.ts',
@@ -158,8 +160,9 @@ describe('dependencies', () => {
   it('keeps no package that nothing uses in dependencies', () => {
     const used = productionPackages();
     // Used by name rather than imported: the Node binary npm scripts run on,
-    // and React's renderer, a peer dependency of @astrojs/react.
-    const byName = new Set(['node', 'react-dom']);
+    // React's renderer, a peer dependency of @astrojs/react, and Litestream,
+    // whose binary (in its platform's package) the replicator runs.
+    const byName = new Set(['node', 'react-dom', '@flydotio/litestream']);
     const unused = Object.keys(pkg.dependencies).filter(
       (name) => !used.has(name) && !byName.has(name),
     );

@@ -1,10 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { contentKey, defaultSiteContent } from '../app/content/site-content.ts';
 import { eventually, tempDataDir } from '../app/leads/testing/test-support.server.ts';
-import { createRelease, publishRelease } from '../server/build-releases.ts';
+import { stubBuild } from '../server/testing/stub-build.server.ts';
 import { descendantsOf, watchServerOutput } from '../server/testing/server-output.server.ts';
 
 /**
@@ -14,26 +12,6 @@ import { descendantsOf, watchServerOutput } from '../server/testing/server-outpu
  */
 
 const root = path.resolve(import.meta.dirname, '..');
-
-/** The smallest build the web server serves; nothing for the builder to do with it. */
-function stubBuild(dir: string): string {
-  const buildDir = path.join(dir, 'build');
-  const release = createRelease(buildDir);
-  mkdirSync(path.join(release, 'client'));
-  writeFileSync(path.join(release, 'client/index.html'), '<!doctype html><title>Home</title>');
-  mkdirSync(path.join(release, 'server'));
-  writeFileSync(
-    path.join(release, 'server/entry.mjs'),
-    "export const handler = (req, res) => { res.status(404).type('text/plain').send('Not found'); };\n",
-  );
-  // The defaults' content, as the store without a version asks for: nothing to build.
-  writeFileSync(
-    path.join(release, 'build-stamp.json'),
-    JSON.stringify({ content: { version: 0, key: contentKey(0, defaultSiteContent, new Date()) } }),
-  );
-  publishRelease(buildDir, release);
-  return buildDir;
-}
 
 interface Started {
   supervisor: ChildProcess;

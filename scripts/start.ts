@@ -3,14 +3,16 @@ import path from 'node:path';
 
 /**
  * `npm start` after scripts/ensure-build.ts: the web server (server/start.ts)
- * and the builder (server/builder.ts) as two sibling processes
- * (docs/decisions/0010-builds-in-their-own-process.md). SIGINT and SIGTERM
- * go to both; a builder that ends on its own is started again (after a
- * pause that grows while it keeps ending, up to a minute); when the web
- * server ends, the builder is stopped and this ends with the web server's
- * exit code. Each child has an IPC channel to this process and stops when
- * it closes, so neither outlives this one, however it ends. With systemd,
- * the two run as units of their own instead (deploy/).
+ * and the builder (server/builder.ts) as sibling processes
+ * (docs/decisions/0010-builds-in-their-own-process.md), and with BACKUP_URL
+ * set and the embedded store, the replicator (server/replicator.ts,
+ * docs/decisions/0013-continuous-backups-with-litestream.md). SIGINT and
+ * SIGTERM go to all; a builder or replicator that ends on its own is
+ * started again (after a pause that grows while it keeps ending, up to a
+ * minute); when the web server ends, the others are stopped and this ends
+ * with the web server's exit code. Each child has an IPC channel to this
+ * process and stops when it closes, so none outlives this one, however it
+ * ends. With systemd, they run as units of their own instead (deploy/).
  */
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -20,9 +22,6 @@ const RESTART_MAX_MS = 60_000;
 const STEADY_MS = 60_000;
 
 let stopping: NodeJS.Signals | undefined;
-let builder: ChildProcess | undefined;
-let restartTimer: NodeJS.Timeout | undefined;
-let restartMs = RESTART_MIN_MS;
 
 function run(script: string): ChildProcess {
   return spawn(process.execPath, [path.join(root, script)], {
@@ -33,47 +32,76 @@ function run(script: string): ChildProcess {
   });
 }
 
-function startBuilder() {
-  const started = Date.now();
-  const child = run('server/builder.ts');
-  builder = child;
-  child.once('exit', (code, signal) => {
-    if (builder === child) builder = undefined;
-    if (stopping) return;
-    if (Date.now() - started >= STEADY_MS) restartMs = RESTART_MIN_MS;
-    console.error(
-      JSON.stringify({
-        level: 50,
-        time: Date.now(),
-        service: 'start',
-        code,
-        signal,
-        restartInMs: restartMs,
-        msg: 'the builder ended; starting it again',
-      }),
-    );
-    restartTimer = setTimeout(startBuilder, restartMs);
-    restartMs = Math.min(restartMs * 2, RESTART_MAX_MS);
-  });
+/**
+ * A sibling of the web server that is started again whenever it ends, after
+ * a pause that grows while it keeps ending.
+ */
+class Sibling {
+  child: ChildProcess | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #restartMs = RESTART_MIN_MS;
+
+  readonly name: string;
+  readonly script: string;
+
+  constructor(name: string, script: string) {
+    this.name = name;
+    this.script = script;
+  }
+
+  start() {
+    const started = Date.now();
+    const child = run(this.script);
+    this.child = child;
+    child.once('exit', (code, signal) => {
+      if (this.child === child) this.child = undefined;
+      if (stopping) return;
+      if (Date.now() - started >= STEADY_MS) this.#restartMs = RESTART_MIN_MS;
+      console.error(
+        JSON.stringify({
+          level: 50,
+          time: Date.now(),
+          service: 'start',
+          code,
+          signal,
+          restartInMs: this.#restartMs,
+          msg: `the ${this.name} ended; starting it again`,
+        }),
+      );
+      this.#timer = setTimeout(() => this.start(), this.#restartMs);
+      this.#restartMs = Math.min(this.#restartMs * 2, RESTART_MAX_MS);
+    });
+  }
+
+  stop(signal: NodeJS.Signals): Promise<void> {
+    clearTimeout(this.#timer);
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill(signal);
+    return ended;
+  }
 }
 
 const web = run('server/start.ts');
-startBuilder();
+const siblings = [new Sibling('builder', 'server/builder.ts')];
+// Continuous backups of the embedded store (docs/operations.md, "Backups").
+if (process.env.BACKUP_URL?.trim() && !process.env.DATABASE_URL?.trim()) {
+  siblings.push(new Sibling('replicator', 'server/replicator.ts'));
+}
+for (const sibling of siblings) sibling.start();
 
 web.once('exit', (code, signal) => {
   stopping ??= 'SIGTERM';
-  clearTimeout(restartTimer);
-  const exit = () => process.exit(code ?? (signal ? 1 : 0));
-  if (!builder || builder.exitCode !== null || builder.signalCode !== null) return exit();
-  builder.once('exit', exit);
-  builder.kill('SIGTERM');
+  void Promise.all(siblings.map((sibling) => sibling.stop('SIGTERM'))).then(() =>
+    process.exit(code ?? (signal ? 1 : 0)),
+  );
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     stopping = signal;
-    clearTimeout(restartTimer);
     web.kill(signal);
-    builder?.kill(signal);
+    for (const sibling of siblings) void sibling.stop(signal);
   });
 }
