@@ -6,7 +6,17 @@ import { createOutbox, eventLoopBusy } from '../app/leads/delivery/outbox.server
 import { createRetentionPurge } from '../app/leads/retention.server.ts';
 import { storeErrorForLog, type AppStore } from '../app/db/store.server.ts';
 import { reconnectingStore } from '../app/db/open-store.server.ts';
-import { shippedIdentity, type IdentitySource } from '../app/content/served-identity.ts';
+import {
+  emailSender,
+  shippedIdentity,
+  type IdentitySource,
+} from '../app/content/served-identity.ts';
+import { sendBackupAlertEmail } from '../app/owner/backup-email.server.ts';
+import {
+  createBackupCheck,
+  type BackupCheckOptions,
+  type BackupStatus,
+} from './backup/backup-check.server.ts';
 import { createOwnerPagesContext, type OwnerPagesContext } from '../app/owner/context.server.ts';
 import { siteBuildActivity } from '../app/owner/site-activity.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
@@ -40,6 +50,8 @@ export interface LeadsHealth {
   targets: number;
   /** Deliveries given up for good (null while the store is down). */
   failedDeliveries: number | null;
+  /** The backup and its daily check (docs/operations.md#backups). */
+  backup?: BackupStatus;
 }
 
 /**
@@ -64,6 +76,8 @@ export async function createRuntime(
     identity?: IdentitySource;
     /** This host's name in the store's record of builds (siteHostName); SITE_HOST_NAME or the machine's name without it. */
     hostName?: string;
+    /** When the backup check runs (tests): its first check and its intervals. */
+    backupCheck?: Pick<BackupCheckOptions, 'firstCheckMs' | 'checkEveryMs' | 'lagEveryMs'>;
   } = {},
 ): Promise<Runtime> {
   const identity = options.identity ?? shippedIdentity;
@@ -73,20 +87,35 @@ export async function createRuntime(
   const store = await reconnectingStore({
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
+    replicated: env.BACKUP_URL !== undefined,
     logger: leadLogger,
   });
   const storeKind = env.DATABASE_URL ? 'postgres' : 'sqlite';
   const leads = leadPipeline(env, store, storeKind, leadLogger, identity);
+  // The daily proof that the backup restores (docs/operations.md#backups).
+  const backup = createBackupCheck({
+    target: env.BACKUP_URL,
+    storeKind,
+    dataDir: env.DATA_DIR,
+    store,
+    logger,
+    sendAlert: backupAlertSender(env, identity, logger),
+    ...options.backupCheck,
+  });
+  backup.start();
+  const ownerPages = ownerPagesContext(env, store, logger, identity);
+  ownerPages.backup = () => backup.status();
   return {
     storeKind,
     apiRouter: leads.apiRouter,
     photoLinks: leads.photoLinks,
     formPostGuards: leads.formPostGuards,
     requestContext: leads.requestContext,
-    health: leads.health,
-    ownerPages: ownerPagesContext(env, store, logger, identity),
+    health: async () => ({ ...(await leads.health()), backup: backup.status() }),
+    ownerPages,
     sitePublishing: sitePublishingSource(store, hostName, logger),
     async close() {
+      await backup.close();
       await leads.close();
       await store.close();
     },
@@ -265,6 +294,29 @@ export function sitePublishingSource(
         await store.recordActivity(siteBuildActivity(version, true, new Date()));
       }
     },
+  };
+}
+
+/**
+ * E-mails an owner that the backup needs attention, through lead e-mail's
+ * SMTP settings; undefined when lead e-mail is not configured.
+ */
+function backupAlertSender(
+  env: Env,
+  identity: IdentitySource,
+  logger: Logger,
+): BackupCheckOptions['sendAlert'] {
+  const smtp = env.SMTP_URL;
+  if (!smtp || env.LEAD_EMAIL_TO.length === 0) return undefined;
+  const sender = emailSender(identity, env.LEAD_EMAIL_FROM);
+  return async (to, problem) => {
+    const sent = await sendBackupAlertEmail(
+      smtp,
+      { to, problem, ...sender() },
+      { timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS },
+    );
+    if (!sent.ok) logger.error({ error: sent.error }, 'Backup warning not e-mailed');
+    return sent.ok;
   };
 }
 

@@ -3,6 +3,7 @@ import { emailSender, type IdentitySource } from '../content/served-identity.ts'
 import type { SmtpSettings } from '../leads/delivery/lead-email.server.ts';
 import type { AppStore, OwnerLinkKind } from '../db/store.server.ts';
 import { sendOwnerLinkEmail } from './sign-in-email.server.ts';
+import type { BackupStatusForOwner } from './backup-words.ts';
 import { signInLimits, type SignInLimits } from './limits.server.ts';
 import {
   ownerSessions,
@@ -47,6 +48,12 @@ export interface OwnerPagesContext {
    * on its next check.
    */
   publishing?: SitePublishingControl;
+  /**
+   * The backup and its daily check as the web server has them
+   * (server/backup/backup-check.server.ts): the inbox says when it was last
+   * checked. Unset: the inbox says nothing about it.
+   */
+  backup?: () => BackupStatusForOwner;
 }
 
 /** What the owner's pages may ask of publishing (server/start.ts, server/builder.ts). */
