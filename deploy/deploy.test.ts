@@ -20,6 +20,8 @@ import { describe, expect, it } from 'vitest';
 import { defaultSiteContent } from '../app/content/site-content.ts';
 import { openSqliteStore } from '../app/db/store-sqlite.server.ts';
 import { eventually } from '../app/leads/testing/test-support.server.ts';
+import { makeLead } from '../app/db/leads/leads.contract.ts';
+import { leadIdsInBackup } from '../server/backup/testing/backup-test-support.server.ts';
 import { createRelease, currentRelease, publishRelease } from '../server/build-releases.ts';
 import { parseEnv } from '../server/env.server.ts';
 import { watchServerOutput } from '../server/testing/server-output.server.ts';
@@ -33,7 +35,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const deployDir = path.join(root, 'deploy');
 const unitFile = path.join(deployDir, 'glass-site.service');
 const builderUnitFile = path.join(deployDir, 'glass-site-builder.service');
-const UNITS = [unitFile, builderUnitFile];
+const replicatorUnitFile = path.join(deployDir, 'glass-site-replicator.service');
+const UNITS = [unitFile, builderUnitFile, replicatorUnitFile];
 const INSTALL_DIR = '/srv/glass-site';
 
 const has = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
@@ -77,8 +80,10 @@ describe('deploy/glass-site.service', () => {
     for (const key of ['BUILD_DIR', 'BUILD_CACHE_DIR']) {
       expect(exampleEnv[key], key).not.toMatch(/^\/var\/lib\/glass-site\//);
     }
-    // Starting it starts the builder too.
-    expect(unitValues('Wants')).toContain('network-online.target glass-site-builder.service');
+    // Starting it starts the builder and the replicator too.
+    expect(unitValues('Wants')).toContain(
+      'network-online.target glass-site-builder.service glass-site-replicator.service',
+    );
   });
 });
 
@@ -123,6 +128,39 @@ describe('deploy/glass-site-builder.service', () => {
             ),
         );
     expect(sandbox(builderUnitFile)).toEqual(sandbox(unitFile));
+  });
+});
+
+describe('deploy/glass-site-replicator.service', () => {
+  it('runs the replicator from the install folder with the same environment file', () => {
+    const unit = readFileSync(replicatorUnitFile, 'utf8');
+    expect(unit).toContain(`ExecStart=${INSTALL_DIR}/node_modules/.bin/node server/replicator.ts`);
+    expect(unitValues('EnvironmentFile', replicatorUnitFile)).toEqual(['/etc/glass-site/env']);
+    expect(unitValues('User', replicatorUnitFile)).toEqual(unitValues('User'));
+    // Ended with nothing to do (no BACKUP_URL), it stays stopped.
+    expect(unitValues('Restart', replicatorUnitFile)).toEqual(['on-failure']);
+    // Litestream's copy of the log is kept beside the store.
+    expect(unitValues('StateDirectory', replicatorUnitFile)).toEqual(['glass-site']);
+    expect(unitValues('ReadWritePaths', replicatorUnitFile)).toEqual([]);
+  });
+
+  it('has the web server’s sandbox, but for what it runs', () => {
+    const sandbox = (file: string) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => /^[A-Z]\w*=/.test(line))
+        .filter(
+          (line) =>
+            !/^(Description|After|Wants|ExecStart|TimeoutStopSec|Restart|RestartSec)=/.test(line),
+        );
+    expect(sandbox(replicatorUnitFile)).toEqual(sandbox(unitFile));
+  });
+
+  it('keeps the backup settings commented out in the example, the secret a placeholder', () => {
+    const text = readFileSync(path.join(deployDir, 'glass-site.env.example'), 'utf8');
+    expect(text).toMatch(/^#BACKUP_URL=file:\/\/\//m);
+    expect(text).toMatch(/^#BACKUP_S3_SECRET_ACCESS_KEY=CHANGE-ME$/m);
+    expect(parseEnv(exampleEnv).BACKUP_URL).toBeUndefined();
   });
 });
 
@@ -617,6 +655,78 @@ describe('deploy/glass-site.service and glass-site-builder.service hardening', (
       }
     },
     300_000,
+  );
+
+  it.skipIf(!hasSandboxTools)(
+    `the replicator backs up the store under its unit's sandbox, and the web server's can restore it${sandboxSkip}`,
+    async () => {
+      const scratch = mkdtempSync(path.join(tmpdir(), 'sandbox-backup-'));
+      let replicator: ReturnType<typeof spawnSandboxed> | undefined;
+      try {
+        const state = path.join(scratch, 'state');
+        mkdirSync(state, { mode: 0o700 });
+        const dataDir = path.join(state, path.relative(STATE_DIR, exampleEnv.DATA_DIR!));
+        const store = await openSqliteStore({ dataDir });
+        const lead = makeLead();
+        await store.insertLead(lead, []);
+        await store.close();
+        giveToService(state);
+        // A file:// backup where the unit may write (on a real server, a
+        // folder given with ReadWritePaths=).
+        const backupInside = `${STATE_DIR}/backup`;
+        replicator = spawnSandboxed(
+          execStartOf(replicatorUnitFile),
+          {
+            DATA_DIR: exampleEnv.DATA_DIR!,
+            BACKUP_URL: `file://${backupInside}`,
+            LOG_LEVEL: 'info',
+          },
+          { unit: replicatorUnitFile, state },
+        );
+        let output = '';
+        replicator.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        replicator.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        const backupOnHost = path.join(state, 'backup');
+        await eventually(
+          () =>
+            expect(
+              readdirSync(backupOnHost, { recursive: true }).map(String),
+              output,
+            ).toContainEqual(expect.stringMatching(/\.wal\.lz4$/)),
+          60_000,
+          200,
+        );
+        // The web server's daily check runs Litestream's restore under its own unit.
+        const restored = await runSandboxed(
+          [
+            `${INSTALL_DIR}/node_modules/@flydotio/litestream-linux-x64/litestream`,
+            'restore',
+            '-o',
+            '/tmp/restored.sqlite',
+            `file://${backupInside}`,
+          ],
+          { state },
+        );
+        expect(restored.code, restored.output).toBe(0);
+        const ids = await leadIdsInBackup(
+          path.join(dataDir, 'leads.sqlite'),
+          { kind: 'file', path: backupOnHost },
+          path.join(scratch, 'check'),
+        );
+        expect(ids).toEqual([lead.id]);
+        expect(output).not.toMatch(/EPERM|EAFNOSUPPORT|EROFS|EACCES|operation not permitted/i);
+        const exited = new Promise<void>((resolve) => replicator!.once('exit', () => resolve()));
+        replicator.kill('SIGTERM');
+        await exited;
+        expect(replicator.exitCode).toBe(0);
+      } finally {
+        if (replicator && replicator.exitCode === null && replicator.signalCode === null) {
+          replicator.kill('SIGKILL');
+        }
+        rmSync(scratch, { recursive: true, force: true });
+      }
+    },
+    120_000,
   );
 });
 
