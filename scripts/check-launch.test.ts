@@ -95,6 +95,7 @@ const production = {
   LEAD_EMAIL_TO: 'office@kowhaiglass.co.nz',
   SMTP_URL: 'smtps://website%40kowhaiglass.co.nz:app-password@smtp.mailhost.example:465',
   GTAG_ID: 'G-KOWHAI01',
+  BACKUP_URL: 'file:///mnt/backup-disk/glass-site',
 };
 
 function problems(
@@ -275,6 +276,16 @@ describe('the launch check', () => {
       expect(messages(production)).toEqual([]);
     });
 
+    it('no backup is a warning with the embedded store, which does not fail the check', () => {
+      const environment = { ...production, BACKUP_URL: undefined };
+      expect(messages(environment)).toEqual(['warning /etc/glazier.env: BACKUP_URL is not set']);
+      expect(runLaunchCheck(ready, environment, TODAY).exitCode).toBe(0);
+      // PostgreSQL keeps its own backups.
+      expect(
+        messages({ ...environment, DATABASE_URL: 'postgres://glass@db.example.nz/glass' }),
+      ).toEqual([]);
+    });
+
     it('no GTAG_ID is a warning, which does not fail the check', () => {
       const environment = { ...production, GTAG_ID: undefined };
       expect(messages(environment)).toEqual(['warning /etc/glazier.env: GTAG_ID is not set']);
@@ -297,6 +308,7 @@ describe('the launch check', () => {
       expect(SETTINGS_CHECKS.map((check) => check.level)).toEqual([
         'error',
         'error',
+        'warning',
         'warning',
         'warning',
       ]);

@@ -96,6 +96,13 @@ export const SETTINGS_CHECKS: ReadonlyArray<{
   {
     level: 'warning',
     problem: (env) =>
+      env.BACKUP_URL || env.DATABASE_URL
+        ? undefined
+        : 'BACKUP_URL is not set: every enquiry, owner and published version is on this server’s disk only, and lost with it; set up the continuous backup (docs/operations.md#backups)',
+  },
+  {
+    level: 'warning',
+    problem: (env) =>
       env.GTAG_ID
         ? undefined
         : 'GTAG_ID is not set: the site will run without analytics, so visits and enquiries are not measured',
