@@ -330,4 +330,19 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX site_builds_live ON site_builds (host, version) WHERE state = 'live';
     `,
   },
+  {
+    // "New since you last looked" is per lead, not per owner
+    // (docs/operations.md#owners-pages): when an owner first saw it. A lead
+    // up to the latest "Mark all as seen" of any owner was seen then; the
+    // owners' own marks go.
+    version: 16,
+    name: 'leads seen by an owner',
+    sql: `
+      ALTER TABLE leads ADD COLUMN seen_at timestamptz;
+      UPDATE leads SET seen_at = (SELECT max(inbox_seen_at) FROM owners)
+        WHERE created_at <= (SELECT max(inbox_seen_at) FROM owners);
+      CREATE INDEX leads_unseen ON leads (created_at) WHERE seen_at IS NULL;
+      ALTER TABLE owners DROP COLUMN inbox_seen_at;
+    `,
+  },
 ];

@@ -109,16 +109,16 @@ export class ReconnectingAppStore implements AppStore {
   saveLeadTracking: AppStore['saveLeadTracking'] = (...args) =>
     this.#call((s) => s.saveLeadTracking(...args));
   searchLeads: AppStore['searchLeads'] = (...args) => this.#call((s) => s.searchLeads(...args));
-  countLeadsSince: AppStore['countLeadsSince'] = (...args) =>
-    this.#call((s) => s.countLeadsSince(...args));
+  markLeadSeen: AppStore['markLeadSeen'] = (...args) => this.#call((s) => s.markLeadSeen(...args));
+  markLeadsSeen: AppStore['markLeadsSeen'] = (...args) =>
+    this.#call((s) => s.markLeadsSeen(...args));
+  countUnseenLeads: AppStore['countUnseenLeads'] = () => this.#call((s) => s.countUnseenLeads());
   addOwner: AppStore['addOwner'] = (...args) => this.#call((s) => s.addOwner(...args));
   getOwner: AppStore['getOwner'] = (...args) => this.#call((s) => s.getOwner(...args));
   findOwnerByEmail: AppStore['findOwnerByEmail'] = (...args) =>
     this.#call((s) => s.findOwnerByEmail(...args));
   listOwners: AppStore['listOwners'] = (...args) => this.#call((s) => s.listOwners(...args));
   removeOwner: AppStore['removeOwner'] = (...args) => this.#call((s) => s.removeOwner(...args));
-  markInboxSeen: AppStore['markInboxSeen'] = (...args) =>
-    this.#call((s) => s.markInboxSeen(...args));
   addPasskey: AppStore['addPasskey'] = (...args) => this.#call((s) => s.addPasskey(...args));
   findPasskey: AppStore['findPasskey'] = (...args) => this.#call((s) => s.findPasskey(...args));
   listPasskeys: AppStore['listPasskeys'] = (...args) => this.#call((s) => s.listPasskeys(...args));

@@ -744,3 +744,65 @@ describe('upgrading a store made before site builds per host', () => {
     }
   });
 });
+
+// ---------------------------------------------------------------------------
+// Upgrading a store made when "new since you last looked" was kept per owner
+// (the last "Mark all as seen"): the leads up to the latest mark, by any
+// owner, are seen, at that mark; the later ones are still new.
+
+const SEEN_LEADS = [
+  '5a1b2c3d-4e5f-4a6b-8c7d-000000000001',
+  '5a1b2c3d-4e5f-4a6b-8c7d-000000000002',
+  '5a1b2c3d-4e5f-4a6b-8c7d-000000000003',
+];
+const V15_ROWS = [
+  ...SEEN_LEADS.map(
+    (id, index) =>
+      `INSERT INTO leads (id, name, email, phone, service, message, created_at, source, status)
+       VALUES ('${id}', 'Aroha Ngata', 'aroha@example.co.nz', '021 555 0101', 'Windows', 'm',
+               '2025-03-0${index + 1}T00:00:00.000Z', 'contact_form', 'accepted')`,
+  ),
+  `INSERT INTO owners (id, email, webauthn_user_id, created_at, inbox_seen_at)
+   VALUES ('6a1b2c3d-4e5f-4a6b-8c7d-000000000001', 'a@glass.example.com', 'u1',
+           '2025-01-01T00:00:00.000Z', '2025-03-01T12:00:00.000Z'),
+          ('6a1b2c3d-4e5f-4a6b-8c7d-000000000002', 'b@glass.example.com', 'u2',
+           '2025-01-01T00:00:00.000Z', '2025-03-02T12:00:00.000Z'),
+          ('6a1b2c3d-4e5f-4a6b-8c7d-000000000003', 'c@glass.example.com', 'u3',
+           '2025-01-01T00:00:00.000Z', NULL)`,
+];
+
+async function expectUpgradedToSeenLeads(store: AppStore) {
+  const seen = await Promise.all(SEEN_LEADS.map(async (id) => (await store.getLead(id))?.seen_at));
+  expect(seen).toEqual(['2025-03-02T12:00:00.000Z', '2025-03-02T12:00:00.000Z', null]);
+  expect(await store.countUnseenLeads()).toBe(1);
+  expect(await store.getOwner('6a1b2c3d-4e5f-4a6b-8c7d-000000000001')).not.toHaveProperty(
+    'inbox_seen_at',
+  );
+}
+
+describe('upgrading a store made when owners marked the inbox seen', () => {
+  it('SQLite: leads up to the latest mark are seen, later ones new', async () => {
+    const data = tempDataDir('leads-v15-');
+    cleanups.push(async () => data.remove());
+    writeSqliteStoreAt(data.dir, 15, V15_ROWS);
+    const { openSqliteStore } = await import('./store-sqlite.server.ts');
+    const store = await openSqliteStore({ dataDir: data.dir });
+    try {
+      await expectUpgradedToSeenLeads(store);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(!TEST_DATABASE_URL)('PostgreSQL: the same', async () => {
+    const harness = await postgresHarness();
+    cleanups.push(() => harness.cleanup());
+    await writePostgresStoreAt(harness.schema, 15, V15_ROWS);
+    const store = await harness.open();
+    try {
+      await expectUpgradedToSeenLeads(store);
+    } finally {
+      await store.close();
+    }
+  });
+});

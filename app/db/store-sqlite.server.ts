@@ -136,8 +136,9 @@ export class SqliteAppStore implements AppStore {
   saveLeadTracking: LeadsStore['saveLeadTracking'] = (...args) =>
     this.#leads.saveLeadTracking(...args);
   searchLeads: LeadsStore['searchLeads'] = (...args) => this.#leads.searchLeads(...args);
-  countLeadsSince: LeadsStore['countLeadsSince'] = (...args) =>
-    this.#leads.countLeadsSince(...args);
+  markLeadSeen: LeadsStore['markLeadSeen'] = (...args) => this.#leads.markLeadSeen(...args);
+  markLeadsSeen: LeadsStore['markLeadsSeen'] = (...args) => this.#leads.markLeadsSeen(...args);
+  countUnseenLeads: LeadsStore['countUnseenLeads'] = () => this.#leads.countUnseenLeads();
   countFailedDeliveries: LeadsStore['countFailedDeliveries'] = (...args) =>
     this.#leads.countFailedDeliveries(...args);
 
@@ -148,7 +149,6 @@ export class SqliteAppStore implements AppStore {
     this.#owners.findOwnerByEmail(...args);
   listOwners: OwnerStore['listOwners'] = (...args) => this.#owners.listOwners(...args);
   removeOwner: OwnerStore['removeOwner'] = (...args) => this.#owners.removeOwner(...args);
-  markInboxSeen: OwnerStore['markInboxSeen'] = (...args) => this.#owners.markInboxSeen(...args);
   addPasskey: OwnerStore['addPasskey'] = (...args) => this.#owners.addPasskey(...args);
   findPasskey: OwnerStore['findPasskey'] = (...args) => this.#owners.findPasskey(...args);
   listPasskeys: OwnerStore['listPasskeys'] = (...args) => this.#owners.listPasskeys(...args);

@@ -104,15 +104,15 @@ class FailingStore implements AppStore {
   saveLeadTracking: AppStore['saveLeadTracking'] = async (...args) =>
     this.#inner.saveLeadTracking(...args);
   searchLeads: AppStore['searchLeads'] = async (...args) => this.#inner.searchLeads(...args);
-  countLeadsSince: AppStore['countLeadsSince'] = async (...args) =>
-    this.#inner.countLeadsSince(...args);
+  markLeadSeen: AppStore['markLeadSeen'] = async (...args) => this.#inner.markLeadSeen(...args);
+  markLeadsSeen: AppStore['markLeadsSeen'] = async (...args) => this.#inner.markLeadsSeen(...args);
+  countUnseenLeads: AppStore['countUnseenLeads'] = async () => this.#inner.countUnseenLeads();
   addOwner: AppStore['addOwner'] = async (...args) => this.#inner.addOwner(...args);
   getOwner: AppStore['getOwner'] = async (...args) => this.#inner.getOwner(...args);
   findOwnerByEmail: AppStore['findOwnerByEmail'] = async (...args) =>
     this.#inner.findOwnerByEmail(...args);
   listOwners: AppStore['listOwners'] = async (...args) => this.#inner.listOwners(...args);
   removeOwner: AppStore['removeOwner'] = async (...args) => this.#inner.removeOwner(...args);
-  markInboxSeen: AppStore['markInboxSeen'] = async (...args) => this.#inner.markInboxSeen(...args);
   addPasskey: AppStore['addPasskey'] = async (...args) => this.#inner.addPasskey(...args);
   siteContentDraft: AppStore['siteContentDraft'] = async () => this.#inner.siteContentDraft();
   saveSiteContentSection: AppStore['saveSiteContentSection'] = async (...args) =>

@@ -8,9 +8,13 @@ import {
   handleLeadPost,
   inboxHref,
   inboxPage,
+  leadCard,
+  leadSummary,
   markAllSeen,
   newSinceSeen,
   nzShortTime,
+  openLead,
+  opensLead,
   parseInboxQuery,
 } from './inbox.server.ts';
 
@@ -125,30 +129,129 @@ describe('a page of the inbox', () => {
     expect(second.leads.at(-1)?.id).toBe(urgent.id);
   });
 
-  it('counts the enquiries since the owner marked them as seen; looking changes nothing', async () => {
+  it('counts the enquiries no owner has seen; only opening one or "Mark all as seen" changes it', async () => {
+    const first = await stored();
     await stored();
-    await stored();
-    expect(await newSinceSeen(store, owner)).toBe(2);
-    expect(await newSinceSeen(store, owner)).toBe(2);
+    expect(await newSinceSeen(store)).toBe(2);
+    // Looking at the inbox changes nothing.
+    await inboxPage(store, { stage: undefined, query: '', page: 1 });
+    expect(await newSinceSeen(store)).toBe(2);
+
+    // A HEAD, a browser's prefetch or a link preview is not the owner opening it.
+    const page = `https://glass.example.com/admin/leads/${first.id}`;
+    for (const request of [
+      new Request(page, { method: 'HEAD' }),
+      new Request(page, { headers: { 'sec-purpose': 'prefetch' } }),
+      new Request(page, { headers: { 'sec-purpose': 'prefetch;prerender' } }),
+      new Request(page, { headers: { purpose: 'prefetch' } }),
+      new Request(page, { headers: { 'x-moz': 'prefetch' } }),
+      new Request(page, { headers: { 'x-purpose': 'preview' } }),
+      new Request(page, { method: 'POST', body: 'action=save' }),
+    ]) {
+      expect(opensLead(request), `${request.method} ${[...request.headers].join()}`).toBe(false);
+      await openLead(store, (await store.getLead(first.id))!, request);
+    }
+    expect(await newSinceSeen(store)).toBe(2);
+    expect(opensLead(new Request(page))).toBe(true);
+    const at = new Date('2026-03-05T01:05:00.000Z');
+    await openLead(store, (await store.getLead(first.id))!, new Request(page), at);
+    expect((await store.getLead(first.id))?.seen_at).toBe(at.toISOString());
+    expect(await newSinceSeen(store)).toBe(1);
+    // Opened again: the first time stays.
+    await openLead(store, (await store.getLead(first.id))!, new Request(page));
+    expect((await store.getLead(first.id))?.seen_at).toBe(at.toISOString());
+
     // Marked from a page counted before a third came in: that one stays new.
     const counted = Date.now();
-    await stored({ created_at: new Date(counted + 1000).toISOString() });
-    await markAllSeen(store, owner, new Date(counted).toISOString(), new Date(counted + 2000));
-    expect(await newSinceSeen(store, owner)).toBe(1);
-    // An older page's button does not move it back.
-    await markAllSeen(store, owner, new Date(counted - 60_000).toISOString(), new Date(counted));
-    expect(await newSinceSeen(store, owner)).toBe(1);
+    const late = await stored({ created_at: new Date(counted + 1000).toISOString() });
+    await markAllSeen(store, new Date(counted).toISOString(), new Date(counted + 2000));
+    expect(await newSinceSeen(store)).toBe(1);
+    expect((await store.getLead(late.id))?.seen_at).toBeNull();
     // A time from the future is taken as now; one that is not a time, too.
-    await markAllSeen(
-      store,
-      owner,
-      new Date(counted + 3_600_000).toISOString(),
-      new Date(counted + 1500),
-    );
-    expect(await newSinceSeen(store, owner)).toBe(0);
+    await markAllSeen(store, new Date(counted + 3_600_000).toISOString(), new Date(counted + 1500));
+    expect(await newSinceSeen(store)).toBe(0);
     await stored({ created_at: new Date(counted + 3000).toISOString() });
-    await markAllSeen(store, owner, 'soon', new Date(counted + 4000));
-    expect(await newSinceSeen(store, owner)).toBe(0);
+    await markAllSeen(store, 'soon', new Date(counted + 4000));
+    expect(await newSinceSeen(store)).toBe(0);
+  });
+});
+
+describe('a card of the inbox', () => {
+  it("gives the customer's phone as a call link, the postcode when given and the message's first line", async () => {
+    const contact = await stored({
+      phone: ' 021 555 0101 ',
+      message:
+        '\n  A cracked pane in the lounge window, about 1.2 m by 900 mm. Can you come and measure it this week?  \nGate code 1234.',
+    });
+    expect(leadCard((await store.getLead(contact.id))!)).toEqual({
+      tel: 'tel:0215550101',
+      phone: '021 555 0101',
+      place: null,
+      firstLine: 'A cracked pane in the lounge window, about 1.2 m by 900 mm. Can you come and…',
+      unseen: true,
+    });
+    const short = await stored({ message: 'Kitchen splashback\r\nthanks' });
+    expect(leadCard((await store.getLead(short.id))!).firstLine).toBe('Kitchen splashback');
+    const empty = await stored({ message: '  \n ', phone: 'none' });
+    expect(leadCard((await store.getLead(empty.id))!)).toMatchObject({
+      tel: null,
+      firstLine: null,
+    });
+
+    // The call-back form sends its service type and postcode as its message.
+    const callback = await stored({
+      source: 'hero_form',
+      service: 'Home Glass',
+      message: 'Service type: Home Glass. Postal code: 3118',
+    });
+    await store.markLeadSeen(callback.id, new Date().toISOString());
+    expect(leadCard((await store.getLead(callback.id))!)).toMatchObject({
+      place: 'Postcode 3118',
+      firstLine: null,
+      unseen: false,
+    });
+  });
+});
+
+describe("a lead's page in words", () => {
+  it('says what happened to the enquiry, with no state names', async () => {
+    const lead = await stored();
+    const read = async () => (await store.getLead(lead.id))!;
+    await store.settleLead(lead.id, 'accepted', [
+      {
+        target: 'email',
+        state: 'delivered',
+        attempts: 1,
+        next_attempt_at: null,
+        last_error: null,
+        delivered_at: '2026-03-04T20:14:00.000Z',
+      },
+    ]);
+    // 20:14 UTC on 4 March is 9:14 am NZDT on Thursday 5 March.
+    expect(leadSummary(await read())).toMatch(
+      /^Still to be sent to your connected app 1\. Sent to you by e-mail at 9:14\s?am on Thu,? 5 Mar\.$/,
+    );
+    await store.settleLead(lead.id, 'accepted', [
+      {
+        target: 'webhook:1',
+        state: 'failed',
+        attempts: 3,
+        next_attempt_at: null,
+        last_error: 'refused: HTTP 410',
+        delivered_at: null,
+      },
+    ]);
+    expect(leadSummary(await read())).toMatch(
+      /^Could not be sent to your connected app 1\. Sent to you by e-mail at 9:14/,
+    );
+    await store.settleLead(lead.id, 'spam', []);
+    expect(leadSummary(await read())).toBe('Caught as spam, so it was not sent on to you.');
+    await store.settleLead(lead.id, 'not_accepted', []);
+    expect(leadSummary(await read())).toBe(
+      'It did not go through: the customer was asked to try again or to call.',
+    );
+    await store.settleLead(lead.id, 'received', []);
+    expect(leadSummary(await read())).toBe('Just arrived: it is being sent to you now.');
   });
 });
 
@@ -211,8 +314,8 @@ describe("a post to a lead's page", () => {
         (await store.getLead(lead.id))!,
         form({ action: 'retry', target: 'webhook:1' }),
       );
-    expect(await post()).toEqual({ kind: 'retried', label: 'webhook 1' });
-    expect(await post()).toEqual({ kind: 'not-retried', label: 'webhook 1' });
+    expect(await post()).toEqual({ kind: 'retried', label: 'to your connected app 1' });
+    expect(await post()).toEqual({ kind: 'not-retried', label: 'to your connected app 1' });
     expect((await store.getLead(lead.id))?.deliveries[0]).toMatchObject({ state: 'pending' });
   });
 

@@ -1,9 +1,11 @@
 import { ACTIVITY, activity, deletePerson } from '../leads/person-data.server.ts';
+import { telLink } from '../leads/delivery/lead-email.server.ts';
+import { callbackPostcode } from '../leads/intake/schema.ts';
 import {
   LEAD_PAGE_SIZE,
   LEAD_STAGES,
   NOTE_MAX,
-  type DeliveryState,
+  type DeliveryRecord,
   type LeadSource,
   type LeadStage,
   type AppStore,
@@ -36,14 +38,6 @@ export const SOURCE_WORDS: Record<LeadSource, string> = {
   quote_form: 'quote form',
 };
 
-export const DELIVERY_WORDS: Record<DeliveryState, string> = {
-  pending: 'waiting to be sent',
-  delivered: 'delivered',
-  failed: 'failed',
-  not_sent: 'not sent',
-  cancelled: 'cancelled',
-};
-
 const nzShort = new Intl.DateTimeFormat('en-NZ', {
   timeZone: 'Pacific/Auckland',
   weekday: 'short',
@@ -58,6 +52,126 @@ const nzShort = new Intl.DateTimeFormat('en-NZ', {
 export function nzShortTime(iso: string): string {
   return nzShort.format(new Date(iso));
 }
+
+const nzHour = new Intl.DateTimeFormat('en-NZ', {
+  timeZone: 'Pacific/Auckland',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+const nzDay = new Intl.DateTimeFormat('en-NZ', {
+  timeZone: 'Pacific/Auckland',
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+});
+
+/** '9:14 am on Thu, 5 Mar', in New Zealand time. */
+function nzAt(iso: string): string {
+  const date = new Date(iso);
+  return `${nzHour.format(date)} on ${nzDay.format(date)}`;
+}
+
+/**
+ * How the owner's pages name where an enquiry was sent: 'by e-mail', 'to
+ * your connected app 2' (a webhook, by its position; the setting's own name
+ * stays in docs/operations.md#delivery).
+ */
+export function deliveryWay(delivery: Pick<DeliveryRecord, 'target' | 'label'>): string {
+  if (delivery.target === 'email') return 'by e-mail';
+  const webhook = delivery.target.startsWith('webhook:') ? delivery.target.slice(8) : '';
+  return webhook ? `to your connected app ${webhook}` : `to ${delivery.label}`;
+}
+
+/**
+ * One delivery in a sentence, with no state name: 'Sent to you by e-mail at
+ * 9:14 am on Thu, 5 Mar.', 'Could not be sent to your connected app 1.'
+ * Without the time for the inbox's cards.
+ */
+export function deliverySentence(delivery: DeliveryRecord, withTime = true): string {
+  const way = deliveryWay(delivery);
+  switch (delivery.state) {
+    case 'delivered': {
+      const at = withTime && delivery.delivered_at ? ` at ${nzAt(delivery.delivered_at)}` : '';
+      return `Sent ${delivery.target === 'email' ? 'to you by e-mail' : way}${at}.`;
+    }
+    case 'pending':
+      return `Still to be sent ${way}.`;
+    case 'failed':
+      return `Could not be sent ${way}.`;
+    case 'not_sent':
+      return `Not sent ${way}.`;
+    case 'cancelled':
+      return `Not sent ${way}: that way of sending was turned off before it went.`;
+  }
+}
+
+/**
+ * What happened to an enquiry, for the top of its page: what the customer
+ * was told and where it was sent, in plain words (never the stored status).
+ */
+export function leadSummary(lead: LeadWithDeliveries): string {
+  switch (lead.status) {
+    case 'spam':
+      return 'Caught as spam, so it was not sent on to you.';
+    case 'not_accepted':
+      return 'It did not go through: the customer was asked to try again or to call.';
+    case 'received':
+      return 'Just arrived: it is being sent to you now.';
+    case 'accepted':
+      return lead.deliveries.length === 0
+        ? 'Kept here only: nothing was set up to send it on to you.'
+        : lead.deliveries.map((delivery) => deliverySentence(delivery)).join(' ');
+  }
+}
+
+/** The longest first line of a message a card shows, in characters. */
+const FIRST_LINE_MAX = 80;
+
+/** A message's first line that is not blank, trimmed, cut at a word with '…' when long. */
+function firstLine(message: string): string | null {
+  const line =
+    message
+      .split('\n')
+      .map((part) => part.trim())
+      .find((part) => part !== '') ?? '';
+  if (!line) return null;
+  const characters = [...line];
+  if (characters.length <= FIRST_LINE_MAX) return line;
+  const cut = characters.slice(0, FIRST_LINE_MAX - 1).join('');
+  const space = cut.lastIndexOf(' ');
+  return `${(space > FIRST_LINE_MAX / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+export interface LeadCard {
+  /** The customer's phone as a call link, null when it cannot be dialled. */
+  tel: string | null;
+  phone: string;
+  /** 'Postcode 3118' when the form asked for it. */
+  place: string | null;
+  /** The message's first line, short; null when there is none worth showing. */
+  firstLine: string | null;
+  /** No owner has opened it or marked it seen. */
+  unseen: boolean;
+}
+
+/**
+ * What an inbox card shows beside the name, so an enquiry can be sorted
+ * without opening it. The call-back form's message is only its service type
+ * and postcode (docs/forms.md#the-lead-a-form-sends): its card shows the
+ * postcode and no message.
+ */
+export function leadCard(lead: LeadWithDeliveries): LeadCard {
+  const callback = lead.source === 'hero_form';
+  return {
+    tel: telLink(lead.phone) ?? null,
+    phone: lead.phone.trim(),
+    place: callback ? postcodeWords(callbackPostcode(lead.message)) : null,
+    firstLine: callback ? null : firstLine(lead.message),
+    unseen: lead.seen_at === null,
+  };
+}
+
+const postcodeWords = (code: string | null) => (code ? `Postcode ${code}` : null);
 
 export interface InboxQuery {
   stage: LeadStage | undefined;
@@ -127,34 +241,56 @@ export async function inboxPage(store: AppStore, query: InboxQuery): Promise<Inb
 }
 
 /**
- * "N new enquiries since you last marked them as seen": counted from the
- * last time the owner pressed "Mark all as seen" (markAllSeen). Reading
- * the inbox changes nothing: only an owner's POST does.
+ * "N new enquiries": the ones no owner has seen yet (the store keeps, per
+ * lead, when an owner first opened it or marked it seen). Reading the inbox
+ * changes nothing: only opening a lead's page (openLead) or "Mark all as
+ * seen" (markAllSeen) does.
  */
-export async function newSinceSeen(store: AppStore, owner: SignedInOwner): Promise<number> {
-  const record = await store.getOwner(owner.id);
-  return store.countLeadsSince(record?.inbox_seen_at ?? null);
+export async function newSinceSeen(store: AppStore): Promise<number> {
+  return store.countUnseenLeads();
 }
 
 /**
- * "Mark all as seen" on the inbox: the count starts again from `until`, the
- * time the page the owner pressed it on was counted, so an enquiry that came
- * in after that page stays new. Never later than now (a time from elsewhere
- * is not believed), and never back from a later mark (an older page's
- * button).
+ * Request headers by which a browser says a request is not the person
+ * opening the page: a prefetch or prerender (`Sec-Purpose`, and the older
+ * `Purpose` and Firefox's `X-Moz`) or a link preview (`X-Purpose`).
  */
-export async function markAllSeen(
+const NOT_OPENED: ReadonlyArray<readonly [string, string]> = [
+  ['sec-purpose', 'prefetch'],
+  ['purpose', 'prefetch'],
+  ['x-moz', 'prefetch'],
+  ['x-purpose', 'preview'],
+];
+
+/** Whether this request to a lead's page is the owner opening it: a GET that is no prefetch. */
+export function opensLead(request: Request): boolean {
+  if (request.method !== 'GET') return false;
+  return !NOT_OPENED.some(([name, word]) =>
+    (request.headers.get(name) ?? '').toLowerCase().includes(word),
+  );
+}
+
+/** The owner opened a lead's page: it is seen from now on, for every owner. */
+export async function openLead(
   store: AppStore,
-  owner: SignedInOwner,
-  until: string,
+  lead: LeadWithDeliveries,
+  request: Request,
   now = new Date(),
 ): Promise<void> {
+  if (lead.seen_at !== null || !opensLead(request)) return;
+  await store.markLeadSeen(lead.id, now.toISOString());
+}
+
+/**
+ * "Mark all as seen" on the inbox: every lead that came in up to `until`,
+ * the time the page the owner pressed it on was counted, is seen now; one
+ * that came in after that page stays new. Never later than now (a time
+ * from elsewhere is not believed).
+ */
+export async function markAllSeen(store: AppStore, until: string, now = new Date()): Promise<void> {
   const asked = Date.parse(until);
-  const at = Number.isFinite(asked) ? Math.min(asked, now.getTime()) : now.getTime();
-  const record = await store.getOwner(owner.id);
-  const seen = record?.inbox_seen_at ? Date.parse(record.inbox_seen_at) : Number.NEGATIVE_INFINITY;
-  if (at <= seen) return;
-  await store.markInboxSeen(owner.id, new Date(at).toISOString());
+  const upTo = Number.isFinite(asked) ? Math.min(asked, now.getTime()) : now.getTime();
+  await store.markLeadsSeen(new Date(upTo).toISOString(), now.toISOString());
 }
 
 /** What a post to a lead's page did, for the page to show. */
@@ -211,7 +347,7 @@ export async function handleLeadPost(
       const delivery = lead.deliveries.find((d) => d.target === text(form, 'target'));
       if (!delivery) return { kind: 'invalid', message: 'There is no such delivery.' };
       const retried = await store.retryDelivery(lead.id, delivery.target, now.toISOString());
-      if (!retried) return { kind: 'not-retried', label: delivery.label };
+      if (!retried) return { kind: 'not-retried', label: deliveryWay(delivery) };
       await note(
         activity(
           owner.email,
@@ -220,7 +356,7 @@ export async function handleLeadPost(
           now,
         ),
       );
-      return { kind: 'retried', label: delivery.label };
+      return { kind: 'retried', label: deliveryWay(delivery) };
     }
     case 'delete': {
       const count = (await store.findLeadsByEmail(lead.email)).length;

@@ -771,7 +771,14 @@ describe('CLI formatting helpers', () => {
   });
 
   it('deliverySummary', () => {
-    const base = { ...lead({}), stage: 'new' as const, note: '', revision: 0, photos: [] };
+    const base = {
+      ...lead({}),
+      stage: 'new' as const,
+      note: '',
+      revision: 0,
+      seen_at: null,
+      photos: [],
+    };
     const d = (state: 'pending' | 'delivered' | 'failed' | 'not_sent' | 'cancelled') => ({
       lead_id: base.id,
       target: HOOK_A,

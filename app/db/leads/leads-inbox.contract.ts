@@ -188,10 +188,60 @@ export function runLeadsInboxContract(
       const second = await store.searchLeads({ offset: 50 });
       expect(second).toEqual(expect.objectContaining({ total: 53 }));
       expect(second.leads.map((lead) => lead.id)).toEqual(newestFirst.slice(50));
-      // New since an owner last looked.
-      expect(await store.countLeadsSince(null)).toBe(53);
-      expect(await store.countLeadsSince(leads[49]!.created_at)).toBe(3);
-      expect(await store.countLeadsSince(leads[52]!.created_at)).toBe(0);
+    });
+
+    it('keeps when an owner first saw each lead, and counts the leads no owner has seen', async () => {
+      const [first, second, third] = [makeLead(), makeLead(), makeLead()];
+      for (const lead of [first!, second!, third!]) await store.insertLead(lead, []);
+      expect(await store.countUnseenLeads()).toBe(3);
+      expect((await store.getLead(first!.id))?.seen_at).toBeNull();
+      expect((await store.searchLeads()).leads.map((lead) => lead.seen_at)).toEqual([
+        null,
+        null,
+        null,
+      ]);
+
+      // Opened: the first opening is kept, a later one changes nothing.
+      const opened = nextTime();
+      expect(await store.markLeadSeen(first!.id, opened)).toBe(true);
+      expect(await store.markLeadSeen(first!.id, nextTime())).toBe(false);
+      expect((await store.getLead(first!.id))?.seen_at).toBe(opened);
+      expect(await store.countUnseenLeads()).toBe(2);
+      for (const id of [randomUUID(), 'not-a-uuid']) {
+        expect(await store.markLeadSeen(id, nextTime())).toBe(false);
+      }
+
+      // "Mark all as seen" up to a time: a lead that came in after it stays new,
+      // and one already opened keeps its first time.
+      const marked = nextTime();
+      expect(await store.markLeadsSeen(second!.created_at, marked)).toBe(1);
+      expect((await store.getLead(second!.id))?.seen_at).toBe(marked);
+      expect((await store.getLead(first!.id))?.seen_at).toBe(opened);
+      expect((await store.getLead(third!.id))?.seen_at).toBeNull();
+      expect(await store.countUnseenLeads()).toBe(1);
+      expect(await store.markLeadsSeen(third!.created_at, nextTime())).toBe(1);
+      expect(await store.markLeadsSeen(nextTime(), nextTime())).toBe(0);
+      expect(await store.countUnseenLeads()).toBe(0);
+
+      // Seen by one owner is seen for every owner, on every instance.
+      const b = await open();
+      await store.insertLead(makeLead(), []);
+      expect(await b.countUnseenLeads()).toBe(1);
+      expect((await b.searchLeads({ limit: 1 })).leads[0]?.seen_at).toBeNull();
+      expect((await b.findLeadsByEmail(first!.email))[0]?.seen_at).toBe(opened);
+    });
+
+    it('of two first openings of a lead at once, from two instances, one is kept', async () => {
+      const b = await open();
+      const lead = makeLead();
+      await store.insertLead(lead, []);
+      const times = Array.from({ length: 6 }, () => nextTime());
+      const results = await Promise.all(
+        times.map((at, index) => (index % 2 === 0 ? store : b).markLeadSeen(lead.id, at)),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+      const kept = (await store.getLead(lead.id))?.seen_at;
+      expect(kept).toBe(times[results.indexOf(true)]);
     });
   });
 }

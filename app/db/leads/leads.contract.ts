@@ -86,6 +86,7 @@ export function runLeadsContract(
         stage: 'new',
         note: '',
         revision: 0,
+        seen_at: null,
         photos: [],
         deliveries: [
           {

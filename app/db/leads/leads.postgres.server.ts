@@ -11,6 +11,7 @@ import {
   type LeadSearch,
   type LeadSearchResult,
   type LeadStage,
+  type LeadSeen,
   type LeadTracking,
   type TrackingSaveResult,
   type CancelledDelivery,
@@ -36,8 +37,8 @@ const LEAD_COLUMNS =
 const INBOX_ORDER = `(urgent AND stage = 'new') DESC, created_at DESC`;
 const DELIVERY_COLUMNS =
   'lead_id, target, label, state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_expires_at';
-/** A lead as read back for people: what the visitor sent and the owner's tracking. */
-const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision`;
+/** A lead as read back for people: what the visitor sent, the owner's tracking, when first seen. */
+const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision, seen_at`;
 function toLead(row: Row, prefix = ''): LeadRecord {
   const get = (column: string) => row[`${prefix}${column}`];
   return {
@@ -63,8 +64,8 @@ function toTracking(row: Row): LeadTracking {
   };
 }
 
-function toStoredLead(row: Row): LeadRecord & LeadTracking {
-  return { ...toLead(row), ...toTracking(row) };
+function toStoredLead(row: Row): LeadRecord & LeadTracking & LeadSeen {
+  return { ...toLead(row), ...toTracking(row), seen_at: iso(row.seen_at) };
 }
 
 function toDelivery(row: Row): DeliveryRecord {
@@ -102,7 +103,7 @@ export class PostgresLeadsStore implements LeadsStore {
 
   /** Leads with their deliveries and their photos' metadata. */
   async #withDetails(
-    leads: ReadonlyArray<LeadRecord & LeadTracking>,
+    leads: ReadonlyArray<LeadRecord & LeadTracking & LeadSeen>,
   ): Promise<LeadWithDeliveries[]> {
     const ids = leads.map((lead) => lead.id);
     if (ids.length === 0) return [];
@@ -490,10 +491,28 @@ export class PostgresLeadsStore implements LeadsStore {
     };
   }
 
-  async countLeadsSince(since: string | null): Promise<number> {
+  async markLeadSeen(id: string, at: string): Promise<boolean> {
+    if (!UUID.test(id)) return false;
+    // The row's lock decides two first openings at once: the second finds it seen.
+    const result = await this.#pool.query(
+      'UPDATE leads SET seen_at = $2::timestamptz WHERE id = $1 AND seen_at IS NULL',
+      [id, at],
+    );
+    return result.rowCount === 1;
+  }
+
+  async markLeadsSeen(upTo: string, at: string): Promise<number> {
+    const result = await this.#pool.query(
+      `UPDATE leads SET seen_at = $2::timestamptz
+       WHERE seen_at IS NULL AND created_at <= $1::timestamptz`,
+      [upTo, at],
+    );
+    return result.rowCount ?? 0;
+  }
+
+  async countUnseenLeads(): Promise<number> {
     const result = await this.#pool.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM leads WHERE $1::timestamptz IS NULL OR created_at > $1',
-      [since],
+      'SELECT count(*)::int AS n FROM leads WHERE seen_at IS NULL',
     );
     return result.rows[0]?.n ?? 0;
   }

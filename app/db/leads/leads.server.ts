@@ -105,6 +105,17 @@ export interface LeadTracking {
 }
 
 /**
+ * When an owner first saw a lead (docs/operations.md#owners-pages): opened its
+ * page, or pressed "Mark all as seen" on an inbox that listed it. One time
+ * per lead, whichever owner it was: a business with one or two owners sorts
+ * one inbox, so a lead one of them has read is no longer new to the other.
+ * Null while no owner has; the inbox counts and marks those as new.
+ */
+export interface LeadSeen {
+  seen_at: string | null;
+}
+
+/**
  * A photo sent with an enquiry (docs/operations.md#photos-with-an-enquiry),
  * as the lead record lists it: already made safe (app/images/safe-photo.server.ts),
  * so always a JPEG. `position` is its place among the lead's photos, from 0.
@@ -131,8 +142,11 @@ export interface NewLeadPhoto {
   height: number;
 }
 
-/** A stored lead as read back: what the visitor sent, the owner's tracking, the deliveries, the photos. */
-export interface LeadWithDeliveries extends LeadRecord, LeadTracking {
+/**
+ * A stored lead as read back: what the visitor sent, the owner's tracking,
+ * when an owner first saw it, the deliveries, the photos.
+ */
+export interface LeadWithDeliveries extends LeadRecord, LeadTracking, LeadSeen {
   deliveries: DeliveryRecord[];
   /** Its photos' metadata, by position; their bytes come from getLeadPhoto. */
   photos: LeadPhotoInfo[];
@@ -354,8 +368,22 @@ export interface LeadsStore {
    */
   searchLeads(search?: LeadSearch): Promise<LeadSearchResult>;
 
-  /** How many leads came in after `since` (every lead when null). */
-  countLeadsSince(since: string | null): Promise<number>;
+  /**
+   * An owner opened the lead at `at`: kept when no owner had seen it yet (the
+   * first time wins, whichever instance asks). Returns whether this call
+   * kept it; false for a lead already seen or not there.
+   */
+  markLeadSeen(id: string, at: string): Promise<boolean>;
+
+  /**
+   * "Mark all as seen": every lead created at or before `upTo` that no owner
+   * has seen is seen at `at` (a lead that came in after the inbox was counted
+   * stays new). Returns how many.
+   */
+  markLeadsSeen(upTo: string, at: string): Promise<number>;
+
+  /** How many leads no owner has seen yet ("new since you last looked"). */
+  countUnseenLeads(): Promise<number>;
 
   /** How many deliveries were given up for good (GET /healthz). */
   countFailedDeliveries(): Promise<number>;
@@ -374,7 +402,7 @@ function groupByLead<T extends { lead_id: string }>(rows: readonly T[]): Map<str
 
 /** Groups delivery rows and photos' metadata under their leads, keeping the lead order. */
 export function attachDeliveries(
-  leads: ReadonlyArray<LeadRecord & LeadTracking>,
+  leads: ReadonlyArray<LeadRecord & LeadTracking & LeadSeen>,
   deliveries: readonly DeliveryRecord[],
   photos: ReadonlyArray<LeadPhotoInfo & { lead_id: string }> = [],
 ): LeadWithDeliveries[] {

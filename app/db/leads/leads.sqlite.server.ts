@@ -12,6 +12,7 @@ import {
   type LeadSearch,
   type LeadSearchResult,
   type LeadStage,
+  type LeadSeen,
   type LeadTracking,
   type TrackingSaveResult,
   type CancelledDelivery,
@@ -40,8 +41,8 @@ const LEAD_COLUMNS =
   'id, name, email, phone, service, message, created_at, source, status, idempotency_key, urgent';
 const DELIVERY_COLUMNS =
   'lead_id, target, label, state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_expires_at';
-/** A lead as read back for people: what the visitor sent and the owner's tracking. */
-const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision`;
+/** A lead as read back for people: what the visitor sent, the owner's tracking, when first seen. */
+const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision, seen_at`;
 
 /**
  * The outbox's claim: the oldest due pending deliveries of accepted leads,
@@ -90,8 +91,8 @@ function toTracking(row: Row): LeadTracking {
   };
 }
 
-function toStoredLead(row: Row): LeadRecord & LeadTracking {
-  return { ...toLead(row), ...toTracking(row) };
+function toStoredLead(row: Row): LeadRecord & LeadTracking & LeadSeen {
+  return { ...toLead(row), ...toTracking(row), seen_at: textOrNull(row.seen_at) };
 }
 
 function toDelivery(row: Row): DeliveryRecord {
@@ -153,7 +154,7 @@ export class SqliteLeadsStore implements LeadsStore {
   }
 
   /** Leads with their deliveries and their photos' metadata. */
-  #withDetails(leads: ReadonlyArray<LeadRecord & LeadTracking>): LeadWithDeliveries[] {
+  #withDetails(leads: ReadonlyArray<LeadRecord & LeadTracking & LeadSeen>): LeadWithDeliveries[] {
     const ids = leads.map((lead) => lead.id);
     return attachDeliveries(leads, this.#deliveriesOf(ids), this.#photosOf(ids));
   }
@@ -586,11 +587,27 @@ export class SqliteLeadsStore implements LeadsStore {
     });
   }
 
-  async countLeadsSince(since: string | null): Promise<number> {
+  async markLeadSeen(id: string, at: string): Promise<boolean> {
+    const result = await this.#db.attempt('write', () =>
+      this.#db
+        .statement('UPDATE leads SET seen_at = ? WHERE id = ? AND seen_at IS NULL')
+        .run(at, id),
+    );
+    return Number(result.changes) === 1;
+  }
+
+  async markLeadsSeen(upTo: string, at: string): Promise<number> {
+    const result = await this.#db.attempt('write', () =>
+      this.#db
+        .statement('UPDATE leads SET seen_at = ? WHERE seen_at IS NULL AND created_at <= ?')
+        .run(at, upTo),
+    );
+    return Number(result.changes);
+  }
+
+  async countUnseenLeads(): Promise<number> {
     const row = await this.#db.attempt('read', () =>
-      since === null
-        ? this.#db.statement('SELECT count(*) AS n FROM leads').get()
-        : this.#db.statement('SELECT count(*) AS n FROM leads WHERE created_at > ?').get(since),
+      this.#db.statement('SELECT count(*) AS n FROM leads WHERE seen_at IS NULL').get(),
     );
     return Number(row?.n ?? 0);
   }

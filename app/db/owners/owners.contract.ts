@@ -56,7 +56,6 @@ export function runOwnersContract(
           webauthn_user_id: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
           created_at: at,
           last_sign_in_at: null,
-          inbox_seen_at: null,
         },
       });
       const again = await store.addOwner('ANA@glass.example.nz', nextTime());
@@ -76,9 +75,6 @@ export function runOwnersContract(
         ['rawiri@glass.example.nz', []],
       ]);
       expect(owners[1]?.id).toBe(second.owner.id);
-      const seen = nextTime();
-      await store.markInboxSeen(first.owner.id, seen);
-      expect((await store.getOwner(first.owner.id))?.inbox_seen_at).toBe(seen);
     });
 
     it('keeps passkeys as SimpleWebAuthn gives them, and records their use', async () => {

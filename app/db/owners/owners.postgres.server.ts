@@ -19,7 +19,7 @@ import type {
  * The PostgreSQL half of the owners' accounts and sign-ins (owners.server.ts).
  */
 
-const OWNER_COLUMNS = 'id, email, webauthn_user_id, created_at, last_sign_in_at, inbox_seen_at';
+const OWNER_COLUMNS = 'id, email, webauthn_user_id, created_at, last_sign_in_at';
 
 const PASSKEY_COLUMNS =
   'id, owner_id, public_key, counter, transports, name, created_at, last_used_at';
@@ -39,7 +39,6 @@ function toOwner(row: Row, prefix = ''): OwnerRecord {
     webauthn_user_id: String(get('webauthn_user_id')),
     created_at: iso(get('created_at')) ?? '',
     last_sign_in_at: iso(get('last_sign_in_at')),
-    inbox_seen_at: iso(get('inbox_seen_at')),
   };
 }
 
@@ -91,7 +90,7 @@ export class PostgresOwnerStore implements OwnerStore {
     // Added again after removal: a new owner under the old id, nothing of the old one kept.
     const revived = await this.#pool.query(
       `UPDATE owners SET removed_at = NULL, created_at = $2::timestamptz, webauthn_user_id = $3,
-         last_sign_in_at = NULL, inbox_seen_at = NULL
+         last_sign_in_at = NULL
        WHERE email = $1 AND removed_at IS NOT NULL
        RETURNING ${OWNER_COLUMNS}`,
       [address, at, userId],
@@ -159,14 +158,6 @@ export class PostgresOwnerStore implements OwnerStore {
     );
     const row = result.rows[0] as Row | undefined;
     return row ? toOwner(row) : null;
-  }
-
-  async markInboxSeen(ownerId: string, at: string): Promise<void> {
-    if (!UUID.test(ownerId)) return;
-    await this.#pool.query('UPDATE owners SET inbox_seen_at = $2::timestamptz WHERE id = $1', [
-      ownerId,
-      at,
-    ]);
   }
 
   async addPasskey(passkey: NewPasskey): Promise<boolean> {

@@ -18,8 +18,6 @@ export interface OwnerRecord {
   created_at: string;
   /** When a session was last started for this owner (any way of signing in). */
   last_sign_in_at: string | null;
-  /** When this owner last marked the inbox as seen ("Mark all as seen"), so it can count the enquiries since. */
-  inbox_seen_at: string | null;
 }
 
 /** A passkey as SimpleWebAuthn's registration gives it (`registrationInfo.credential`). */
@@ -107,8 +105,6 @@ export interface OwnerStore {
    * and unused links go in the same transaction. Returns the owner removed.
    */
   removeOwner(email: string, at: string): Promise<OwnerRecord | null>;
-
-  markInboxSeen(ownerId: string, at: string): Promise<void>;
 
   /** False when a passkey with this credential id is already stored. */
   addPasskey(passkey: NewPasskey): Promise<boolean>;

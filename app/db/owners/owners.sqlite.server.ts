@@ -25,7 +25,7 @@ type Row = Record<string, SQLOutputValue>;
 const textOrNull = (value: SQLOutputValue | undefined) =>
   value === null || value === undefined ? null : String(value);
 
-const OWNER_COLUMNS = 'id, email, webauthn_user_id, created_at, last_sign_in_at, inbox_seen_at';
+const OWNER_COLUMNS = 'id, email, webauthn_user_id, created_at, last_sign_in_at';
 
 const PASSKEY_COLUMNS =
   'id, owner_id, public_key, counter, transports, name, created_at, last_used_at';
@@ -45,7 +45,6 @@ function toOwner(row: Row, prefix = ''): OwnerRecord {
     webauthn_user_id: String(get('webauthn_user_id')),
     created_at: String(get('created_at')),
     last_sign_in_at: textOrNull(get('last_sign_in_at')),
-    inbox_seen_at: textOrNull(get('inbox_seen_at')),
   };
 }
 
@@ -102,7 +101,7 @@ export class SqliteOwnerStore implements OwnerStore {
         const row = this.#db
           .statement(
             `UPDATE owners SET removed_at = NULL, created_at = ?, webauthn_user_id = ?,
-             last_sign_in_at = NULL, inbox_seen_at = NULL
+             last_sign_in_at = NULL
            WHERE id = ? RETURNING ${OWNER_COLUMNS}`,
           )
           .get(at, userId, String(existing.id));
@@ -168,12 +167,6 @@ export class SqliteOwnerStore implements OwnerStore {
         }
         return owner;
       }),
-    );
-  }
-
-  async markInboxSeen(ownerId: string, at: string): Promise<void> {
-    await this.#db.attempt('write', () =>
-      this.#db.statement('UPDATE owners SET inbox_seen_at = ? WHERE id = ?').run(at, ownerId),
     );
   }
 

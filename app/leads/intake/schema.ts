@@ -359,6 +359,9 @@ export function validateEnquiryForm(input: unknown): ValidationResult<EnquiryFor
 // ---------------------------------------------------------------------------
 // Form values to lead input
 
+/** How a call-back lead's message names the postal code (callbackToLead, callbackPostcode). */
+const POSTCODE_LABEL = 'Postal code: ';
+
 /**
  * docs/forms.md#the-lead-a-form-sends: name joins first and last; message
  * combines service type and postal code.
@@ -369,10 +372,20 @@ export function callbackToLead(values: CallbackFormValues) {
     email: values.email,
     phone: values.phone,
     service: values.serviceType,
-    message: `Service type: ${values.serviceType}. Postal code: ${values.postcode}`,
+    message: `Service type: ${values.serviceType}. ${POSTCODE_LABEL}${values.postcode}`,
     source: 'hero_form' as const,
     urgent: values.urgent,
   };
+}
+
+/**
+ * The postal code back out of a call-back lead's message (callbackToLead
+ * writes it last), for the owner's inbox; null when there is none.
+ */
+export function callbackPostcode(message: string): string | null {
+  const at = message.lastIndexOf(POSTCODE_LABEL);
+  const code = at === -1 ? '' : message.slice(at + POSTCODE_LABEL.length).trim();
+  return code || null;
 }
 
 /**
