@@ -113,7 +113,7 @@ test('edit, publish, find it on the public pages, and restore', async ({ browser
   // Version 1: the old phone number, the business's own.
   await fillIdentityPhone(page, OLD_PHONE);
   await page.goto(`${site.url}/admin/site`);
-  await expect(page.getByTestId('section-identity')).toContainText('Changed, not yet published');
+  await expect(page.getByTestId('section-identity')).toContainText('Not live yet');
   await expect(page.getByTestId('preview')).toContainText('Business details: every page');
   await publishAndWait(
     page,
@@ -122,7 +122,7 @@ test('edit, publish, find it on the public pages, and restore', async ({ browser
   );
   await page.goto(`${site.url}/admin/site`);
   await expect(page.getByTestId('publishing-state')).toContainText('Version 1 is live');
-  await expect(page.getByTestId('section-identity')).toContainText('Same as live');
+  await expect(page.getByTestId('section-identity')).toContainText('Live');
 
   // Version 2: a new phone number, an offer and a job photo.
   await fillIdentityPhone(page, NEW_PHONE);
@@ -198,7 +198,7 @@ test('edit, publish, find it on the public pages, and restore', async ({ browser
   await expect(page.getByTestId('version-row').first()).toContainText('restores version 1');
   // The draft is version 1 again: nothing to publish.
   await expect(page.getByTestId('preview')).toContainText(
-    'Nothing: the draft is what visitors see',
+    'Nothing: visitors see everything you saved.',
   );
 
   // Two more publishes, for the median of five: a notice, then without it.
@@ -351,11 +351,11 @@ test('with several hosts, says which serves which version, and names the one tha
     /Server \d \(glass-web-2\): an earlier version/,
   );
   await expect(state).toContainText(
-    /Its build failed on Server \d \(glass-web-2\), which still shows an earlier version and tries again within 10 minutes/,
+    /It did not go live on Server \d \(glass-web-2\), which still shows an earlier version and tries again within 10 minutes/,
   );
   await expect(state).toContainText('ENOSPC: no space left on device');
   await expect(page.getByTestId('version-row').first()).toContainText(
-    /Live on Server \d \(glass-web-1\); its build failed on Server \d \(glass-web-2\)\./,
+    /Live on Server \d \(glass-web-1\); did not go live on Server \d \(glass-web-2\)\./,
   );
   expect((await axe(page)).violations).toEqual([]);
   await page.screenshot({ path: path.join(SHOTS, 'site-hosts.png'), fullPage: true });

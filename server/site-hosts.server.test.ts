@@ -80,7 +80,7 @@ describe('site builds on several hosts', () => {
     expect(view.versions[0]).toMatchObject({
       version: 2,
       status: 'live now',
-      where: 'live on Server 2 (glass-web-2); its build failed on Server 1 (glass-web-1)',
+      where: 'live on Server 2 (glass-web-2); did not go live on Server 1 (glass-web-1)',
     });
 
     // A's retry goes live: both serve it, and the page says so.

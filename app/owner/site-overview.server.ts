@@ -68,9 +68,9 @@ export interface VersionRow {
   /** The live version visitors see. */
   current: boolean;
   error: string | null;
-  /** What became of it, in words for the owner ("live now", "building"…). */
+  /** What became of it, in words for the owner ("live now", "publishing"…). */
   status: string;
-  /** With several hosts, where it is live or failed ("live on Server 2; its build failed on Server 1"); else null. */
+  /** With several hosts, where it is live or failed ("live on Server 2; did not go live on Server 1"); else null. */
   where: string | null;
 }
 
@@ -81,11 +81,11 @@ export function versionStatus(state: VersionRow['state'], current: boolean): str
     case 'live':
       return 'was live';
     case 'failed':
-      return 'its build failed';
+      return 'did not go live';
     case 'superseded':
       return 'replaced by a later version before it went live';
     case 'publishing':
-      return 'building';
+      return 'publishing';
   }
 }
 
@@ -94,7 +94,10 @@ export interface SiteOverview {
   content: SiteContent;
   live: SiteContentVersionRecord | null;
   liveContent: SiteContent;
+  /** Each section: whether the draft differs from what is live or on its way (`publishing`). */
   differs: Record<SiteContentSection, boolean>;
+  /** Each section: whether the version on its way changes it. */
+  publishing: Record<SiteContentSection, boolean>;
   changes: DraftChanges;
   problems: Array<LaunchProblem & { href: string }>;
   state: PublishingState;
@@ -153,18 +156,24 @@ export async function siteOverview(
         .join(', ');
     const parts = [
       named('live') && `live on ${named('live')}`,
-      named('failed') && `its build failed on ${named('failed')}`,
+      named('failed') && `did not go live on ${named('failed')}`,
     ].filter(Boolean);
     return parts.length > 0 ? parts.join('; ') : null;
   };
   const content = draftContent(draft);
   const liveContent = live?.content ?? defaultSiteContent;
-  const differs = Object.fromEntries(
-    SITE_CONTENT_SECTIONS.map((section) => [
-      section,
-      !sameCanonicalContent(liveContent[section], content[section]),
-    ]),
-  ) as Record<SiteContentSection, boolean>;
+  // What the draft is compared with: the version on its way, else the live one.
+  const onItsWay = versions[0]?.state === 'publishing' ? versions[0].content : null;
+  const base = onItsWay ?? liveContent;
+  const bySection = (differ: (section: SiteContentSection) => boolean) =>
+    Object.fromEntries(
+      SITE_CONTENT_SECTIONS.map((section) => [section, differ(section)]),
+    ) as Record<SiteContentSection, boolean>;
+  const differs = bySection((section) => !sameCanonicalContent(base[section], content[section]));
+  const publishingSections = bySection(
+    (section) =>
+      onItsWay !== null && !sameCanonicalContent(liveContent[section], onItsWay[section]),
+  );
   const name = ownerNames(store);
   const rows = await Promise.all(
     versions.map(async (version) => ({
@@ -207,7 +216,8 @@ export async function siteOverview(
     live,
     liveContent,
     differs,
-    changes: draftChanges(liveContent, content),
+    publishing: publishingSections,
+    changes: draftChanges(base, content),
     problems: launchProblems(content, now).map((problem) => ({
       ...problem,
       href: problemHref(problem),

@@ -7,7 +7,12 @@ import type { AppStore } from '../db/store.server.ts';
 import { tempDataDir } from '../leads/testing/test-support.server.ts';
 import { saveIdentity, saveNotice } from './site-drafts.server.ts';
 import { siteOverview } from './site-overview.server.ts';
-import { publishDraft, restoreVersion } from './site-publishing.server.ts';
+import {
+  publishAfterSave,
+  publishDraft,
+  publishReturnPath,
+  restoreVersion,
+} from './site-publishing.server.ts';
 import { contentProblemHref } from './site-sections.server.ts';
 import {
   activityActions,
@@ -82,7 +87,7 @@ onEachStore(
         await store.supersedeSiteContentVersions(4);
         let view = await siteOverview(store, publisher());
         expect(view.versions.map((row) => [row.version, row.status])).toEqual([
-          [4, 'building'],
+          [4, 'publishing'],
           [3, 'replaced by a later version before it went live'],
           [2, 'replaced by a later version before it went live'],
           [1, 'live now'],
@@ -94,7 +99,7 @@ onEachStore(
         view = await siteOverview(store, publisher());
         expect(view.versions.map((row) => row.status).slice(0, 2)).toEqual([
           'live now',
-          'its build failed',
+          'did not go live',
         ]);
         expect(view.versions.at(-1)?.status).toBe('was live');
       });
@@ -121,6 +126,59 @@ onEachStore(
         expect(control.asked).toBe(0);
         expect(await store.listSiteContentVersions(10)).toEqual([]);
         expect(await activityActions(store)).toContain('site.publish.refused problems=1');
+      });
+
+      it('a second Publish of the same draft makes no second version', async () => {
+        const control = publisher();
+        await saveNotice(
+          store,
+          owner,
+          new URLSearchParams({ text: 'Closed Monday', revision: '0' }),
+        );
+        expect(await publishDraft(store, owner, control)).toEqual({
+          kind: 'published',
+          version: 1,
+        });
+        // Tapped again while it builds, then once it is live: the same version.
+        expect(await publishDraft(store, owner, control)).toEqual({
+          kind: 'published',
+          version: 1,
+        });
+        await store.setSiteContentVersionState(1, 'live');
+        expect(await publishDraft(store, owner, control)).toEqual({
+          kind: 'published',
+          version: 1,
+        });
+        expect((await store.listSiteContentVersions(10)).map((row) => row.version)).toEqual([1]);
+        expect(
+          (await activityActions(store)).filter((line) => line.startsWith('site.published')),
+        ).toEqual(['site.published version=1']);
+      });
+
+      it('after a save, publishes only when asked, and comes back to a page of the site only', async () => {
+        const control = publisher();
+        await saveNotice(
+          store,
+          owner,
+          new URLSearchParams({ text: 'Closed Monday', revision: '0' }),
+        );
+        expect(
+          await publishAfterSave(store, owner, control, null, '/admin/site/notice?saved=1'),
+        ).toBe('/admin/site/notice?saved=1');
+        expect(control.asked).toBe(0);
+        expect(
+          await publishAfterSave(store, owner, control, 'publish', '/admin/site/notice?saved=1'),
+        ).toBe('/admin/site/notice?saved=1&published=1');
+        expect(control.asked).toBe(1);
+        expect(publishReturnPath('/admin/site/offers/3')).toBe('/admin/site/offers/3');
+        expect(publishReturnPath('/admin/site/photos')).toBe('/admin/site/photos');
+        for (const elsewhere of [
+          '//evil.example',
+          'https://evil.example/admin/site',
+          '/admin',
+          null,
+        ])
+          expect(publishReturnPath(elsewhere)).toBe('/admin/site');
       });
 
       it('restores an earlier live version as a new one, and makes it the draft', async () => {

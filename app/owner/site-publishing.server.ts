@@ -34,6 +34,16 @@ async function missingPhotos(store: AppStore, content: SiteContent): Promise<Con
   return problems;
 }
 
+/** The whole draft as Publish checks it: by the schema, and every job photo it names stored. */
+export async function checkDraft(
+  store: AppStore,
+): Promise<{ ok: true; content: SiteContent } | { ok: false; problems: ContentProblem[] }> {
+  const checked = checkSiteContent(draftContent(await store.siteContentDraft()));
+  if (!checked.ok) return { ok: false, problems: checked.problems };
+  const problems = await missingPhotos(store, checked.content);
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, content: checked.content };
+}
+
 /**
  * "Publish": the whole draft, checked by the schema (and every job photo
  * it names stored), becomes the next version, and the builder is woken
@@ -45,14 +55,24 @@ export async function publishDraft(
   publishing: SitePublishingControl | undefined,
   now = new Date(),
 ): Promise<PublishDraftResult> {
-  const content = draftContent(await store.siteContentDraft());
-  const checked = checkSiteContent(content);
-  const problems = checked.ok ? await missingPhotos(store, checked.content) : checked.problems;
-  if (!checked.ok || problems.length > 0) {
+  const checked = await checkDraft(store);
+  if (!checked.ok) {
+    const { problems } = checked;
     await store.recordActivity(
       siteActivity(owner.email, SITE_ACTIVITY.publishRefused, { problems: problems.length }, now),
     );
     return { kind: 'refused', problems };
+  }
+  // A second tap (no script to hide the button, or two owners at once):
+  // the version already on its way, or live, is this draft.
+  const [newest] = await store.listSiteContentVersions(1);
+  if (
+    newest &&
+    (newest.state === 'publishing' || newest.state === 'live') &&
+    sameCanonicalContent(newest.content, checked.content)
+  ) {
+    publishing?.publishNow();
+    return { kind: 'published', version: newest.version };
   }
   const version = await store.createSiteContentVersion(checked.content, owner.id);
   await store.recordActivity(
@@ -82,7 +102,7 @@ export async function restoreVersion(
   if (old.state !== 'live') {
     return {
       kind: 'refused',
-      message: `Version ${from} never went live (its build failed or is still running); restore one that was live.`,
+      message: `Version ${from} never went live; restore one that was live.`,
     };
   }
   const checked = checkSiteContent(old.content);
@@ -110,4 +130,30 @@ export async function restoreVersion(
     );
   }
   return { kind: 'restored', version: version.version, from };
+}
+
+/** The pages of /admin/site a Publish may come back to: the site's page and its editors. */
+const SITE_PAGE = /^\/admin\/site(?:\/[a-z0-9-]{1,40}){0,2}$/;
+
+/** Where Publish comes back to: the page it was tapped on, when that is one of the site's. */
+export function publishReturnPath(back: string | null): string {
+  return back && SITE_PAGE.test(back) ? back : '/admin/site';
+}
+
+/**
+ * After an editor's save: "Save and publish" (`then=publish`) publishes
+ * the draft too. Returns where the page goes next: `to`, marked
+ * `published=N`; or /admin/site, which says why the draft was refused.
+ */
+export async function publishAfterSave(
+  store: AppStore,
+  owner: SignedInOwner,
+  publishing: SitePublishingControl | undefined,
+  then: string | null,
+  to: string,
+): Promise<string> {
+  if (then !== 'publish') return to;
+  const outcome = await publishDraft(store, owner, publishing);
+  if (outcome.kind === 'refused') return '/admin/site?refused=1';
+  return `${to}${to.includes('?') ? '&' : '?'}published=${outcome.version}`;
 }

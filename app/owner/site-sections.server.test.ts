@@ -3,6 +3,7 @@ import { launchProblems } from '../content/launch-problems.ts';
 import { defaultSiteContent } from '../content/site-content.ts';
 import type { AppStore } from '../db/store.server.ts';
 import { siteOverview } from './site-overview.server.ts';
+import { checklistLine } from './site-checklist.server.ts';
 import { problemHref } from './site-sections.server.ts';
 import { onEachStore } from './testing/site-test-support.server.ts';
 
@@ -34,3 +35,28 @@ onEachStore(
     });
   },
 );
+
+describe('the launch checklist in the owner’s words', () => {
+  it('names no field of the content, and says what to do', () => {
+    const content = {
+      ...defaultSiteContent,
+      offers: [{ ...defaultSiteContent.offers[0]!, validUntil: '2026-01-02' }],
+    };
+    const problems = launchProblems(content, new Date('2026-01-10T00:00:00Z'));
+    const lines = problems.map((problem) => checklistLine(problem, content));
+    expect(lines.length).toBe(problems.length);
+    for (const line of lines) {
+      // No camelCase field name (validUntil, mapEmbedUrl), no "confirmed: true", no (field).
+      expect(line).not.toMatch(/\b[a-z]+[A-Z][A-Za-z]*\b|: true|\([a-z.]+\)|npm|sample/);
+      expect(line).toMatch(/[.?]$/);
+    }
+    expect(lines).toContain('Phone number: still the example. Put your own in.');
+    expect(lines).toContain(
+      'The map still shows the example place: paste your Google Maps link or type your address.',
+    );
+    expect(lines).toContain(
+      `The offer “${content.offers[0]!.title}” ended on 2 January 2026: give it a new end date or remove it.`,
+    );
+    expect(lines.some((line) => line.startsWith('Check and confirm: '))).toBe(true);
+  });
+});

@@ -102,6 +102,8 @@ export interface DraftChanges {
   photoPages: string[];
   /** The pages the change touches, in words. */
   pages: string[];
+  /** How many changes, as the owner counts them: each offer, review and photo, each other section. */
+  count: number;
 }
 
 function itemChanges<T extends { id: number }>(live: readonly T[], draft: readonly T[]) {
@@ -129,10 +131,33 @@ export function draftChanges(live: SiteContent, draft: SiteContent): DraftChange
   for (const photo of live.jobPhotos)
     if (!draftPhotos.has(photoKey(photo))) services.add(photo.service);
   const photoPages = [...services].sort().map((service) => `/services/${service}`);
+  const offers = itemChanges(live.offers, draft.offers);
+  const testimonials = itemChanges(live.testimonials, draft.testimonials);
+  const items = (changes: { added: unknown[]; changed: unknown[]; removed: unknown[] }) =>
+    changes.added.length + changes.changed.length + changes.removed.length;
+  const photos =
+    draft.jobPhotos.filter((photo) => !livePhotos.has(photoKey(photo))).length +
+    live.jobPhotos.filter((photo) => !draftPhotos.has(photoKey(photo))).length;
+  const count = sections.reduce(
+    (total, section) =>
+      total +
+      Math.max(
+        1,
+        section === 'offers'
+          ? items(offers)
+          : section === 'testimonials'
+            ? items(testimonials)
+            : section === 'jobPhotos'
+              ? photos
+              : 1,
+      ),
+    0,
+  );
   return {
     sections,
-    offers: itemChanges(live.offers, draft.offers),
-    testimonials: itemChanges(live.testimonials, draft.testimonials),
+    offers,
+    testimonials,
+    count,
     notice: sameCanonicalContent(live.notice, draft.notice)
       ? null
       : { from: live.notice, to: draft.notice },
