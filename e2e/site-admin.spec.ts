@@ -224,13 +224,15 @@ test('edit, publish, find it on the public pages, and restore', async ({ browser
   // Every step is in the activity list, by section and version only.
   await page.goto(`${site.url}/admin/activity`);
   const activity = page.getByTestId('activity-row');
-  await expect(activity.filter({ hasText: 'Published the site: version 2' })).toHaveCount(1);
+  await expect(activity.filter({ hasText: 'published the site as version 2' })).toHaveCount(1);
   await expect(
-    activity.filter({ hasText: 'Restored version 1 of the site as version 3' }),
+    activity.filter({ hasText: 'brought back version 1 of the site, as version 3' }),
   ).toHaveCount(1);
-  await expect(activity.filter({ hasText: 'Uploaded a job photo' })).toHaveCount(1);
-  await expect(activity.filter({ hasText: 'Version 2 of the site is live' })).toHaveCount(1);
-  await expect(activity.filter({ hasText: "Saved the site's offers (draft)" })).toHaveCount(1);
+  await expect(activity.filter({ hasText: 'uploaded a job photo' })).toHaveCount(1);
+  await expect(activity.filter({ hasText: 'The site’s version 2 is live' })).toHaveCount(1);
+  await expect(
+    activity.filter({ hasText: 'saved changes to the offers, not yet published' }),
+  ).toHaveCount(1);
   await expect(page.locator('main')).not.toContainText(OFFER);
   await expect(page.locator('main')).not.toContainText(NEW_PHONE);
   expect(published).toHaveLength(5);

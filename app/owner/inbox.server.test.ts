@@ -4,7 +4,6 @@ import { openSqliteStore } from '../db/store-sqlite.server.ts';
 import type { LeadRecord, AppStore } from '../db/store.server.ts';
 import { tempDataDir } from '../leads/testing/test-support.server.ts';
 import {
-  describeActivity,
   handleLeadPost,
   inboxHref,
   inboxPage,
@@ -340,17 +339,5 @@ describe("a post to a lead's page", () => {
       [owner.email, 'person.deleted', 'count=2'],
     ]);
     expect(JSON.stringify(entries)).not.toMatch(/mere|Pōtae|555/i);
-  });
-
-  it('says in words what each activity was', () => {
-    expect(describeActivity('lead.saved', 'lead=abc,stage=won')).toBe(
-      "Saved an enquiry's stage and note (stage: Won)",
-    );
-    expect(describeActivity('person.deleted', 'count=1')).toBe(
-      "Deleted a person's enquiries (1 enquiry)",
-    );
-    expect(describeActivity('delivery.retried', 'lead=abc,target=webhook:2')).toBe(
-      'Sent an enquiry again (webhook 2)',
-    );
   });
 });

@@ -13,7 +13,6 @@ import {
   type LeadWithDeliveries,
 } from '../db/store.server.ts';
 import type { SignedInOwner } from './context.server.ts';
-import { describeSiteActivity } from './site-activity.server.ts';
 
 /**
  * What the inbox, a lead's page and the activity list decide, apart from
@@ -370,29 +369,5 @@ export async function handleLeadPost(
     }
     default:
       return { kind: 'invalid', message: 'That button did nothing. Try again.' };
-  }
-}
-
-/** A line of the activity list in words: 'Saved an enquiry (stage won)'. */
-export function describeActivity(action: string, detail: string): string {
-  const parts = new Map(
-    detail
-      .split(',')
-      .map((part) => part.split('='))
-      .filter((pair): pair is [string, string] => pair.length === 2),
-  );
-  const count = Number(parts.get('count') ?? 0);
-  const enquiries = `${count} ${count === 1 ? 'enquiry' : 'enquiries'}`;
-  switch (action) {
-    case ACTIVITY.leadSaved:
-      return `Saved an enquiry's stage and note (stage: ${STAGE_WORDS[parts.get('stage') as LeadStage] ?? parts.get('stage') ?? '?'})`;
-    case ACTIVITY.deliveryRetried:
-      return `Sent an enquiry again (${(parts.get('target') ?? '').replace(':', ' ')})`;
-    case ACTIVITY.personExported:
-      return `Downloaded everything about a person (${enquiries})`;
-    case ACTIVITY.personDeleted:
-      return `Deleted a person's enquiries (${enquiries})`;
-    default:
-      return describeSiteActivity(action, detail) ?? (detail ? `${action} (${detail})` : action);
   }
 }

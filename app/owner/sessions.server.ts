@@ -40,6 +40,16 @@ export function secretHash(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
+/**
+ * A session's mark in the activity list (16 hex digits of the hash of what
+ * the store keeps), so the list can tell the owner reading it which passkey
+ * was made in their own session ("on this phone"). It opens nothing: the
+ * session cannot be worked out from it.
+ */
+export function sessionTag(session: string): string {
+  return secretHash(secretHash(session)).slice(0, 16);
+}
+
 /** Whether a value from a cookie or a URL can be one of ours at all (so nothing else is hashed or looked up). */
 export function isSecret(value: string | undefined): value is string {
   return typeof value === 'string' && SECRET.test(value);

@@ -12,7 +12,8 @@ import {
 } from './passkeys.server.ts';
 import { TOO_MANY } from './limits.server.ts';
 import { readForm, readText, type BodyRequest } from '../http/body.server.ts';
-import { isSecret, ownerLinkUrl, secretHash } from './sessions.server.ts';
+import { deviceSlug, OWNER_ACTIVITY } from './owner-activity.ts';
+import { isSecret, ownerLinkUrl, secretHash, sessionTag } from './sessions.server.ts';
 
 /**
  * What the sign-in pages under /admin do (docs/operations.md, "Owner's
@@ -62,8 +63,8 @@ export async function startSession(
   await context.store.recordActivity({
     at: new Date().toISOString(),
     actor: owner.email,
-    action: 'owner.signed-in',
-    detail: way,
+    action: OWNER_ACTIVITY.signedIn,
+    detail: `way=${way},session=${sessionTag(session)}`,
   });
   return session;
 }
@@ -150,14 +151,16 @@ export async function finishSetup(
   if (!added) {
     return { ok: false, status: 409, message: 'That passkey is registered already.' };
   }
+  const session = await startSession(context, owner, 'setup');
+  if (session === null) return { ok: false, status: 410, message: NO_LINK };
+  // The device and the session it was made in: the activity list says
+  // "on an iPhone", or "on this phone" to the owner still in that session.
   await context.store.recordActivity({
     at: now,
     actor: owner.email,
-    action: 'passkey.added',
-    detail: owner.id,
+    action: OWNER_ACTIVITY.passkeyAdded,
+    detail: `device=${deviceSlug(deviceName(userAgent))},session=${sessionTag(session)}`,
   });
-  const session = await startSession(context, owner, 'setup');
-  if (session === null) return { ok: false, status: 410, message: NO_LINK };
   return { ok: true, value: session };
 }
 
@@ -293,7 +296,7 @@ export async function signOut(
     await context.store.recordActivity({
       at: new Date().toISOString(),
       actor: owner.email,
-      action: 'owner.signed-out',
+      action: OWNER_ACTIVITY.signedOut,
       detail: '',
     });
   }

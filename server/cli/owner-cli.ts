@@ -10,6 +10,7 @@ import {
 import { openStore } from '../../app/db/open-store.server.ts';
 import { sendOwnerLinkEmail } from '../../app/owner/sign-in-email.server.ts';
 import { ownerLinkUrl, ownerSessions } from '../../app/owner/sessions.server.ts';
+import { OWNER_ACTIVITY } from '../../app/owner/owner-activity.ts';
 import { EnvError, parseEnv, type Env } from '../env.server.ts';
 import { terminalSafe } from './leads-cli.ts';
 
@@ -167,7 +168,7 @@ export async function main(argv: readonly string[], io: OwnerCliIo): Promise<num
         await store.recordActivity({
           at: now,
           actor: 'cli',
-          action: 'owner.removed',
+          action: OWNER_ACTIVITY.removed,
           detail: removed.id,
         });
         io.stdout(
@@ -193,7 +194,7 @@ async function addOwner(store: AppStore, env: Env, email: string, io: OwnerCliIo
   await store.recordActivity({
     at: now,
     actor: 'cli',
-    action: added ? 'owner.added' : 'owner.setup-link',
+    action: added ? OWNER_ACTIVITY.added : OWNER_ACTIVITY.setupLink,
     detail: owner.id,
   });
   io.stdout(
