@@ -34,7 +34,7 @@ afterEach(async () => {
   for (const scratch of scratches.splice(0)) scratch.remove();
 });
 
-async function startBoth(): Promise<Started> {
+async function startBoth(extraEnv: Record<string, string> = {}): Promise<Started> {
   const scratch = tempDataDir('start-');
   scratches.push(scratch);
   const supervisor = spawn(process.execPath, ['scripts/start.ts'], {
@@ -49,6 +49,7 @@ async function startBoth(): Promise<Started> {
       LOG_LEVEL: 'info',
       PORT: '0',
       HOST: '127.0.0.1',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -115,5 +116,27 @@ describe('npm start', () => {
     process.kill(web, 'SIGKILL');
     expect((await started.exited).code).not.toBe(0);
     await eventually(() => expect(() => process.kill(builder, 0)).toThrow(), 30_000, 50);
+  }, 120_000);
+  it('runs the replicator with BACKUP_URL, starts it again when it ends, and Litestream with it', async () => {
+    const backup = tempDataDir('start-backup-');
+    scratches.push(backup);
+    const started = await startBoth({ BACKUP_URL: `file://${backup.dir}` });
+    const replicator = await started.pidOf('server/replicator.ts');
+    const litestream = await started.pidOf('litestream replicate');
+    await eventually(() => expect(started.output()).toContain('replicating the store'), 60_000);
+    // Killed outright (out of memory): its Litestream goes with it, and a new pair starts.
+    process.kill(replicator, 'SIGKILL');
+    await eventually(() => expect(() => process.kill(litestream, 0)).toThrow(), 30_000, 50);
+    await eventually(
+      async () => expect(await started.pidOf('server/replicator.ts')).not.toBe(replicator),
+      60_000,
+      50,
+    );
+    expect(started.output()).toContain('the replicator ended; starting it again');
+    const again = await started.pidOf('litestream replicate');
+    expect(again).not.toBe(litestream);
+    started.supervisor.kill('SIGTERM');
+    expect(await started.exited).toEqual({ code: 0, signal: null });
+    await eventually(() => expect(() => process.kill(again, 0)).toThrow(), 30_000, 50);
   }, 120_000);
 });

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
 import { SQLITE_FILE_NAME } from '../app/db/store-sqlite.server.ts';
@@ -28,6 +29,8 @@ import {
  */
 
 const RETENTION_CHECK_MS = 10 * 60_000;
+/** util-linux's setpriv, on every Debian system; without it Litestream is started directly. */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((file) => existsSync(file));
 
 let env: Env;
 try {
@@ -72,15 +75,16 @@ let days = await retentionDays();
 
 async function startLitestream(): Promise<void> {
   const config = await writeLitestreamConfig(dbPath, target!, historyForDays(days));
-  const started = spawn(
-    litestreamBinary(),
-    ['replicate', '-no-expand-env', '-config', config.file],
-    {
-      env: litestreamEnv(target!),
-      // Litestream logs JSON lines to stderr: this process's log.
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
-  );
+  const command = [litestreamBinary(), 'replicate', '-no-expand-env', '-config', config.file];
+  // Litestream ends when this process does, however it ends (a SIGKILL
+  // included): the kernel sends it SIGTERM (util-linux's setpriv), so a
+  // replicator started again never finds an orphan copying beside it.
+  const [file, ...args] = SETPRIV ? [SETPRIV, '--pdeathsig', 'TERM', '--', ...command] : command;
+  const started = spawn(file!, args, {
+    env: litestreamEnv(target!),
+    // Litestream logs JSON lines to stderr: this process's log.
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   child = started;
   logger.info(
     {
