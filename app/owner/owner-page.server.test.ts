@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import type { APIContext } from 'astro';
 import { describe, expect, it } from 'vitest';
 import type { OwnerPagesContext, SignedInOwner } from './context.server.ts';
@@ -126,5 +127,26 @@ describe('an owner page', () => {
     } finally {
       await read.discard();
     }
+  });
+});
+
+describe('the pages under app/pages/admin', () => {
+  const dir = path.resolve(import.meta.dirname, '../pages/admin');
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => /\.(astro|ts)$/.test(name) && !/\.test\.ts$/.test(name))
+    .sort();
+
+  it('each open with ownerPage, and none reads the locals, the method or a body itself', () => {
+    expect(files.length).toBeGreaterThan(15);
+    const astray = files.filter((name) => {
+      const source = readFileSync(path.join(dir, name), 'utf8');
+      return (
+        !source.includes('ownerPage(') ||
+        /locals\.(ownerPages|owner)\b|request\.method|\.formData\(|\.json\(\)|readBody|request\.body\b/.test(
+          source,
+        )
+      );
+    });
+    expect(astray).toEqual([]);
   });
 });
