@@ -16,6 +16,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
+  optionalDependencies: Record<string, string>;
   scripts: Record<string, string>;
 };
 
@@ -150,7 +151,11 @@ describe('dependencies', () => {
   });
 
   it('pins every package to an exact version', () => {
-    const loose = Object.entries({ ...pkg.dependencies, ...pkg.devDependencies })
+    const loose = Object.entries({
+      ...pkg.dependencies,
+      ...pkg.devDependencies,
+      ...pkg.optionalDependencies,
+    })
       .filter(([, version]) => !/^\d+\.\d+\.\d+$/.test(version))
       .map(([name, version]) => `${name}@${version}`);
     expect(loose).toEqual([]);
@@ -160,9 +165,8 @@ describe('dependencies', () => {
   it('keeps no package that nothing uses in dependencies', () => {
     const used = productionPackages();
     // Used by name rather than imported: the Node binary npm scripts run on,
-    // React's renderer, a peer dependency of @astrojs/react, and Litestream,
-    // whose binary (in its platform's package) the replicator runs.
-    const byName = new Set(['node', 'react-dom', '@flydotio/litestream']);
+    // and React's renderer, a peer dependency of @astrojs/react.
+    const byName = new Set(['node', 'react-dom']);
     const unused = Object.keys(pkg.dependencies).filter(
       (name) => !used.has(name) && !byName.has(name),
     );
