@@ -8,6 +8,7 @@
 
 interface Status {
   state: 'live' | 'publishing' | 'failed';
+  changes: number;
   canPublish: boolean;
   message: string;
 }
@@ -22,6 +23,7 @@ const form = bar?.querySelector<HTMLFormElement>('[data-publish-form]');
 function show(status: Status): void {
   if (!bar || !text || !form) return;
   bar.dataset.state = status.state;
+  bar.dataset.changes = String(status.changes);
   if (text.textContent !== status.message) text.textContent = status.message;
   form.hidden = !status.canPublish;
 }
