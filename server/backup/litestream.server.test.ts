@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeLead } from '../../app/db/leads/leads.contract.ts';
@@ -158,29 +158,36 @@ describe('retention', () => {
       30_000,
       200,
     );
-    const snapshots = () =>
+    // Every file of the backup, as it is now: its name and when it was written.
+    const files = () =>
       readdirSync(target.kind === 'file' ? target.path : '', { recursive: true })
         .map(String)
-        .filter((file) => file.endsWith('.snapshot.lz4'));
-    const held = snapshots();
-    expect(held).not.toEqual([]);
-    // Litestream's times are whole seconds.
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const before = new Date();
-    // The lead is deleted; the backup as it was before still holds it…
+        .filter((file) => file.endsWith('.lz4'))
+        .map((file) => {
+          try {
+            return `${file}@${statSync(path.join(target.kind === 'file' ? target.path : '', file)).mtimeMs}`;
+          } catch {
+            return `${file}@gone`;
+          }
+        });
+    // The lead is deleted; the copies made before hold it…
+    const held = files();
+    expect(held.some((file) => file.includes('snapshots/'))).toBe(true);
+    const deletedAt = Date.now();
     await store.deleteLeads([old.id]);
-    expect(await leadIdsInBackup(dbPath, target, check, before)).toContain(old.id);
-    // …until the retention has passed: then every copy that held it is gone.
     await eventually(
-      async () => {
-        const then = await leadIdsInBackup(dbPath, target, check, before).catch(() => []);
-        expect(then).not.toContain(old.id);
-      },
+      async () => expect(await leadIdsInBackup(dbPath, target, check)).not.toContain(old.id),
+      10_000,
+      200,
+    );
+    expect(files().filter((file) => held.includes(file))).not.toEqual([]);
+    // …until the retention has passed: then every one of them is gone.
+    await eventually(
+      () => expect(files().filter((file) => held.includes(file))).toEqual([]),
       30_000,
       200,
     );
-    expect(Date.now() - before.getTime()).toBeGreaterThanOrEqual(4000);
-    expect(snapshots().filter((file) => held.includes(file))).toEqual([]);
+    expect(Date.now() - deletedAt).toBeGreaterThanOrEqual(3000);
     expect(await leadIdsInBackup(dbPath, target, check)).not.toContain(old.id);
   }, 90_000);
 });

@@ -246,10 +246,10 @@ export async function restoreBackup(
       await run(['-timestamp', options.at.toISOString()]);
     } catch (error) {
       // Litestream looks for the time between the first and the last write
-      // to the backup (to the second); after the last one, the state then
-      // is the newest.
+      // to the backup; after the last one (known to the second), the state
+      // then is the newest.
       const newest = await backupUpdatedAt(dbPath, target, config.file).catch(() => null);
-      if (!newest || options.at.getTime() < newest.getTime()) throw error;
+      if (!newest || options.at.getTime() < newest.getTime() + 1000) throw error;
       await run([]);
     }
   } finally {
