@@ -11,8 +11,8 @@ import { stringify } from 'yaml';
  * written, and restores it. This module knows its command line and its
  * configuration file; nothing else in the project does.
  *
- * The binary comes from the npm registry, pinned in package.json
- * (`@flydotio/litestream`, whose platform package ships Litestream 0.3.13).
+ * The binary comes from the npm registry, pinned in package.json: the
+ * platform package `@flydotio/litestream-linux-x64` ships Litestream 0.3.13.
  * The configuration is written from the environment (BACKUP_*) to a private
  * temporary file for each run; the S3 secret never goes in it: Litestream
  * reads it from its own environment (LITESTREAM_SECRET_ACCESS_KEY), and
