@@ -181,6 +181,19 @@ for (const width of [390, 1280]) {
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
       );
       expect(overflow, url).toBeLessThanOrEqual(0);
+      // Every target at least 44 px tall, but for a link inside a sentence.
+      const small = await page
+        .locator('main :is(a, button, input, select, textarea, summary):visible')
+        .evaluateAll((elements) =>
+          elements
+            .filter((element) => {
+              const paragraph = element.closest('p');
+              return !paragraph || paragraph.textContent?.trim() === element.textContent?.trim();
+            })
+            .filter((element) => element.getBoundingClientRect().height < 44)
+            .map((element) => element.outerHTML.slice(0, 120)),
+        );
+      expect(small, url).toEqual([]);
     }
   });
 }
