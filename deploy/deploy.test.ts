@@ -690,7 +690,9 @@ describe('deploy/glass-site.service and glass-site-builder.service hardening', (
         await eventually(
           () =>
             expect(
-              readdirSync(backupOnHost, { recursive: true }).map(String),
+              existsSync(backupOnHost)
+                ? readdirSync(backupOnHost, { recursive: true }).map(String)
+                : [],
               output,
             ).toContainEqual(expect.stringMatching(/\.wal\.lz4$/)),
           60_000,

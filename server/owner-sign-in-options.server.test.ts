@@ -33,7 +33,10 @@ describe('the passkey challenge request', () => {
           res.status(404).end();
           return;
         }
-        const answer = await POST({ locals } as unknown as APIContext);
+        const request = new globalThis.Request(`https://glass.example.nz${route}`, {
+          method: req.method,
+        });
+        const answer = await POST({ locals, request } as unknown as APIContext);
         res
           .status(answer.status)
           .type('application/json')

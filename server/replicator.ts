@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
@@ -29,8 +29,19 @@ import {
  */
 
 const RETENTION_CHECK_MS = 10 * 60_000;
-/** util-linux's setpriv, on every Debian system; without it Litestream is started directly. */
-const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((file) => existsSync(file));
+/**
+ * util-linux's setpriv, on every Debian system, when it may run here: under
+ * the unit's sandbox (no capability system calls) it cannot, and there
+ * systemd stops whatever the unit left running anyway. Without it Litestream
+ * is started directly.
+ */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find(
+  (file) =>
+    existsSync(file) &&
+    spawnSync(file, ['--pdeathsig', 'TERM', '--', process.execPath, '-e', ''], {
+      stdio: 'ignore',
+    }).status === 0,
+);
 
 let env: Env;
 try {
