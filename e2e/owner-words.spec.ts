@@ -435,6 +435,18 @@ test('every owner page speaks plainly, at 390 and 1280 px', async ({ browser }) 
   await page.goto(`${site.url}/admin/activity`);
   await expect(page.getByTestId('activity-row').first()).toBeVisible();
   await look(page, 'activity');
+  // At 1280 px each sentence has the room to be read on a line or two: at
+  // least half its card's width, the time and the link beside it.
+  await page.setViewportSize(DESK);
+  const cramped = await page.getByTestId('activity-row').evaluateAll((rows) =>
+    rows
+      .filter((row) => {
+        const what = row.querySelector('p')!.getBoundingClientRect().width;
+        return what < row.getBoundingClientRect().width / 2;
+      })
+      .map((row) => row.textContent?.trim().slice(0, 60)),
+  );
+  expect(cramped, 'activity sentences squeezed at 1280 px').toEqual([]);
   await plain.close();
   await phone.close();
 
