@@ -193,6 +193,8 @@ test('/healthz says whether leads can be accepted, with the store state; /livez 
     store: { kind: 'sqlite', state: 'up', writable: true },
     targets: 0,
     failedDeliveries: 0,
+    // No BACKUP_URL here: nothing is backed up, so nothing was checked.
+    backup: { state: 'off', verifiedAt: null, lagSeconds: null },
   });
   const live = await request.get('/livez');
   expect(live.status()).toBe(200);
