@@ -2,6 +2,7 @@ import { SERVICE_SLUGS, type SiteIdentity } from '../content/site-content.ts';
 import { placeholderBusiness } from '../content/business.ts';
 import { OWNER_FACTS, type OwnerFacts } from '../content/facts.ts';
 import { services } from '../content/services.ts';
+import { glassTypes } from '../content/glass-types.ts';
 import { PHONE_DISPLAY_MAX } from '../content/nz-phone.ts';
 import { MAP_TEXT_MAX } from '../content/map-place.ts';
 import { formValuesOf, type FormValues } from './site-form-values.ts';
@@ -201,6 +202,23 @@ export function hoursFields(lines: number): FieldSpec[] {
   return fields;
 }
 
+/**
+ * Where an offer's button may lead, by name: a call to the business phone
+ * ('tel', which the offer card turns into the phone's link) or one of the
+ * site's main, service and glass pages. A value saved earlier that is not
+ * among them is kept as an option of its own (SiteField).
+ */
+const OFFER_LINK_OPTIONS: ReadonlyArray<{ value: string; label: string }> = [
+  { value: 'tel', label: 'A call to your phone number' },
+  { value: '/quote', label: 'The quote form' },
+  { value: '/contact', label: 'The contact page' },
+  { value: '/services', label: 'The services page' },
+  ...services.map((service) => ({ value: service.path, label: `Services: ${service.title}` })),
+  ...glassTypes.map((glass) => ({ value: glass.path, label: `Glass: ${glass.navTitle}` })),
+  { value: '/about', label: 'The about page' },
+  { value: '/', label: 'The home page' },
+];
+
 export const OFFER_FIELDS: readonly FieldSpec[] = [
   { name: 'title', label: 'Offer title', kind: 'text', maxLength: 100 },
   { name: 'discount', label: 'Discount', kind: 'text', maxLength: 40, hint: 'Such as $50 off' },
@@ -218,8 +236,8 @@ export const OFFER_FIELDS: readonly FieldSpec[] = [
   {
     name: 'ctaLink',
     label: 'Button leads to',
-    kind: 'text',
-    hint: 'A page of this site, such as /quote, or tel for the phone',
+    kind: 'select',
+    options: OFFER_LINK_OPTIONS,
   },
   {
     name: 'featured',

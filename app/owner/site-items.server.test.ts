@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { offerCards, testimonialCards } from '../components/home/home-cards.ts';
 import { defaultSiteContent } from '../content/site-content.ts';
 import type { AppStore } from '../db/store.server.ts';
+import { sitePages } from '../site-pages.ts';
 import { OFFER_FIELDS, formValuesOf } from './site-fields.ts';
 import {
   offerPreview,
@@ -10,6 +11,21 @@ import {
   testimonialPreview,
 } from './site-items.server.ts';
 import { offerForm, onEachStore, other, owner } from './testing/site-test-support.server.ts';
+
+describe("an offer's button", () => {
+  it('is chosen from a list of named places, never typed as a path', () => {
+    const field = OFFER_FIELDS.find((spec) => spec.name === 'ctaLink')!;
+    expect(field.kind).toBe('select');
+    const values = (field.options ?? []).map((option) => option.value);
+    // Every place offered is the phone or a page the site has.
+    const pages = new Set(sitePages.map((page) => page.path));
+    expect(values.filter((value) => value !== 'tel' && !pages.has(value))).toEqual([]);
+    // The example offers' buttons are among them, so none shows as a bare path.
+    const shipped = defaultSiteContent.offers.map((offer) => offer.ctaLink);
+    expect(shipped.filter((link) => !values.includes(link))).toEqual([]);
+    for (const option of field.options ?? []) expect(option.label).not.toMatch(/^\/|\btel\b/);
+  });
+});
 
 describe('the previews of offers and testimonials', () => {
   it("are the home page's own cards, the same at any moment", () => {
