@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { launchProblems } from '../content/launch-problems.ts';
 import { defaultSiteContent } from '../content/site-content.ts';
+import { SITE_CONTENT_SECTIONS } from '../content/site-content-schema.ts';
 import type { AppStore } from '../db/store.server.ts';
 import { siteOverview } from './site-overview.server.ts';
 import { checklistLine } from './site-checklist.server.ts';
-import { problemHref } from './site-sections.server.ts';
+import { draftChanges, problemHref } from './site-sections.server.ts';
 import { onEachStore } from './testing/site-test-support.server.ts';
 
 let store: AppStore;
@@ -58,5 +60,27 @@ describe('the launch checklist in the owner’s words', () => {
       `The offer “${content.offers[0]!.title}” ended on 2 January 2026: give it a new end date or remove it.`,
     );
     expect(lines.some((line) => line.startsWith('Check and confirm: '))).toBe(true);
+  });
+});
+
+describe('what publishing changes, in words', () => {
+  it('names every section and service page it touches by name, never by its path', () => {
+    const live = defaultSiteContent;
+    const draft = structuredClone(defaultSiteContent) as typeof defaultSiteContent;
+    for (const section of SITE_CONTENT_SECTIONS) {
+      if (section === 'jobPhotos') continue;
+      const content = (draft as Record<string, unknown>)[section];
+      (draft as Record<string, unknown>)[section] = Array.isArray(content)
+        ? content.slice(1)
+        : { changed: section };
+    }
+    draft.jobPhotos = [
+      ...draft.jobPhotos,
+      { photoId: randomUUID(), service: 'windows', alt: 'A new lounge window' },
+    ];
+    const { pages } = draftChanges(live, draft);
+    expect(pages).toHaveLength(SITE_CONTENT_SECTIONS.length);
+    expect(pages.filter((line) => /(^|[\s(])\//.test(line))).toEqual([]);
+    expect(pages.join('\n')).toContain('Job photos: the Windows & Double Glazing page (Recent work)');
   });
 });

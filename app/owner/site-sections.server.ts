@@ -10,6 +10,7 @@ import {
 } from '../content/site-content.ts';
 import type { SiteContentDraft } from '../db/site-content/site-content.server.ts';
 import type { AppStore } from '../db/store.server.ts';
+import { getService } from '../content/services.ts';
 import { fieldId } from './site-fields.ts';
 
 /*
@@ -26,23 +27,23 @@ export const SECTION_INFO: Record<
     title: 'Business details',
     href: '/admin/site/identity',
     pages:
-      'every page (header, footer, the details search engines read), /contact and /privacy-policy',
+      'every page (header, footer, the details search engines read), the contact page and the privacy policy',
   },
   hours: {
     title: 'Hours and facts',
     href: '/admin/site/hours',
     pages:
-      'every page’s footer, /contact, /about and the pages that state a lead time, fitting time or term (service pages, /terms, /privacy-policy)',
+      'every page’s footer, the contact and about pages, and the pages that state a lead time, fitting time or term (service pages, terms, privacy policy)',
   },
   offers: {
     title: 'Offers',
     href: '/admin/site/offers',
-    pages: 'the home page (/): Special offers',
+    pages: 'the home page: Special offers',
   },
   testimonials: {
     title: 'Testimonials',
     href: '/admin/site/testimonials',
-    pages: 'the home page (/): the reviews',
+    pages: 'the home page: the reviews',
   },
   notice: { title: 'Notice', href: '/admin/site/notice', pages: 'every page, above the header' },
   jobPhotos: {
@@ -131,6 +132,9 @@ export function draftChanges(live: SiteContent, draft: SiteContent): DraftChange
   for (const photo of live.jobPhotos)
     if (!draftPhotos.has(photoKey(photo))) services.add(photo.service);
   const photoPages = [...services].sort().map((service) => `/services/${service}`);
+  const photoPageNames = [...services]
+    .sort()
+    .map((service) => `the ${getService(service)?.title ?? service} page`);
   const offers = itemChanges(live.offers, draft.offers);
   const testimonials = itemChanges(live.testimonials, draft.testimonials);
   const items = (changes: { added: unknown[]; changed: unknown[]; removed: unknown[] }) =>
@@ -164,7 +168,7 @@ export function draftChanges(live: SiteContent, draft: SiteContent): DraftChange
     photoPages,
     pages: sections.map((section) =>
       section === 'jobPhotos' && photoPages.length > 0
-        ? `${SECTION_INFO.jobPhotos.title}: ${photoPages.join(', ')}`
+        ? `${SECTION_INFO.jobPhotos.title}: ${photoPageNames.join(', ')} (Recent work)`
         : `${SECTION_INFO[section].title}: ${SECTION_INFO[section].pages}`,
     ),
   };
