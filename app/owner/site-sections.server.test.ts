@@ -81,6 +81,8 @@ describe('what publishing changes, in words', () => {
     const { pages } = draftChanges(live, draft);
     expect(pages).toHaveLength(SITE_CONTENT_SECTIONS.length);
     expect(pages.filter((line) => /(^|[\s(])\//.test(line))).toEqual([]);
-    expect(pages.join('\n')).toContain('Job photos: the Windows & Double Glazing page (Recent work)');
+    expect(pages.join('\n')).toContain(
+      'Job photos: the Windows & Double Glazing page (Recent work)',
+    );
   });
 });
