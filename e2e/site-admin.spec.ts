@@ -158,7 +158,9 @@ test('edit, publish, find it on the public pages, and restore', async ({ browser
 
   await page.goto(`${site.url}/admin/site`);
   const preview = page.getByTestId('preview');
-  await expect(preview).toContainText('Job photos: /services/windows');
+  await expect(preview).toContainText(
+    'Job photos: the Windows & Double Glazing page (Recent work)',
+  );
   await expect(preview.getByRole('heading', { name: OFFER })).toBeVisible();
   await publishAndWait(
     page,
