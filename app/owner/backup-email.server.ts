@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import escapeHtml from 'escape-html';
 import type { SendMailOptions } from 'nodemailer';
-import {
-  nzDateTime,
-  smtpTransport,
-  withoutSmtpPassword,
-  type SmtpSettings,
-} from '../leads/delivery/lead-email.server.ts';
+import { nzDateTime, type SmtpSettings } from '../leads/delivery/lead-email.server.ts';
+import { sendOwnerEmail, type OwnerEmailOptions } from './sign-in-email.server.ts';
 
 /**
  * The e-mail an owner gets, at most once a day, while the backup of the
@@ -54,21 +50,10 @@ export function composeBackupAlertEmail(email: BackupAlertEmail): SendMailOption
 }
 
 /** Sends it; resolves with an error safe to print (never the SMTP password) when it fails. */
-export async function sendBackupAlertEmail(
+export function sendBackupAlertEmail(
   smtp: SmtpSettings,
   email: BackupAlertEmail,
-  options: { timeoutMs: number; tls?: { ca?: string | Buffer } | undefined },
+  options: OwnerEmailOptions,
 ): Promise<{ ok: true } | { ok: false; error: string }> {
-  const transporter = smtpTransport(smtp, { ...options, pool: false });
-  try {
-    const info = (await transporter.sendMail(composeBackupAlertEmail(email))) as {
-      accepted: unknown[];
-    };
-    if (info.accepted.length === 0) return { ok: false, error: 'the mail server refused it' };
-    return { ok: true };
-  } catch (caught) {
-    return { ok: false, error: withoutSmtpPassword(smtp, (caught as Error).message) };
-  } finally {
-    transporter.close();
-  }
+  return sendOwnerEmail(smtp, composeBackupAlertEmail(email), options);
 }

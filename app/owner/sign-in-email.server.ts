@@ -45,16 +45,32 @@ export function composeOwnerLinkEmail(email: OwnerLinkEmail): SendMailOptions {
 }
 
 /** Sends it; resolves with an error safe to print (never the SMTP password) when it fails. */
-export async function sendOwnerLinkEmail(
+export function sendOwnerLinkEmail(
   smtp: SmtpSettings,
   email: OwnerLinkEmail,
-  options: { timeoutMs: number; tls?: { ca?: string | Buffer } | undefined },
+  options: OwnerEmailOptions,
+): Promise<{ ok: true } | { ok: false; error: string }> {
+  return sendOwnerEmail(smtp, composeOwnerLinkEmail(email), options);
+}
+
+export interface OwnerEmailOptions {
+  timeoutMs: number;
+  tls?: { ca?: string | Buffer } | undefined;
+}
+
+/**
+ * Sends one e-mail to the owners (a sign-in link, a backup alert) on a
+ * connection of its own; resolves with an error safe to print (never the
+ * SMTP password) when it fails.
+ */
+export async function sendOwnerEmail(
+  smtp: SmtpSettings,
+  message: SendMailOptions,
+  options: OwnerEmailOptions,
 ): Promise<{ ok: true } | { ok: false; error: string }> {
   const transporter = smtpTransport(smtp, { ...options, pool: false });
   try {
-    const info = (await transporter.sendMail(composeOwnerLinkEmail(email))) as {
-      accepted: unknown[];
-    };
+    const info = (await transporter.sendMail(message)) as { accepted: unknown[] };
     if (info.accepted.length === 0) return { ok: false, error: 'the mail server refused it' };
     return { ok: true };
   } catch (caught) {
