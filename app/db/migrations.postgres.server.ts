@@ -345,4 +345,32 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE owners DROP COLUMN inbox_seen_at;
     `,
   },
+  {
+    // The owners' devices that get a push for each enquiry, and the site's
+    // VAPID key pair that signs those pushes, made once by whichever
+    // process asks first (docs/operations.md#push-notifications). One row
+    // per endpoint: a browser subscribing again replaces its row.
+    version: 17,
+    name: 'push subscriptions',
+    sql: `
+      CREATE TABLE push_subscriptions (
+        id uuid PRIMARY KEY,
+        owner_id uuid NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+        endpoint text NOT NULL UNIQUE CHECK (length(endpoint) BETWEEN 1 AND 2000),
+        p256dh text NOT NULL CHECK (length(p256dh) BETWEEN 1 AND 200),
+        auth text NOT NULL CHECK (length(auth) BETWEEN 1 AND 100),
+        notify text NOT NULL CHECK (notify IN ('all', 'urgent')),
+        device text NOT NULL CHECK (length(device) <= 100),
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX push_subscriptions_owner ON push_subscriptions (owner_id, created_at);
+
+      CREATE TABLE push_vapid_keys (
+        id integer PRIMARY KEY CHECK (id = 1),
+        public_key text NOT NULL CHECK (length(public_key) BETWEEN 1 AND 200),
+        private_key text NOT NULL CHECK (length(private_key) BETWEEN 1 AND 200),
+        created_at timestamptz NOT NULL
+      );
+    `,
+  },
 ];

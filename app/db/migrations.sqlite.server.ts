@@ -383,4 +383,32 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE owners DROP COLUMN inbox_seen_at;
     `,
   },
+  {
+    // The owners' devices that get a push for each enquiry, and the site's
+    // VAPID key pair that signs those pushes, made once by whichever
+    // process asks first (docs/operations.md#push-notifications). One row
+    // per endpoint: a browser subscribing again replaces its row.
+    version: 17,
+    name: 'push subscriptions',
+    sql: `
+      CREATE TABLE push_subscriptions (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+        endpoint TEXT NOT NULL UNIQUE CHECK (length(endpoint) BETWEEN 1 AND 2000),
+        p256dh TEXT NOT NULL CHECK (length(p256dh) BETWEEN 1 AND 200),
+        auth TEXT NOT NULL CHECK (length(auth) BETWEEN 1 AND 100),
+        notify TEXT NOT NULL CHECK (notify IN ('all', 'urgent')),
+        device TEXT NOT NULL CHECK (length(device) <= 100),
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX push_subscriptions_owner ON push_subscriptions (owner_id, created_at);
+
+      CREATE TABLE push_vapid_keys (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        public_key TEXT NOT NULL CHECK (length(public_key) BETWEEN 1 AND 200),
+        private_key TEXT NOT NULL CHECK (length(private_key) BETWEEN 1 AND 200),
+        created_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
 ];

@@ -11,6 +11,8 @@ import { PostgresLeadsStore } from './leads/leads.postgres.server.ts';
 import { PostgresSiteContentStore } from './site-content/site-content.postgres.server.ts';
 import { PostgresOwnerStore } from './owners/owners.postgres.server.ts';
 import { PostgresSecretStore } from './secrets/secrets.postgres.server.ts';
+import { PostgresPushStore } from './push/push.postgres.server.ts';
+import type { PushStore } from './push/push.server.ts';
 import type { SecretStore } from './secrets/secrets.server.ts';
 import { PostgresActivityStore } from './activity/activity.postgres.server.ts';
 import type { ActivityStore } from './activity/activity.server.ts';
@@ -44,6 +46,7 @@ export class PostgresAppStore implements AppStore {
   readonly #siteContent: PostgresSiteContentStore;
   readonly #owners: PostgresOwnerStore;
   readonly #secrets: PostgresSecretStore;
+  readonly #push: PostgresPushStore;
   readonly #activity: PostgresActivityStore;
   readonly #rateLimits: PostgresRateLimitStore;
   #closed = false;
@@ -67,6 +70,7 @@ export class PostgresAppStore implements AppStore {
     this.#siteContent = new PostgresSiteContentStore(this.#pool);
     this.#owners = new PostgresOwnerStore(this.#pool);
     this.#secrets = new PostgresSecretStore(this.#pool);
+    this.#push = new PostgresPushStore(this.#pool);
     this.#activity = new PostgresActivityStore(this.#pool);
     this.#rateLimits = new PostgresRateLimitStore(this.#pool);
     // An idle client losing its connection must not crash the process.
@@ -130,6 +134,20 @@ export class PostgresAppStore implements AppStore {
   // The store's secrets (app/db/secrets/secrets.postgres.server.ts)
   getOrCreateSecret: SecretStore['getOrCreateSecret'] = (...args) =>
     this.#secrets.getOrCreateSecret(...args);
+
+  // The owners' push subscriptions and the VAPID keys (app/db/push/push.postgres.server.ts)
+  addPushSubscription: PushStore['addPushSubscription'] = (...args) =>
+    this.#push.addPushSubscription(...args);
+  listOwnerPushSubscriptions: PushStore['listOwnerPushSubscriptions'] = (...args) =>
+    this.#push.listOwnerPushSubscriptions(...args);
+  listPushSubscriptions: PushStore['listPushSubscriptions'] = (...args) =>
+    this.#push.listPushSubscriptions(...args);
+  deletePushSubscription: PushStore['deletePushSubscription'] = (...args) =>
+    this.#push.deletePushSubscription(...args);
+  deletePushSubscriptionByEndpoint: PushStore['deletePushSubscriptionByEndpoint'] = (...args) =>
+    this.#push.deletePushSubscriptionByEndpoint(...args);
+  getOrCreateVapidKeys: PushStore['getOrCreateVapidKeys'] = (...args) =>
+    this.#push.getOrCreateVapidKeys(...args);
 
   // The rate limits (app/db/rate-limits/rate-limits.postgres.server.ts)
   hitRateLimit: RateLimitStore['hitRateLimit'] = (...args) =>

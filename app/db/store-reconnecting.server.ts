@@ -148,6 +148,18 @@ export class ReconnectingAppStore implements AppStore {
   recordActivity: AppStore['recordActivity'] = (...args) =>
     this.#call((s) => s.recordActivity(...args));
   listActivity: AppStore['listActivity'] = (...args) => this.#call((s) => s.listActivity(...args));
+  addPushSubscription: AppStore['addPushSubscription'] = (...args) =>
+    this.#call((s) => s.addPushSubscription(...args));
+  listOwnerPushSubscriptions: AppStore['listOwnerPushSubscriptions'] = (...args) =>
+    this.#call((s) => s.listOwnerPushSubscriptions(...args));
+  listPushSubscriptions: AppStore['listPushSubscriptions'] = (...args) =>
+    this.#call((s) => s.listPushSubscriptions(...args));
+  deletePushSubscription: AppStore['deletePushSubscription'] = (...args) =>
+    this.#call((s) => s.deletePushSubscription(...args));
+  deletePushSubscriptionByEndpoint: AppStore['deletePushSubscriptionByEndpoint'] = (...args) =>
+    this.#call((s) => s.deletePushSubscriptionByEndpoint(...args));
+  getOrCreateVapidKeys: AppStore['getOrCreateVapidKeys'] = (...args) =>
+    this.#call((s) => s.getOrCreateVapidKeys(...args));
   siteContentDraft: AppStore['siteContentDraft'] = () => this.#call((s) => s.siteContentDraft());
   saveSiteContentSection<S extends SiteContentSection>(
     section: S,

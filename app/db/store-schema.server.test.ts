@@ -47,6 +47,8 @@ const TABLES = [
   'owner_activity',
   'lead_photos',
   'lead_store_secrets',
+  'push_subscriptions',
+  'push_vapid_keys',
 ];
 
 /** Unique keys in one order, whatever order each database lists them in. */

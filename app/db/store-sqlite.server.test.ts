@@ -9,6 +9,7 @@ import { runActivityContract } from './activity/activity.contract.ts';
 import { makeLead, runLeadsContract } from './leads/leads.contract.ts';
 import { runLeadsInboxContract } from './leads/leads-inbox.contract.ts';
 import { runOwnersContract } from './owners/owners.contract.ts';
+import { runPushContract } from './push/push.contract.ts';
 import { runRateLimitsContract } from './rate-limits/rate-limits.contract.ts';
 import { runSecretsContract } from './secrets/secrets.contract.ts';
 import { runSiteContentContract } from './site-content/site-content.contract.ts';
@@ -29,6 +30,7 @@ for (const runContract of [
   runActivityContract,
   runSiteContentContract,
   runSecretsContract,
+  runPushContract,
 ]) {
   runContract('SQLite', sqliteHarness);
 }

@@ -12,6 +12,8 @@ import { SqliteLeadsStore } from './leads/leads.sqlite.server.ts';
 import { SqliteSiteContentStore } from './site-content/site-content.sqlite.server.ts';
 import { SqliteOwnerStore } from './owners/owners.sqlite.server.ts';
 import { SqliteSecretStore } from './secrets/secrets.sqlite.server.ts';
+import { SqlitePushStore } from './push/push.sqlite.server.ts';
+import type { PushStore } from './push/push.server.ts';
 import type { SecretStore } from './secrets/secrets.server.ts';
 import { SqliteActivityStore } from './activity/activity.sqlite.server.ts';
 import type { ActivityStore } from './activity/activity.server.ts';
@@ -63,6 +65,7 @@ export class SqliteAppStore implements AppStore {
   readonly #siteContent: SqliteSiteContentStore;
   readonly #owners: SqliteOwnerStore;
   readonly #secrets: SqliteSecretStore;
+  readonly #push: SqlitePushStore;
   readonly #activity: SqliteActivityStore;
   readonly #rateLimits: SqliteRateLimitStore;
 
@@ -76,6 +79,7 @@ export class SqliteAppStore implements AppStore {
     this.#siteContent = new SqliteSiteContentStore(this.#db);
     this.#owners = new SqliteOwnerStore(this.#db);
     this.#secrets = new SqliteSecretStore(this.#db);
+    this.#push = new SqlitePushStore(this.#db);
     this.#activity = new SqliteActivityStore(this.#db);
     this.#rateLimits = new SqliteRateLimitStore(this.#db);
   }
@@ -97,6 +101,20 @@ export class SqliteAppStore implements AppStore {
   // The store's secrets (app/db/secrets/secrets.sqlite.server.ts)
   getOrCreateSecret: SecretStore['getOrCreateSecret'] = (...args) =>
     this.#secrets.getOrCreateSecret(...args);
+
+  // The owners' push subscriptions and the VAPID keys (app/db/push/push.sqlite.server.ts)
+  addPushSubscription: PushStore['addPushSubscription'] = (...args) =>
+    this.#push.addPushSubscription(...args);
+  listOwnerPushSubscriptions: PushStore['listOwnerPushSubscriptions'] = (...args) =>
+    this.#push.listOwnerPushSubscriptions(...args);
+  listPushSubscriptions: PushStore['listPushSubscriptions'] = (...args) =>
+    this.#push.listPushSubscriptions(...args);
+  deletePushSubscription: PushStore['deletePushSubscription'] = (...args) =>
+    this.#push.deletePushSubscription(...args);
+  deletePushSubscriptionByEndpoint: PushStore['deletePushSubscriptionByEndpoint'] = (...args) =>
+    this.#push.deletePushSubscriptionByEndpoint(...args);
+  getOrCreateVapidKeys: PushStore['getOrCreateVapidKeys'] = (...args) =>
+    this.#push.getOrCreateVapidKeys(...args);
 
   // The rate limits (app/db/rate-limits/rate-limits.sqlite.server.ts)
   hitRateLimit: RateLimitStore['hitRateLimit'] = (...args) =>

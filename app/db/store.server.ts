@@ -21,6 +21,14 @@ export type {
 import type { RateLimitStore } from './rate-limits/rate-limits.server.ts';
 import type { ActivityStore } from './activity/activity.server.ts';
 import type { SecretStore } from './secrets/secrets.server.ts';
+import type { PushStore } from './push/push.server.ts';
+export { PUSH_NOTIFY, pushDeviceLabel } from './push/push.server.ts';
+export type {
+  PushNotify,
+  NewPushSubscription,
+  PushSubscriptionRecord,
+  VapidKeys,
+} from './push/push.server.ts';
 // The leads' types and helpers, for the many modules that import them from here.
 export * from './leads/leads.server.ts';
 
@@ -43,11 +51,18 @@ export function normaliseEmail(email: string): string {
  * owners/owners.server.ts, site-content/site-content.server.ts…) on one
  * database, with what belongs to the database as a whole. Named for the
  * whole application because it holds far more than leads: the owners and
- * their sign-ins, the site's content and photos, the rate limits, the
- * activity list and the store's own secrets.
+ * their sign-ins and push subscriptions, the site's content and photos,
+ * the rate limits, the activity list and the store's own secrets.
  */
 export interface AppStore
-  extends LeadsStore, SiteContentStore, OwnerStore, SecretStore, ActivityStore, RateLimitStore {
+  extends
+    LeadsStore,
+    SiteContentStore,
+    OwnerStore,
+    SecretStore,
+    ActivityStore,
+    RateLimitStore,
+    PushStore {
   readonly kind: 'sqlite' | 'postgres';
 
   /** Resolves while the store answers (GET /healthz); rejects otherwise. */

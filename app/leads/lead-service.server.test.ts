@@ -163,6 +163,19 @@ class FailingStore implements AppStore {
   recordActivity: AppStore['recordActivity'] = async (...args) =>
     this.#inner.recordActivity(...args);
   listActivity: AppStore['listActivity'] = async (...args) => this.#inner.listActivity(...args);
+  addPushSubscription: AppStore['addPushSubscription'] = async (...args) =>
+    this.#inner.addPushSubscription(...args);
+  listOwnerPushSubscriptions: AppStore['listOwnerPushSubscriptions'] = async (...args) =>
+    this.#inner.listOwnerPushSubscriptions(...args);
+  listPushSubscriptions: AppStore['listPushSubscriptions'] = async (...args) =>
+    this.#inner.listPushSubscriptions(...args);
+  deletePushSubscription: AppStore['deletePushSubscription'] = async (...args) =>
+    this.#inner.deletePushSubscription(...args);
+  deletePushSubscriptionByEndpoint: AppStore['deletePushSubscriptionByEndpoint'] = async (
+    ...args
+  ) => this.#inner.deletePushSubscriptionByEndpoint(...args);
+  getOrCreateVapidKeys: AppStore['getOrCreateVapidKeys'] = async (...args) =>
+    this.#inner.getOrCreateVapidKeys(...args);
   ping: AppStore['ping'] = async () => this.#inner.ping();
   checkWritable: AppStore['checkWritable'] = async () => {
     this.#guard('checkWritable');

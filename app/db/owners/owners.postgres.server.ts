@@ -140,7 +140,7 @@ export class PostgresOwnerStore implements OwnerStore {
 
   async removeOwner(email: string, at: string): Promise<OwnerRecord | null> {
     // One statement: the owner is marked removed and their sessions,
-    // passkeys and links go together.
+    // passkeys, links and push subscriptions go together.
     const result = await this.#pool.query(
       `WITH owner AS (
          UPDATE owners SET removed_at = $2::timestamptz
@@ -152,6 +152,8 @@ export class PostgresOwnerStore implements OwnerStore {
          DELETE FROM owner_passkeys WHERE owner_id IN (SELECT id FROM owner)
        ), links AS (
          DELETE FROM owner_links WHERE owner_id IN (SELECT id FROM owner)
+       ), pushes AS (
+         DELETE FROM push_subscriptions WHERE owner_id IN (SELECT id FROM owner)
        )
        SELECT * FROM owner`,
       [normaliseEmail(email), at],

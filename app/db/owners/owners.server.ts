@@ -101,8 +101,9 @@ export interface OwnerStore {
   listOwners(): Promise<OwnerWithPasskeys[]>;
 
   /**
-   * Removes the owner with this address, at once: their sessions, passkeys
-   * and unused links go in the same transaction. Returns the owner removed.
+   * Removes the owner with this address, at once: their sessions, passkeys,
+   * unused links and push subscriptions go in the same transaction.
+   * Returns the owner removed.
    */
   removeOwner(email: string, at: string): Promise<OwnerRecord | null>;
 

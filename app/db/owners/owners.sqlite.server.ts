@@ -162,7 +162,12 @@ export class SqliteOwnerStore implements OwnerStore {
           .get(at, normaliseEmail(email));
         if (!row) return null;
         const owner = toOwner(row);
-        for (const table of ['owner_sessions', 'owner_passkeys', 'owner_links']) {
+        for (const table of [
+          'owner_sessions',
+          'owner_passkeys',
+          'owner_links',
+          'push_subscriptions',
+        ]) {
           this.#db.statement(`DELETE FROM ${table} WHERE owner_id = ?`).run(owner.id);
         }
         return owner;
