@@ -373,4 +373,29 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Spam (docs/operations.md#spam): which rule caught a lead, since when it
+    // is spam (deleted 30 days on), and the digest the repeated-message rule
+    // compares. A spam lead's stage is `spam` too: the honeypot's leads kept
+    // earlier were caught by the trap; a lead an owner had put at the stage
+    // `spam` becomes spam, its pending deliveries cancelled.
+    version: 18,
+    name: 'spam reasons',
+    sql: `
+      ALTER TABLE leads ADD COLUMN spam_reason text
+        CHECK (spam_reason IN ('trap', 'proof', 'link', 'words', 'repeated', 'owner'));
+      ALTER TABLE leads ADD COLUMN spam_at timestamptz;
+      ALTER TABLE leads ADD COLUMN message_key text;
+      UPDATE leads SET stage = 'spam', spam_reason = 'trap', spam_at = created_at
+        WHERE status = 'spam';
+      UPDATE leads SET status = 'spam', spam_reason = 'owner', spam_at = now()
+        WHERE stage = 'spam' AND status <> 'spam';
+      UPDATE lead_deliveries SET state = 'cancelled', next_attempt_at = NULL,
+          lease_owner = NULL, lease_expires_at = NULL
+        WHERE state = 'pending' AND lead_id IN (SELECT id FROM leads WHERE status = 'spam');
+      CREATE INDEX leads_message_key ON leads (message_key, created_at)
+        WHERE message_key IS NOT NULL;
+      CREATE INDEX leads_spam_at ON leads (spam_at) WHERE spam_at IS NOT NULL;
+    `,
+  },
 ];

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runActivityContract } from './activity/activity.contract.ts';
 import { runLeadsContract } from './leads/leads.contract.ts';
 import { runLeadsInboxContract } from './leads/leads-inbox.contract.ts';
+import { runLeadsSpamContract } from './leads/leads-spam.contract.ts';
 import { runOwnersContract } from './owners/owners.contract.ts';
 import { runPushContract } from './push/push.contract.ts';
 import { runRateLimitsContract } from './rate-limits/rate-limits.contract.ts';
@@ -27,6 +28,7 @@ if (!databaseUrl) console.warn(POSTGRES_SKIP_MESSAGE);
 for (const runContract of [
   runLeadsContract,
   runLeadsInboxContract,
+  runLeadsSpamContract,
   runRateLimitsContract,
   runOwnersContract,
   runActivityContract,

@@ -95,6 +95,14 @@ export class ReconnectingAppStore implements AppStore {
   deleteLeads: AppStore['deleteLeads'] = (...args) => this.#call((s) => s.deleteLeads(...args));
   purgeCreatedBefore: AppStore['purgeCreatedBefore'] = (...args) =>
     this.#call((s) => s.purgeCreatedBefore(...args));
+  purgeSpamBefore: AppStore['purgeSpamBefore'] = (...args) =>
+    this.#call((s) => s.purgeSpamBefore(...args));
+  hasMessageSince: AppStore['hasMessageSince'] = (...args) =>
+    this.#call((s) => s.hasMessageSince(...args));
+  countSpamLeads: AppStore['countSpamLeads'] = (...args) =>
+    this.#call((s) => s.countSpamLeads(...args));
+  markSpam: AppStore['markSpam'] = (...args) => this.#call((s) => s.markSpam(...args));
+  rescueLead: AppStore['rescueLead'] = (...args) => this.#call((s) => s.rescueLead(...args));
   hitRateLimit: AppStore['hitRateLimit'] = (...args) => this.#call((s) => s.hitRateLimit(...args));
   undoRateLimitHit: AppStore['undoRateLimitHit'] = (...args) =>
     this.#call((s) => s.undoRateLimitHit(...args));

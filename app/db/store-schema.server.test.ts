@@ -808,3 +808,61 @@ describe('upgrading a store made when owners marked the inbox seen', () => {
     }
   });
 });
+
+const V16_LEADS = {
+  trap: '7b1b2c3d-4e5f-4a6b-8c7d-000000000001',
+  ownerSpam: '7b1b2c3d-4e5f-4a6b-8c7d-000000000002',
+  real: '7b1b2c3d-4e5f-4a6b-8c7d-000000000003',
+};
+const V16_ROWS = [
+  ...Object.entries(V16_LEADS).map(
+    ([kind, id], index) =>
+      `INSERT INTO leads (id, name, email, phone, service, message, created_at, source, status, stage)
+       VALUES ('${id}', 'Aroha Ngata', 'aroha@example.co.nz', '021 555 0101', 'Windows', 'm',
+               '2025-03-0${index + 1}T00:00:00.000Z', 'contact_form',
+               '${kind === 'trap' ? 'spam' : 'accepted'}', '${kind === 'ownerSpam' ? 'spam' : 'new'}')`,
+  ),
+  `INSERT INTO lead_deliveries (lead_id, target, label, state, attempts, next_attempt_at, position)
+   VALUES ('${V16_LEADS.ownerSpam}', 'email', 'email', 'pending', 0, '2025-03-02T00:00:00.000Z', 0),
+          ('${V16_LEADS.real}', 'email', 'email', 'pending', 0, '2025-03-03T00:00:00.000Z', 0)`,
+];
+
+async function expectUpgradedToSpamReasons(store: AppStore) {
+  const read = async (id: string) => {
+    const lead = await store.getLead(id);
+    return [lead?.status, lead?.stage, lead?.spam_reason, lead?.deliveries.map((d) => d.state)];
+  };
+  expect(await read(V16_LEADS.trap)).toEqual(['spam', 'spam', 'trap', []]);
+  expect(await read(V16_LEADS.ownerSpam)).toEqual(['spam', 'spam', 'owner', ['cancelled']]);
+  expect(await read(V16_LEADS.real)).toEqual(['accepted', 'new', null, ['pending']]);
+  expect(await store.countSpamLeads()).toBe(2);
+  // The trap's lead was spam from its arrival; the owner's from the upgrade on.
+  expect(await store.purgeSpamBefore('2025-04-01T00:00:00.000Z')).toBe(1);
+}
+
+describe('upgrading a store made before spam had reasons', () => {
+  it("SQLite: the trap's leads are spam at the stage spam; an owner's spam stage is spam", async () => {
+    const data = tempDataDir('leads-v16-');
+    cleanups.push(async () => data.remove());
+    writeSqliteStoreAt(data.dir, 16, V16_ROWS);
+    const { openSqliteStore } = await import('./store-sqlite.server.ts');
+    const store = await openSqliteStore({ dataDir: data.dir });
+    try {
+      await expectUpgradedToSpamReasons(store);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(!TEST_DATABASE_URL)('PostgreSQL: the same', async () => {
+    const harness = await postgresHarness();
+    cleanups.push(() => harness.cleanup());
+    await writePostgresStoreAt(harness.schema, 16, V16_ROWS);
+    const store = await harness.open();
+    try {
+      await expectUpgradedToSpamReasons(store);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runActivityContract } from './activity/activity.contract.ts';
 import { makeLead, runLeadsContract } from './leads/leads.contract.ts';
 import { runLeadsInboxContract } from './leads/leads-inbox.contract.ts';
+import { runLeadsSpamContract } from './leads/leads-spam.contract.ts';
 import { runOwnersContract } from './owners/owners.contract.ts';
 import { runPushContract } from './push/push.contract.ts';
 import { runRateLimitsContract } from './rate-limits/rate-limits.contract.ts';
@@ -25,6 +26,7 @@ function tempDir(): string {
 for (const runContract of [
   runLeadsContract,
   runLeadsInboxContract,
+  runLeadsSpamContract,
   runRateLimitsContract,
   runOwnersContract,
   runActivityContract,

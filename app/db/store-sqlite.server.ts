@@ -151,6 +151,13 @@ export class SqliteAppStore implements AppStore {
   deleteLeads: LeadsStore['deleteLeads'] = (...args) => this.#leads.deleteLeads(...args);
   purgeCreatedBefore: LeadsStore['purgeCreatedBefore'] = (...args) =>
     this.#leads.purgeCreatedBefore(...args);
+  purgeSpamBefore: LeadsStore['purgeSpamBefore'] = (...args) =>
+    this.#leads.purgeSpamBefore(...args);
+  hasMessageSince: LeadsStore['hasMessageSince'] = (...args) =>
+    this.#leads.hasMessageSince(...args);
+  countSpamLeads: LeadsStore['countSpamLeads'] = (...args) => this.#leads.countSpamLeads(...args);
+  markSpam: LeadsStore['markSpam'] = (...args) => this.#leads.markSpam(...args);
+  rescueLead: LeadsStore['rescueLead'] = (...args) => this.#leads.rescueLead(...args);
   saveLeadTracking: LeadsStore['saveLeadTracking'] = (...args) =>
     this.#leads.saveLeadTracking(...args);
   searchLeads: LeadsStore['searchLeads'] = (...args) => this.#leads.searchLeads(...args);

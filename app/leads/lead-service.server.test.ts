@@ -107,6 +107,15 @@ class FailingStore implements AppStore {
   markLeadSeen: AppStore['markLeadSeen'] = async (...args) => this.#inner.markLeadSeen(...args);
   markLeadsSeen: AppStore['markLeadsSeen'] = async (...args) => this.#inner.markLeadsSeen(...args);
   countUnseenLeads: AppStore['countUnseenLeads'] = async () => this.#inner.countUnseenLeads();
+  purgeSpamBefore: AppStore['purgeSpamBefore'] = async (...args) =>
+    this.#inner.purgeSpamBefore(...args);
+  hasMessageSince: AppStore['hasMessageSince'] = async (...args) => {
+    this.#guard('hasMessageSince');
+    return this.#inner.hasMessageSince(...args);
+  };
+  countSpamLeads: AppStore['countSpamLeads'] = async () => this.#inner.countSpamLeads();
+  markSpam: AppStore['markSpam'] = async (...args) => this.#inner.markSpam(...args);
+  rescueLead: AppStore['rescueLead'] = async (...args) => this.#inner.rescueLead(...args);
   addOwner: AppStore['addOwner'] = async (...args) => this.#inner.addOwner(...args);
   getOwner: AppStore['getOwner'] = async (...args) => this.#inner.getOwner(...args);
   findOwnerByEmail: AppStore['findOwnerByEmail'] = async (...args) =>
@@ -719,9 +728,104 @@ for (const backend of STORE_BACKENDS)
           expect(hook.requests).toHaveLength(0);
           const [lead] = await store.exportLeads();
           expect(lead?.status).toBe('spam');
-          expect(lead?.deliveries.map((d) => d.state)).toEqual(['not_sent']);
+          expect(lead?.stage).toBe('spam');
+          expect(lead?.spam_reason).toBe('trap');
+          // Delivered nowhere: not one delivery row, for any target.
+          expect(lead?.deliveries).toEqual([]);
         },
       );
+
+      it.each(['delivered', 'stored'] as const)(
+        '%s: a link without a proof-of-work is spam: a success to the sender, sent nowhere',
+        async (acceptMode) => {
+          const hook = await receiver('ok');
+          const outbox = outboxFor(store, { urls: [hook.url] });
+          const svc = service({ acceptMode, webhookUrls: [hook.url], outbox });
+          const result = await svc.submit({
+            ...input,
+            message: 'Cheap glass at www.glass-deals.example, order today',
+          });
+          expect(result).toEqual(
+            expect.objectContaining({ kind: 'accepted', status: 201, spam: true }),
+          );
+          expect(resultBody(result)).toEqual({
+            id: expect.any(String),
+            created_at: expect.any(String),
+          });
+          await outbox.runOnce();
+          expect(hook.requests).toHaveLength(0);
+          const [lead] = await store.exportLeads();
+          expect([lead?.status, lead?.stage, lead?.spam_reason]).toEqual(['spam', 'spam', 'link']);
+          expect(lead?.deliveries).toEqual([]);
+        },
+      );
+
+      it('a link with a valid proof-of-work is a real enquiry, delivered', async () => {
+        const hook = await receiver('ok');
+        const svc = service({ acceptMode: 'delivered', webhookUrls: [hook.url] });
+        const result = await svc.submit(
+          { ...input, message: 'Like the window at https://example.co.nz/photo.jpg please' },
+          [],
+          { proof: 'valid' },
+        );
+        expect(result).toEqual(expect.objectContaining({ kind: 'accepted', spam: false }));
+        expect(hook.requests).toHaveLength(1);
+      });
+
+      it.each(['invalid', 'replayed'] as const)(
+        'a proof-of-work %s is spam whatever the lead says',
+        async (proof) => {
+          const svc = service({ acceptMode: 'stored' });
+          await svc.submit(input, [], { proof });
+          const [lead] = await store.exportLeads();
+          expect([lead?.status, lead?.spam_reason]).toEqual(['spam', 'proof']);
+        },
+      );
+
+      it('without a proof-of-work and with no other signal, a lead is a real enquiry', async () => {
+        const svc = service({ acceptMode: 'stored' });
+        const result = await svc.submit(input);
+        expect(result).toEqual(expect.objectContaining({ kind: 'accepted', spam: false }));
+        const [lead] = await store.exportLeads();
+        expect([lead?.status, lead?.stage, lead?.spam_reason]).toEqual(['accepted', 'new', null]);
+      });
+
+      it('the same message again within 24 hours is spam; the first stays as it was', async () => {
+        let clock = Date.parse('2026-03-02T09:00:00.000Z');
+        const svc = service({ acceptMode: 'stored', now: () => clock });
+        const message = 'We can  double your sales this month, reply YES to learn more.';
+        await svc.submit({ ...input, message });
+        clock += 60_000;
+        await svc.submit({
+          ...input,
+          name: 'Someone Else',
+          email: 'other@example.com',
+          message: `  ${message.toUpperCase().replace(/ /g, '\n')} `,
+        });
+        // Past 24 hours the first no longer counts.
+        clock += 25 * 60 * 60 * 1000;
+        await svc.submit({ ...input, email: 'third@example.com', message });
+        const leads = await store.exportLeads();
+        expect(leads.map((lead) => [lead.status, lead.spam_reason])).toEqual([
+          ['accepted', null],
+          ['spam', 'repeated'],
+          // A day after the second, which was within 24 hours.
+          ['accepted', null],
+        ]);
+      });
+
+      it('a store that cannot look for the same message keeps the lead a real enquiry', async () => {
+        const failing = new FailingStore(store, ['hasMessageSince']);
+        const svc = createLeadService({
+          store: failing,
+          targets: [],
+          acceptMode: 'stored',
+          logger: log.logger,
+        });
+        const result = await svc.submit(input);
+        expect(result).toEqual(expect.objectContaining({ kind: 'accepted', spam: false }));
+        expect(log.text()).toContain('Repeated-message check skipped');
+      });
 
       it.each(['delivered', 'stored'] as const)(
         '%s: invalid input is answered 400 and nothing is stored or sent',

@@ -30,6 +30,12 @@ import {
   type TargetAttempt,
 } from './delivery/targets.server.ts';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './delivery/webhooks.server.ts';
+import {
+  messageKey,
+  REPEAT_WINDOW_MS,
+  spamReason,
+  type ProofVerdict,
+} from './intake/spam-rules.server.ts';
 
 /**
  * One submission, end to end, as docs/operations.md#delivery describes it. Called by
@@ -98,12 +104,25 @@ export interface LeadServiceOptions {
   duplicateWaitMs?: number;
 }
 
+/** What the door a lead came through knows of it besides its fields. */
+export interface SubmitContext {
+  /**
+   * What the proof-of-work check said (docs/operations.md#spam); `absent`
+   * when none was sent (a form without JavaScript, a program).
+   */
+  proof?: ProofVerdict;
+}
+
 export interface LeadService {
   /**
    * One lead, with its photos already made safe (app/images/safe-photo.server.ts),
    * stored in the lead's own transaction.
    */
-  submit(input: unknown, photos?: readonly NewLeadPhoto[]): Promise<SubmitResult>;
+  submit(
+    input: unknown,
+    photos?: readonly NewLeadPhoto[],
+    context?: SubmitContext,
+  ): Promise<SubmitResult>;
 }
 
 /** 'webhook 2: HTTP 503 …' for each failed target. */
@@ -245,13 +264,43 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     });
   }
 
-  async function submit(input: unknown, photos: readonly NewLeadPhoto[]): Promise<SubmitResult> {
+  /**
+   * Whether an earlier lead of the last 24 hours had this message. A store
+   * that cannot answer answers no: a real enquiry is never kept back for it.
+   */
+  async function seenBefore(key: string): Promise<boolean> {
+    try {
+      return await store.hasMessageSince(key, new Date(now() - REPEAT_WINDOW_MS).toISOString());
+    } catch (error) {
+      log.warn({ err: storeErrorForLog(error) }, 'Repeated-message check skipped: store failed');
+      return false;
+    }
+  }
+
+  async function submit(
+    input: unknown,
+    photos: readonly NewLeadPhoto[],
+    submitContext: SubmitContext,
+  ): Promise<SubmitResult> {
     const validation = validateLead(input);
     if (!validation.ok) {
       return { kind: 'invalid', status: 400, error: validation.error, fields: validation.fields };
     }
     const value = validation.value;
-    const spam = (value[HONEYPOT_FIELD] ?? '').trim() !== '';
+    // docs/operations.md#spam: the rules, in spam-rules.server.ts.
+    const reason = await spamReason(
+      {
+        name: value.name,
+        message: value.message,
+        source: value.source,
+        email: value.email,
+        phone: value.phone,
+        trap: value[HONEYPOT_FIELD] ?? '',
+        proof: submitContext.proof ?? 'absent',
+      },
+      seenBefore,
+    );
+    const spam = reason !== null;
     const status: LeadStatus = spam ? 'spam' : acceptMode === 'stored' ? 'accepted' : 'received';
     const lead: LeadRecord = {
       id: randomUUID(),
@@ -265,18 +314,23 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       status,
       idempotency_key: null,
       urgent: value.urgent,
+      spam_reason: reason,
+      message_key: messageKey(value),
     };
     if (value.idempotency_key) {
       lead.idempotency_key = idempotencyIdentity(value.idempotency_key, lead);
     }
     const context = { leadId: lead.id, source: lead.source, photos: photos.length };
     // In delivered mode the rows wait, unclaimable, while the lead is `received`.
-    const deliveries: NewDelivery[] = targets.map((target) => ({
-      target: target.key,
-      label: target.label,
-      state: spam ? 'not_sent' : 'pending',
-      next_attempt_at: spam ? null : lead.created_at,
-    }));
+    // A spam lead has none: it goes to no target ("Not spam" makes them).
+    const deliveries: NewDelivery[] = spam
+      ? []
+      : targets.map((target) => ({
+          target: target.key,
+          label: target.label,
+          state: 'pending',
+          next_attempt_at: lead.created_at,
+        }));
 
     // docs/operations.md#delivery, step 1: the store first.
     let stored = false;
@@ -306,7 +360,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
 
     if (spam) {
       // Looks like success so bots learn nothing; never delivered.
-      log.info({ ...context, stored }, 'Honeypot filled: lead kept as spam, not delivered');
+      log.info({ ...context, stored, reason }, 'Lead kept as spam, not delivered');
       return accepted(lead, true);
     }
 
@@ -375,9 +429,9 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   }
 
   return {
-    async submit(input, photos = []) {
+    async submit(input, photos = [], submitContext = {}) {
       try {
-        return await submit(input, photos);
+        return await submit(input, photos, submitContext);
       } catch (error) {
         // docs/forms.md#messages: a failure that is not a standard one. Nothing above throws
         // after a commit that accepted the lead, so the visitor may retry.

@@ -54,6 +54,33 @@ for (const backend of STORE_BACKENDS) {
       expect(log.text()).not.toContain('aroha');
     });
 
+    it('deletes spam 30 days after it became spam, and other leads only past the retention', async () => {
+      harness = await backend.harness();
+      const store = await harness.open();
+      stores.push(store);
+      const oldSpam = makeLead({
+        status: 'spam',
+        spam_reason: 'link',
+        created_at: new Date(Date.now() - 31 * DAY).toISOString(),
+      });
+      const newSpam = makeLead({
+        status: 'spam',
+        spam_reason: 'trap',
+        created_at: new Date(Date.now() - 29 * DAY).toISOString(),
+      });
+      const real = lead(31);
+      for (const row of [oldSpam, newSpam, real]) await store.insertLead(row, []);
+      const log = captureLogger();
+      const purge = createRetentionPurge({ store, days: 730, logger: log.logger });
+      expect(await purge.runOnce()).toBe(1);
+      expect((await store.exportLeads()).map((row) => row.id).sort()).toEqual(
+        [newSpam.id, real.id].sort(),
+      );
+      expect(log.entries()).toEqual([
+        expect.objectContaining({ msg: 'Spam past its retention deleted', deleted: 1, days: 30 }),
+      ]);
+    });
+
     it("also deletes the owners' expired sessions and links", async () => {
       harness = await backend.harness();
       const store = await harness.open();
@@ -101,6 +128,7 @@ describe('retention purge with the store away', () => {
         if (calls === 1) throw new Error('connect ECONNREFUSED');
         return 0;
       },
+      purgeSpamBefore: async () => 0,
       purgeRateLimits: async () => 0,
       purgeExpiredSignIns: async () => 0,
     } as unknown as AppStore;

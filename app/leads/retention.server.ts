@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
-import { retentionCutoff } from './retention.ts';
+import { retentionCutoff, SPAM_RETENTION_DAYS } from './retention.ts';
 import { storeErrorForLog, type AppStore } from '../db/store.server.ts';
 
 /**
  * LEAD_RETENTION_DAYS (docs/operations.md#environment): the server deletes leads older than the
  * retention at start and once a day after, keeping the privacy policy's
- * promise; expired rate-limit counts, owner sessions and one-time links go
- * at the same time. Deleting is
+ * promise; spam goes SPAM_RETENTION_DAYS after it was caught or moved
+ * there (docs/operations.md#spam); expired rate-limit counts, owner
+ * sessions and one-time links go at the same time. Deleting is
  * idempotent, so several processes on one database may all run it. A store
  * that is down is tried again an hour later.
  */
@@ -18,7 +19,7 @@ export interface RetentionPurge {
   /** Purges now, then daily. */
   start(): void;
   stop(): void;
-  /** One purge; resolves with the number of leads deleted. */
+  /** One purge; resolves with the number of leads deleted (spam included). */
   runOnce(): Promise<number>;
 }
 
@@ -39,11 +40,15 @@ export function createRetentionPurge(options: {
   async function runOnce(): Promise<number> {
     const cutoff = retentionCutoff(days, now());
     const deleted = await store.purgeCreatedBefore(cutoff);
+    const spam = await store.purgeSpamBefore(retentionCutoff(SPAM_RETENTION_DAYS, now()));
     await store.purgeRateLimits();
     // The owner's expired sessions and unused links (not personal data; no use kept).
     await store.purgeExpiredSignIns(new Date(now()).toISOString());
     if (deleted > 0) log.info({ deleted, cutoff, days }, 'Leads past their retention deleted');
-    return deleted;
+    if (spam > 0) {
+      log.info({ deleted: spam, days: SPAM_RETENTION_DAYS }, 'Spam past its retention deleted');
+    }
+    return deleted + spam;
   }
 
   function schedule(delayMs: number) {

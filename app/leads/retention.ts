@@ -5,6 +5,13 @@
  */
 export const DEFAULT_LEAD_RETENTION_DAYS = 730;
 
+/**
+ * How long a spam lead is kept (docs/operations.md#spam): 30 days from when
+ * it was caught or moved to spam, so the owner can still rescue one, then
+ * deleted with the daily purge. Browser-safe: the privacy page states it.
+ */
+export const SPAM_RETENTION_DAYS = 30;
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Leads created before this instant are past their retention (ISO 8601). */

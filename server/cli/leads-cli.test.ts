@@ -777,6 +777,7 @@ describe('CLI formatting helpers', () => {
       note: '',
       revision: 0,
       seen_at: null,
+      spam_reason: null,
       photos: [],
     };
     const d = (state: 'pending' | 'delivered' | 'failed' | 'not_sent' | 'cancelled') => ({

@@ -10,6 +10,7 @@ import {
   validateLead,
 } from '../../app/leads/intake/schema.ts';
 import { photoLinks } from '../../app/leads/delivery/signed-photo-links.server.ts';
+import { spamReason } from '../../app/leads/intake/spam-rules.server.ts';
 import { GET as adminLeadPhoto } from '../../app/pages/admin/leads/[id]/photos/[n].ts';
 import { leadPhotoRoute } from '../lead-photo-route.server.ts';
 import { onDemandRoutes } from '../on-demand-routes.server.ts';
@@ -173,6 +174,29 @@ export const REQUEST_INPUT_CASES: Record<string, () => unknown> = {
     ]) {
       mediaType(header);
       isAcceptedContentType(header);
+    }
+  },
+  'the spam rules over a name, message and phone far past their limits': async () => {
+    for (const value of [
+      ' \t\n'.repeat(FIELD_RUN / 3),
+      `${' '.repeat(FIELD_RUN)}x`,
+      `${'-,.'.repeat(FIELD_RUN / 3)}seo`,
+      'ww'.repeat(FIELD_RUN / 2),
+      `${'http:/'.repeat(FIELD_RUN / 6)}x`,
+      'a1'.repeat(FIELD_RUN / 2),
+    ]) {
+      await spamReason(
+        {
+          name: value,
+          message: value,
+          email: value,
+          phone: value,
+          source: 'hero_form',
+          trap: '',
+          proof: 'absent',
+        },
+        () => Promise.resolve(false),
+      );
     }
   },
   'e-mail field far past its 254-character limit': () => {

@@ -12,7 +12,7 @@ import { iso, nextTime, openStorePerTest, type StoreHarness } from '../store.con
 
 /** Target keys as the targets module makes them; their labels name the host only. */
 export const HOOK_A = 'webhook:1';
-const HOOK_B = 'webhook:2';
+export const HOOK_B = 'webhook:2';
 const LABELS: Record<string, string> = {
   [HOOK_A]: 'webhook 1',
   [HOOK_B]: 'webhook 2',
@@ -87,6 +87,7 @@ export function runLeadsContract(
         note: '',
         revision: 0,
         seen_at: null,
+        spam_reason: null,
         photos: [],
         deliveries: [
           {

@@ -12,7 +12,9 @@ import {
   type LeadSearchResult,
   type LeadStage,
   type LeadSeen,
+  type LeadSpam,
   type LeadTracking,
+  type SpamReason,
   type TrackingSaveResult,
   type CancelledDelivery,
   type ClaimedDelivery,
@@ -37,8 +39,11 @@ const LEAD_COLUMNS =
 const INBOX_ORDER = `(urgent AND stage = 'new') DESC, created_at DESC`;
 const DELIVERY_COLUMNS =
   'lead_id, target, label, state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_expires_at';
-/** A lead as read back for people: what the visitor sent, the owner's tracking, when first seen. */
-const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision, seen_at`;
+/**
+ * A lead as read back for people: what the visitor sent, the owner's
+ * tracking, when first seen, why it is spam.
+ */
+const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision, seen_at, spam_reason`;
 function toLead(row: Row, prefix = ''): LeadRecord {
   const get = (column: string) => row[`${prefix}${column}`];
   return {
@@ -64,8 +69,13 @@ function toTracking(row: Row): LeadTracking {
   };
 }
 
-function toStoredLead(row: Row): LeadRecord & LeadTracking & LeadSeen {
-  return { ...toLead(row), ...toTracking(row), seen_at: iso(row.seen_at) };
+function toStoredLead(row: Row): LeadRecord & LeadTracking & LeadSeen & LeadSpam {
+  return {
+    ...toLead(row),
+    ...toTracking(row),
+    seen_at: iso(row.seen_at),
+    spam_reason: textOrNull(row.spam_reason) as SpamReason | null,
+  };
 }
 
 function toDelivery(row: Row): DeliveryRecord {
@@ -103,7 +113,7 @@ export class PostgresLeadsStore implements LeadsStore {
 
   /** Leads with their deliveries and their photos' metadata. */
   async #withDetails(
-    leads: ReadonlyArray<LeadRecord & LeadTracking & LeadSeen>,
+    leads: ReadonlyArray<LeadRecord & LeadTracking & LeadSeen & LeadSpam>,
   ): Promise<LeadWithDeliveries[]> {
     const ids = leads.map((lead) => lead.id);
     if (ids.length === 0) return [];
@@ -154,9 +164,15 @@ export class PostgresLeadsStore implements LeadsStore {
         lead.status,
         lead.idempotency_key,
         lead.urgent,
+        // A spam lead is at the stage `spam` from the start, and spam since it came.
+        lead.status === 'spam' ? 'spam' : 'new',
+        lead.status === 'spam' ? (lead.spam_reason ?? 'trap') : null,
+        lead.status === 'spam' ? lead.created_at : null,
+        lead.message_key ?? null,
       ];
-      const insertLead = `INSERT INTO leads (${LEAD_COLUMNS})
-           VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8, $9, $10, $11)
+      const insertLead = `INSERT INTO leads (${LEAD_COLUMNS}, stage, spam_reason, spam_at, message_key)
+           VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8, $9, $10, $11, $12, $13,
+             $14::timestamptz, $15)
            ON CONFLICT (idempotency_key) DO NOTHING
            RETURNING id`;
       const deliveryValues = [
@@ -170,7 +186,7 @@ export class PostgresLeadsStore implements LeadsStore {
              (lead_id, target, label, state, attempts, next_attempt_at, position)
            SELECT lead.id, u.target, u.label, u.state, 0, u.next_attempt_at, u.position
            FROM lead
-           CROSS JOIN unnest($12::text[], $13::text[], $14::text[], $15::timestamptz[], $16::int[])
+           CROSS JOIN unnest($16::text[], $17::text[], $18::text[], $19::timestamptz[], $20::int[])
              AS u (target, label, state, next_attempt_at, position)`;
       // Named, so each connection parses and plans them once. Without targets
       // (stored mode, nothing to deliver) the deliveries table is not touched,
@@ -184,7 +200,7 @@ export class PostgresLeadsStore implements LeadsStore {
            INSERT INTO lead_photos (lead_id, position, data, width, height, byte_size)
            SELECT lead.id, p.position, p.data, p.width, p.height, p.byte_size
            FROM lead
-           CROSS JOIN unnest($17::int[], $18::bytea[], $19::int[], $20::int[], $21::int[])
+           CROSS JOIN unnest($21::int[], $22::bytea[], $23::int[], $24::int[], $25::int[])
              AS p (position, data, width, height, byte_size)
          )
          SELECT count(*) AS inserted FROM lead`,
@@ -434,6 +450,97 @@ export class PostgresLeadsStore implements LeadsStore {
     return result.rowCount ?? 0;
   }
 
+  async purgeSpamBefore(cutoff: string): Promise<number> {
+    const result = await this.#pool.query(
+      `DELETE FROM leads WHERE status = 'spam' AND spam_at < $1::timestamptz`,
+      [cutoff],
+    );
+    return result.rowCount ?? 0;
+  }
+
+  // -------------------------------------------------------------------------
+  // Spam
+
+  async hasMessageSince(messageKey: string, since: string): Promise<boolean> {
+    const result = await this.#pool.query(
+      `SELECT 1 FROM leads WHERE message_key = $1 AND created_at >= $2::timestamptz
+         AND status <> 'not_accepted' LIMIT 1`,
+      [messageKey, since],
+    );
+    return result.rows.length > 0;
+  }
+
+  async countSpamLeads(): Promise<number> {
+    const result = await this.#pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM leads WHERE stage = 'spam'`,
+    );
+    return result.rows[0]?.n ?? 0;
+  }
+
+  async markSpam(id: string, at: string, reason: SpamReason): Promise<number | null> {
+    if (!UUID.test(id)) return null;
+    // One statement: the lead and its pending deliveries together.
+    const result = await this.#pool.query<{ cancelled: number }>(
+      `WITH lead AS (
+         UPDATE leads SET status = 'spam', stage = 'spam', spam_reason = $2,
+           spam_at = $3::timestamptz, revision = revision + 1
+         WHERE id = $1 AND status <> 'spam'
+         RETURNING id
+       ), cancelled AS (
+         UPDATE lead_deliveries SET state = 'cancelled', next_attempt_at = NULL,
+           lease_owner = NULL, lease_expires_at = NULL
+         WHERE lead_id IN (SELECT id FROM lead) AND state = 'pending'
+         RETURNING 1
+       )
+       SELECT (SELECT count(*)::int FROM lead) AS marked,
+         (SELECT count(*)::int FROM cancelled) AS cancelled`,
+      [id, reason, at],
+    );
+    const row = result.rows[0] as Row | undefined;
+    return Number(row?.marked) === 1 ? Number(row?.cancelled) : null;
+  }
+
+  async rescueLead(id: string, deliveries: readonly NewDelivery[]): Promise<boolean> {
+    if (!UUID.test(id)) return false;
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN');
+      const rescued = await client.query(
+        `UPDATE leads SET status = 'accepted', stage = 'new', spam_reason = NULL,
+           spam_at = NULL, revision = revision + 1
+         WHERE id = $1 AND status = 'spam'`,
+        [id],
+      );
+      if (rescued.rowCount !== 1) {
+        await client.query('ROLLBACK');
+        return false;
+      }
+      await client.query('DELETE FROM lead_deliveries WHERE lead_id = $1', [id]);
+      await client.query(
+        `INSERT INTO lead_deliveries
+           (lead_id, target, label, state, attempts, next_attempt_at, position)
+         SELECT $1, u.target, u.label, u.state, 0, u.next_attempt_at, u.position
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::int[])
+           AS u (target, label, state, next_attempt_at, position)`,
+        [
+          id,
+          deliveries.map((d) => d.target),
+          deliveries.map((d) => d.label),
+          deliveries.map((d) => d.state),
+          deliveries.map((d) => d.next_attempt_at),
+          deliveries.map((_, position) => position),
+        ],
+      );
+      await client.query('COMMIT');
+      return true;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
   // -------------------------------------------------------------------------
   // The owner's pages
 
@@ -470,7 +577,8 @@ export class PostgresLeadsStore implements LeadsStore {
     const offset = Math.max(0, Math.floor(search.offset ?? 0));
     const { text, digits } = searchTerms(search.query);
     // strpos(), not LIKE or a regular expression: the search text is matched as it is.
-    const filter = `WHERE ($1::text IS NULL OR stage = $1)
+    // No stage: every stage but spam (docs/operations.md#spam).
+    const filter = `WHERE coalesce(stage = $1, stage <> 'spam')
       AND ($2::text IS NULL
         OR strpos(lower(name), $2) > 0 OR strpos(lower(email), $2) > 0
         OR strpos(lower(phone), $2) > 0
@@ -512,7 +620,7 @@ export class PostgresLeadsStore implements LeadsStore {
 
   async countUnseenLeads(): Promise<number> {
     const result = await this.#pool.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM leads WHERE seen_at IS NULL',
+      `SELECT count(*)::int AS n FROM leads WHERE seen_at IS NULL AND stage <> 'spam'`,
     );
     return result.rows[0]?.n ?? 0;
   }

@@ -15,7 +15,9 @@ export type { LeadSource };
  *   stuck here (the process died mid-request) is later marked not_accepted.
  * - `accepted`: the visitor was told it worked; failed deliveries are retried.
  * - `not_accepted`: the visitor was told to try again or call; never retried.
- * - `spam`: the honeypot was filled; never delivered.
+ * - `spam`: caught by the spam rules (app/leads/intake/spam-rules.server.ts)
+ *   or moved there by an owner; never delivered, deleted after
+ *   SPAM_RETENTION_DAYS (docs/operations.md#spam).
  */
 export type LeadStatus = 'received' | 'accepted' | 'not_accepted' | 'spam';
 
@@ -47,6 +49,22 @@ export const DELIVERY_STATES: readonly DeliveryState[] = [
   'cancelled',
 ];
 
+/**
+ * Which rule caught a spam lead (docs/operations.md#spam): the trap field
+ * filled, a proof-of-work invalid or used before, a link, words of
+ * advertising, the same message as an earlier lead, or an owner's "Spam".
+ */
+export type SpamReason = 'trap' | 'proof' | 'link' | 'words' | 'repeated' | 'owner';
+
+export const SPAM_REASONS: readonly SpamReason[] = [
+  'trap',
+  'proof',
+  'link',
+  'words',
+  'repeated',
+  'owner',
+];
+
 export interface LeadRecord {
   id: string;
   name: string;
@@ -64,6 +82,17 @@ export interface LeadRecord {
    * while it is at the first stage.
    */
   urgent: boolean;
+  /**
+   * Written with a new lead, not read back here (LeadSpam is): the rule that
+   * caught it when its status is `spam`.
+   */
+  spam_reason?: SpamReason | null;
+  /**
+   * Written with a new lead, never read back: a digest of its message as the
+   * repeated-message rule compares it (messageKey in spam-rules.server.ts),
+   * null for a message too short to compare.
+   */
+  message_key?: string | null;
 }
 
 export interface DeliveryRecord {
@@ -115,6 +144,11 @@ export interface LeadSeen {
   seen_at: string | null;
 }
 
+/** Why a stored lead is spam (SpamReason), null for any other lead. */
+export interface LeadSpam {
+  spam_reason: SpamReason | null;
+}
+
 /**
  * A photo sent with an enquiry (docs/operations.md#photos-with-an-enquiry),
  * as the lead record lists it: already made safe (app/images/safe-photo.server.ts),
@@ -147,6 +181,7 @@ export interface NewLeadPhoto {
  * when an owner first saw it, the deliveries, the photos.
  */
 export interface LeadWithDeliveries extends LeadRecord, LeadTracking, LeadSeen {
+  spam_reason: SpamReason | null;
   deliveries: DeliveryRecord[];
   /** Its photos' metadata, by position; their bytes come from getLeadPhoto. */
   photos: LeadPhotoInfo[];
@@ -198,6 +233,7 @@ export type TrackingSaveResult =
  * the first stage on top, then newest first, a page at a time.
  */
 export interface LeadSearch {
+  /** Undefined: every stage but `spam` (docs/operations.md#spam: spam is listed on its own). */
   stage?: LeadStage | undefined;
   /** A substring of the name, e-mail or phone, whatever its case (digits alone also match the phone's digits). */
   query?: string | undefined;
@@ -347,6 +383,42 @@ export interface LeadsStore {
    */
   purgeCreatedBefore(cutoff: string): Promise<number>;
 
+  /**
+   * Deletes every spam lead that became spam before `cutoff` (caught on
+   * arrival, or moved to spam by an owner), with its deliveries and photos
+   * (SPAM_RETENTION_DAYS, docs/operations.md#spam); returns how many.
+   */
+  purgeSpamBefore(cutoff: string): Promise<number>;
+
+  // -------------------------------------------------------------------------
+  // Spam (docs/operations.md#spam)
+
+  /**
+   * Whether a lead created at or after `since` has this message key (the
+   * repeated-message rule: messageKey in app/leads/intake/spam-rules.server.ts).
+   * A lead not accepted does not count: its sender was told to try again.
+   */
+  hasMessageSince(messageKey: string, since: string): Promise<boolean>;
+
+  /** How many leads are in spam. */
+  countSpamLeads(): Promise<number>;
+
+  /**
+   * "Spam" on a lead that is not: it becomes spam (status and stage) for
+   * `reason` at `at`, one more revision, and its deliveries still pending
+   * are cancelled. Returns the number of deliveries cancelled, or null
+   * when the lead is not there or already spam.
+   */
+  markSpam(id: string, at: string, reason: SpamReason): Promise<number | null>;
+
+  /**
+   * "Not spam": a spam lead becomes accepted at the stage `new` (one more
+   * revision) and its delivery rows are replaced by these, as for a lead
+   * just received; the outbox then delivers them. False, and nothing
+   * changed, when the lead is not there or not spam.
+   */
+  rescueLead(id: string, deliveries: readonly NewDelivery[]): Promise<boolean>;
+
   // -------------------------------------------------------------------------
   // The owner's pages (docs/operations.md#owners-pages)
 
@@ -382,7 +454,7 @@ export interface LeadsStore {
    */
   markLeadsSeen(upTo: string, at: string): Promise<number>;
 
-  /** How many leads no owner has seen yet ("new since you last looked"). */
+  /** How many leads outside spam no owner has seen yet ("new since you last looked"). */
   countUnseenLeads(): Promise<number>;
 
   /** How many deliveries were given up for good (GET /healthz). */
@@ -402,7 +474,7 @@ function groupByLead<T extends { lead_id: string }>(rows: readonly T[]): Map<str
 
 /** Groups delivery rows and photos' metadata under their leads, keeping the lead order. */
 export function attachDeliveries(
-  leads: ReadonlyArray<LeadRecord & LeadTracking & LeadSeen>,
+  leads: ReadonlyArray<LeadRecord & LeadTracking & LeadSeen & LeadSpam>,
   deliveries: readonly DeliveryRecord[],
   photos: ReadonlyArray<LeadPhotoInfo & { lead_id: string }> = [],
 ): LeadWithDeliveries[] {

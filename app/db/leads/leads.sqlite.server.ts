@@ -13,7 +13,9 @@ import {
   type LeadSearchResult,
   type LeadStage,
   type LeadSeen,
+  type LeadSpam,
   type LeadTracking,
+  type SpamReason,
   type TrackingSaveResult,
   type CancelledDelivery,
   type ClaimedDelivery,
@@ -41,8 +43,13 @@ const LEAD_COLUMNS =
   'id, name, email, phone, service, message, created_at, source, status, idempotency_key, urgent';
 const DELIVERY_COLUMNS =
   'lead_id, target, label, state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_expires_at';
-/** A lead as read back for people: what the visitor sent, the owner's tracking, when first seen. */
-const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision, seen_at`;
+/**
+ * A lead as read back for people: what the visitor sent, the owner's
+ * tracking, when first seen, why it is spam.
+ */
+const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision, seen_at, spam_reason`;
+/** Every lead but spam (docs/operations.md#spam): the inbox's list and its count of new ones. */
+const NOT_SPAM = `stage <> 'spam'`;
 
 /**
  * The outbox's claim: the oldest due pending deliveries of accepted leads,
@@ -91,8 +98,13 @@ function toTracking(row: Row): LeadTracking {
   };
 }
 
-function toStoredLead(row: Row): LeadRecord & LeadTracking & LeadSeen {
-  return { ...toLead(row), ...toTracking(row), seen_at: textOrNull(row.seen_at) };
+function toStoredLead(row: Row): LeadRecord & LeadTracking & LeadSeen & LeadSpam {
+  return {
+    ...toLead(row),
+    ...toTracking(row),
+    seen_at: textOrNull(row.seen_at),
+    spam_reason: textOrNull(row.spam_reason) as SpamReason | null,
+  };
 }
 
 function toDelivery(row: Row): DeliveryRecord {
@@ -154,7 +166,9 @@ export class SqliteLeadsStore implements LeadsStore {
   }
 
   /** Leads with their deliveries and their photos' metadata. */
-  #withDetails(leads: ReadonlyArray<LeadRecord & LeadTracking & LeadSeen>): LeadWithDeliveries[] {
+  #withDetails(
+    leads: ReadonlyArray<LeadRecord & LeadTracking & LeadSeen & LeadSpam>,
+  ): LeadWithDeliveries[] {
     const ids = leads.map((lead) => lead.id);
     return attachDeliveries(leads, this.#deliveriesOf(ids), this.#photosOf(ids));
   }
@@ -188,7 +202,8 @@ export class SqliteLeadsStore implements LeadsStore {
     return this.#db.transaction(() => {
       const inserted = this.#db
         .statement(
-          `INSERT INTO leads (${LEAD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          `INSERT INTO leads (${LEAD_COLUMNS}, stage, spam_reason, spam_at, message_key)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (idempotency_key) DO NOTHING`,
         )
         .run(
@@ -203,6 +218,11 @@ export class SqliteLeadsStore implements LeadsStore {
           lead.status,
           lead.idempotency_key,
           lead.urgent ? 1 : 0,
+          // A spam lead is at the stage `spam` from the start, and spam since it came.
+          lead.status === 'spam' ? 'spam' : 'new',
+          lead.status === 'spam' ? (lead.spam_reason ?? 'trap') : null,
+          lead.status === 'spam' ? lead.created_at : null,
+          lead.message_key ?? null,
         );
       if (inserted.changes === 0) {
         const existing = this.#db
@@ -514,6 +534,91 @@ export class SqliteLeadsStore implements LeadsStore {
     return Number(result.changes);
   }
 
+  async purgeSpamBefore(cutoff: string): Promise<number> {
+    const result = await this.#db.attempt('write', () =>
+      this.#db.statement(`DELETE FROM leads WHERE status = 'spam' AND spam_at < ?`).run(cutoff),
+    );
+    await this.#db.eraseWal();
+    return Number(result.changes);
+  }
+
+  // -------------------------------------------------------------------------
+  // Spam
+
+  async hasMessageSince(messageKey: string, since: string): Promise<boolean> {
+    return this.#db.attempt('read', () =>
+      Boolean(
+        this.#db
+          .statement(
+            `SELECT 1 AS found FROM leads
+             WHERE message_key = ? AND created_at >= ? AND status <> 'not_accepted' LIMIT 1`,
+          )
+          .get(messageKey, since),
+      ),
+    );
+  }
+
+  async countSpamLeads(): Promise<number> {
+    const row = await this.#db.attempt('read', () =>
+      this.#db.statement(`SELECT count(*) AS n FROM leads WHERE stage = 'spam'`).get(),
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  async markSpam(id: string, at: string, reason: SpamReason): Promise<number | null> {
+    return this.#db.attempt('write', () =>
+      this.#db.transaction(() => {
+        const marked = this.#db
+          .statement(
+            `UPDATE leads SET status = 'spam', stage = 'spam', spam_reason = ?, spam_at = ?,
+               revision = revision + 1
+             WHERE id = ? AND status <> 'spam'`,
+          )
+          .run(reason, at, id);
+        if (Number(marked.changes) === 0) return null;
+        const cancelled = this.#db
+          .statement(
+            `UPDATE lead_deliveries SET state = 'cancelled', next_attempt_at = NULL,
+               lease_owner = NULL, lease_expires_at = NULL
+             WHERE lead_id = ? AND state = 'pending'`,
+          )
+          .run(id);
+        return Number(cancelled.changes);
+      }),
+    );
+  }
+
+  async rescueLead(id: string, deliveries: readonly NewDelivery[]): Promise<boolean> {
+    return this.#db.attempt('write', () =>
+      this.#db.transaction(() => {
+        const rescued = this.#db
+          .statement(
+            `UPDATE leads SET status = 'accepted', stage = 'new', spam_reason = NULL,
+               spam_at = NULL, revision = revision + 1
+             WHERE id = ? AND status = 'spam'`,
+          )
+          .run(id);
+        if (Number(rescued.changes) === 0) return false;
+        this.#db.statement('DELETE FROM lead_deliveries WHERE lead_id = ?').run(id);
+        const insert = this.#db.statement(
+          `INSERT INTO lead_deliveries (lead_id, target, label, state, attempts, next_attempt_at, position)
+           VALUES (?, ?, ?, ?, 0, ?, ?)`,
+        );
+        deliveries.forEach((delivery, position) => {
+          insert.run(
+            id,
+            delivery.target,
+            delivery.label,
+            delivery.state,
+            delivery.next_attempt_at,
+            position,
+          );
+        });
+        return true;
+      }),
+    );
+  }
+
   // -------------------------------------------------------------------------
   // The owner's pages
 
@@ -553,6 +658,8 @@ export class SqliteLeadsStore implements LeadsStore {
     if (search.stage !== undefined) {
       where.push('stage = ?');
       values.push(search.stage);
+    } else {
+      where.push(NOT_SPAM);
     }
     if (text !== null) {
       // instr(), not LIKE: the search text is matched as it is, no wildcards.
@@ -607,7 +714,9 @@ export class SqliteLeadsStore implements LeadsStore {
 
   async countUnseenLeads(): Promise<number> {
     const row = await this.#db.attempt('read', () =>
-      this.#db.statement('SELECT count(*) AS n FROM leads WHERE seen_at IS NULL').get(),
+      this.#db
+        .statement(`SELECT count(*) AS n FROM leads WHERE seen_at IS NULL AND ${NOT_SPAM}`)
+        .get(),
     );
     return Number(row?.n ?? 0);
   }
