@@ -398,4 +398,35 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX leads_spam_at ON leads (spam_at) WHERE spam_at IS NOT NULL;
     `,
   },
+  {
+    // "I'm on it" and escalation (docs/operations.md): who first said they
+    // were on a lead and when; when an urgent lead nobody took was pushed
+    // and e-mailed again, and the claim of the process doing it. Urgent
+    // leads stored before this were never going to be escalated: they count
+    // as settled, so the upgrade sends nothing about them. A delivery keeps
+    // when its first attempt failed (the ones failing now: their lead's
+    // time), and lead_alerts one mark per outage of a target, so each is
+    // pushed once whatever the number of processes.
+    version: 19,
+    name: 'lead acknowledgement and escalation',
+    sql: `
+      ALTER TABLE leads
+        ADD COLUMN acknowledged_at timestamptz,
+        ADD COLUMN acknowledged_by text CHECK (length(acknowledged_by) <= 320),
+        ADD COLUMN escalated_at timestamptz,
+        ADD COLUMN escalation_claimed_until timestamptz;
+      UPDATE leads SET escalated_at = created_at WHERE urgent;
+      CREATE INDEX leads_to_escalate ON leads (created_at)
+        WHERE urgent AND escalated_at IS NULL AND acknowledged_at IS NULL;
+      ALTER TABLE lead_deliveries ADD COLUMN first_failed_at timestamptz;
+      UPDATE lead_deliveries d SET first_failed_at = l.created_at FROM leads l
+        WHERE l.id = d.lead_id AND d.state IN ('pending', 'failed') AND d.attempts > 0;
+      CREATE INDEX lead_deliveries_failing ON lead_deliveries (target, first_failed_at)
+        WHERE state IN ('pending', 'failed') AND first_failed_at IS NOT NULL;
+      CREATE TABLE lead_alerts (
+        name text PRIMARY KEY CHECK (length(name) BETWEEN 1 AND 100),
+        at timestamptz NOT NULL
+      );
+    `,
+  },
 ];

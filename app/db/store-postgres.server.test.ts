@@ -4,6 +4,7 @@ import { runActivityContract } from './activity/activity.contract.ts';
 import { runLeadsContract } from './leads/leads.contract.ts';
 import { runLeadsInboxContract } from './leads/leads-inbox.contract.ts';
 import { runLeadsSpamContract } from './leads/leads-spam.contract.ts';
+import { runLeadsAlertsContract } from './leads/leads-alerts.contract.ts';
 import { runOwnersContract } from './owners/owners.contract.ts';
 import { runPushContract } from './push/push.contract.ts';
 import { runRateLimitsContract } from './rate-limits/rate-limits.contract.ts';
@@ -29,6 +30,7 @@ for (const runContract of [
   runLeadsContract,
   runLeadsInboxContract,
   runLeadsSpamContract,
+  runLeadsAlertsContract,
   runRateLimitsContract,
   runOwnersContract,
   runActivityContract,

@@ -111,6 +111,14 @@ export class ReconnectingAppStore implements AppStore {
   purgeRateLimits: AppStore['purgeRateLimits'] = () => this.#call((s) => s.purgeRateLimits());
   countFailedDeliveries: AppStore['countFailedDeliveries'] = () =>
     this.#call((s) => s.countFailedDeliveries());
+  acknowledgeLead: AppStore['acknowledgeLead'] = (...args) =>
+    this.#call((s) => s.acknowledgeLead(...args));
+  claimEscalations: AppStore['claimEscalations'] = (...args) =>
+    this.#call((s) => s.claimEscalations(...args));
+  finishEscalation: AppStore['finishEscalation'] = (...args) =>
+    this.#call((s) => s.finishEscalation(...args));
+  checkTargetOutage: AppStore['checkTargetOutage'] = (...args) =>
+    this.#call((s) => s.checkTargetOutage(...args));
   checkWritable: AppStore['checkWritable'] = () => this.#call((s) => s.checkWritable());
   peekRateLimit: AppStore['peekRateLimit'] = (...args) =>
     this.#call((s) => s.peekRateLimit(...args));

@@ -49,6 +49,7 @@ const TABLES = [
   'lead_store_secrets',
   'push_subscriptions',
   'push_vapid_keys',
+  'lead_alerts',
 ];
 
 /** Unique keys in one order, whatever order each database lists them in. */

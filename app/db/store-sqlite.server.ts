@@ -166,6 +166,14 @@ export class SqliteAppStore implements AppStore {
   countUnseenLeads: LeadsStore['countUnseenLeads'] = () => this.#leads.countUnseenLeads();
   countFailedDeliveries: LeadsStore['countFailedDeliveries'] = (...args) =>
     this.#leads.countFailedDeliveries(...args);
+  acknowledgeLead: LeadsStore['acknowledgeLead'] = (...args) =>
+    this.#leads.acknowledgeLead(...args);
+  claimEscalations: LeadsStore['claimEscalations'] = (...args) =>
+    this.#leads.claimEscalations(...args);
+  finishEscalation: LeadsStore['finishEscalation'] = (...args) =>
+    this.#leads.finishEscalation(...args);
+  checkTargetOutage: LeadsStore['checkTargetOutage'] = (...args) =>
+    this.#leads.checkTargetOutage(...args);
 
   // The owners' accounts and sign-ins (owners/owners.sqlite.server.ts)
   addOwner: OwnerStore['addOwner'] = (...args) => this.#owners.addOwner(...args);

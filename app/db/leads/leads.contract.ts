@@ -88,6 +88,8 @@ export function runLeadsContract(
         revision: 0,
         seen_at: null,
         spam_reason: null,
+        acknowledged_at: null,
+        acknowledged_by: null,
         photos: [],
         deliveries: [
           {

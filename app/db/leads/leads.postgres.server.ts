@@ -13,6 +13,10 @@ import {
   type LeadStage,
   type LeadSeen,
   type LeadSpam,
+  type LeadAcknowledged,
+  type AcknowledgeResult,
+  failedAttemptAt,
+  outageAlertName,
   type LeadTracking,
   type SpamReason,
   type TrackingSaveResult,
@@ -41,9 +45,9 @@ const DELIVERY_COLUMNS =
   'lead_id, target, label, state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_expires_at';
 /**
  * A lead as read back for people: what the visitor sent, the owner's
- * tracking, when first seen, why it is spam.
+ * tracking, when first seen, why it is spam, who is on it.
  */
-const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision, seen_at, spam_reason`;
+const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision, seen_at, spam_reason, acknowledged_at, acknowledged_by`;
 function toLead(row: Row, prefix = ''): LeadRecord {
   const get = (column: string) => row[`${prefix}${column}`];
   return {
@@ -69,12 +73,16 @@ function toTracking(row: Row): LeadTracking {
   };
 }
 
-function toStoredLead(row: Row): LeadRecord & LeadTracking & LeadSeen & LeadSpam {
+function toStoredLead(
+  row: Row,
+): LeadRecord & LeadTracking & LeadSeen & LeadSpam & LeadAcknowledged {
   return {
     ...toLead(row),
     ...toTracking(row),
     seen_at: iso(row.seen_at),
     spam_reason: textOrNull(row.spam_reason) as SpamReason | null,
+    acknowledged_at: iso(row.acknowledged_at),
+    acknowledged_by: textOrNull(row.acknowledged_by),
   };
 }
 
@@ -113,7 +121,7 @@ export class PostgresLeadsStore implements LeadsStore {
 
   /** Leads with their deliveries and their photos' metadata. */
   async #withDetails(
-    leads: ReadonlyArray<LeadRecord & LeadTracking & LeadSeen & LeadSpam>,
+    leads: ReadonlyArray<LeadRecord & LeadTracking & LeadSeen & LeadSpam & LeadAcknowledged>,
   ): Promise<LeadWithDeliveries[]> {
     const ids = leads.map((lead) => lead.id);
     if (ids.length === 0) return [];
@@ -271,9 +279,11 @@ export class PostgresLeadsStore implements LeadsStore {
        UPDATE lead_deliveries d
        SET state = u.state, attempts = u.attempts, next_attempt_at = u.next_attempt_at,
            last_error = u.last_error, delivered_at = u.delivered_at,
+           first_failed_at = coalesce(d.first_failed_at, u.failed_at),
            lease_owner = NULL, lease_expires_at = NULL
-       FROM unnest($3::text[], $4::text[], $5::int[], $6::timestamptz[], $7::text[], $8::timestamptz[])
-         AS u (target, state, attempts, next_attempt_at, last_error, delivered_at)
+       FROM unnest($3::text[], $4::text[], $5::int[], $6::timestamptz[], $7::text[], $8::timestamptz[],
+                   $9::timestamptz[])
+         AS u (target, state, attempts, next_attempt_at, last_error, delivered_at, failed_at)
        WHERE d.lead_id = $1 AND d.target = u.target`,
       [
         id,
@@ -284,6 +294,7 @@ export class PostgresLeadsStore implements LeadsStore {
         updates.map((u) => u.next_attempt_at),
         updates.map((u) => clipError(u.last_error)),
         updates.map((u) => u.delivered_at),
+        updates.map(failedAttemptAt),
       ],
     );
   }
@@ -346,7 +357,9 @@ export class PostgresLeadsStore implements LeadsStore {
     const result = await this.#pool.query(
       `UPDATE lead_deliveries
        SET state = $4, attempts = $5, next_attempt_at = $6::timestamptz, last_error = $7,
-           delivered_at = $8::timestamptz, lease_owner = NULL, lease_expires_at = NULL
+           delivered_at = $8::timestamptz,
+           first_failed_at = coalesce(first_failed_at, $9::timestamptz),
+           lease_owner = NULL, lease_expires_at = NULL
        WHERE lead_id = $1 AND target = $2 AND lease_owner = $3`,
       [
         leadId,
@@ -357,6 +370,7 @@ export class PostgresLeadsStore implements LeadsStore {
         update.next_attempt_at,
         clipError(update.last_error),
         update.delivered_at,
+        failedAttemptAt(update),
       ],
     );
     return result.rowCount === 1;
@@ -630,5 +644,128 @@ export class PostgresLeadsStore implements LeadsStore {
       `SELECT count(*)::int AS n FROM lead_deliveries WHERE state = 'failed'`,
     );
     return result.rows[0]?.n ?? 0;
+  }
+
+  // -------------------------------------------------------------------------
+  // "I'm on it", escalation and the e-mail outage alert
+
+  async acknowledgeLead(id: string, by: string, at: string): Promise<AcknowledgeResult | null> {
+    if (!UUID.test(id)) return null;
+    const kept = await this.#pool.query(
+      `UPDATE leads SET acknowledged_at = $3::timestamptz, acknowledged_by = $2
+       WHERE id = $1 AND acknowledged_at IS NULL
+       RETURNING acknowledged_at, acknowledged_by`,
+      [id, by, at],
+    );
+    // A second statement, so its snapshot sees the acknowledgement that won.
+    const row = (kept.rows[0] ??
+      (
+        await this.#pool.query('SELECT acknowledged_at, acknowledged_by FROM leads WHERE id = $1', [
+          id,
+        ])
+      ).rows[0]) as Row | undefined;
+    if (!row) return null;
+    return {
+      first: kept.rowCount === 1,
+      acknowledged_at: iso(row.acknowledged_at) ?? '',
+      acknowledged_by: String(row.acknowledged_by),
+    };
+  }
+
+  async claimEscalations(options: {
+    dueBefore: string;
+    now: string;
+    leaseUntil: string;
+    limit: number;
+  }): Promise<LeadRecord[]> {
+    // One statement: rows another worker (or an acknowledgement) has locked
+    // are skipped, and a locked row's conditions are checked again on its
+    // newest version, so an acknowledged lead is never claimed.
+    const result = await this.#pool.query(
+      `WITH due AS (
+         SELECT id FROM leads
+         WHERE urgent AND escalated_at IS NULL AND acknowledged_at IS NULL
+           AND created_at <= $1::timestamptz AND status = 'accepted' AND stage = 'new'
+           AND (escalation_claimed_until IS NULL OR escalation_claimed_until <= $2::timestamptz)
+         ORDER BY created_at
+         LIMIT $4
+         FOR UPDATE SKIP LOCKED
+       )
+       UPDATE leads l SET escalation_claimed_until = $3::timestamptz
+       FROM due WHERE l.id = due.id
+       RETURNING ${LEAD_COLUMNS.split(', ')
+         .map((column) => `l.${column}`)
+         .join(', ')}`,
+      [options.dueBefore, options.now, options.leaseUntil, options.limit],
+    );
+    return (result.rows as Row[])
+      .map((row) => toLead(row))
+      .sort((a, b) => a.created_at.localeCompare(b.created_at));
+  }
+
+  async finishEscalation(id: string, at: string): Promise<void> {
+    if (!UUID.test(id)) return;
+    await this.#pool.query(
+      `UPDATE leads SET escalated_at = $2::timestamptz, escalation_claimed_until = NULL
+       WHERE id = $1 AND escalated_at IS NULL`,
+      [id, at],
+    );
+  }
+
+  async checkTargetOutage(
+    target: string,
+    failingSince: string,
+    at: string,
+  ): Promise<{ outage: boolean; alert: boolean }> {
+    const name = outageAlertName(target);
+    /*
+     * The latest first failure at or before `failingSince` of a delivery
+     * to the target still pending or failed; an outage when nothing was
+     * delivered to it after that failure (nor, then, after any earlier one).
+     */
+    const look = (client: Pick<pg.Pool, 'query'>) =>
+      client.query<{ outage: boolean; marked: boolean }>(
+        `WITH latest AS (
+           SELECT max(first_failed_at) AS at FROM lead_deliveries
+           WHERE target = $1 AND state IN ('pending', 'failed') AND first_failed_at IS NOT NULL
+             AND first_failed_at <= $2::timestamptz
+         )
+         SELECT latest.at IS NOT NULL AND NOT EXISTS (
+                  SELECT 1 FROM lead_deliveries
+                  WHERE target = $1 AND state = 'delivered' AND delivered_at > latest.at
+                ) AS outage,
+                EXISTS (SELECT 1 FROM lead_alerts WHERE name = $3) AS marked
+         FROM latest`,
+        [target, failingSince, name],
+      );
+    const first = (await look(this.#pool)).rows[0];
+    const outage = first?.outage === true;
+    // Nothing to change (the usual case): nothing is written.
+    if (outage === (first?.marked === true)) return { outage, alert: false };
+    // Looked at again under a lock of its own: of several processes
+    // finding the outage at once, one marks it.
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext('lead-alerts:' || $1))`, [name]);
+      const now = (await look(client)).rows[0]?.outage === true;
+      let alert = false;
+      if (now) {
+        const inserted = await client.query(
+          'INSERT INTO lead_alerts (name, at) VALUES ($1, $2::timestamptz) ON CONFLICT DO NOTHING',
+          [name, at],
+        );
+        alert = inserted.rowCount === 1;
+      } else {
+        await client.query('DELETE FROM lead_alerts WHERE name = $1', [name]);
+      }
+      await client.query('COMMIT');
+      return { outage: now, alert };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 }

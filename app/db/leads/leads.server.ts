@@ -150,6 +150,24 @@ export interface LeadSpam {
 }
 
 /**
+ * "I'm on it" (docs/operations.md, "I'm on it" and escalation): when an
+ * owner first said they were dealing with the lead, and who (their e-mail
+ * address as the owners' list keeps it). The first one stays; null until
+ * then.
+ */
+export interface LeadAcknowledged {
+  acknowledged_at: string | null;
+  acknowledged_by: string | null;
+}
+
+/** What an acknowledgement left: the lead's first one, and whether this call made it. */
+export interface AcknowledgeResult {
+  first: boolean;
+  acknowledged_at: string;
+  acknowledged_by: string;
+}
+
+/**
  * A photo sent with an enquiry (docs/operations.md#photos-with-an-enquiry),
  * as the lead record lists it: already made safe (app/images/safe-photo.server.ts),
  * so always a JPEG. `position` is its place among the lead's photos, from 0.
@@ -180,7 +198,7 @@ export interface NewLeadPhoto {
  * A stored lead as read back: what the visitor sent, the owner's tracking,
  * when an owner first saw it, the deliveries, the photos.
  */
-export interface LeadWithDeliveries extends LeadRecord, LeadTracking, LeadSeen {
+export interface LeadWithDeliveries extends LeadRecord, LeadTracking, LeadSeen, LeadAcknowledged {
   spam_reason: SpamReason | null;
   deliveries: DeliveryRecord[];
   /** Its photos' metadata, by position; their bytes come from getLeadPhoto. */
@@ -205,6 +223,12 @@ export interface DeliveryUpdate {
   next_attempt_at: string | null;
   last_error: string | null;
   delivered_at: string | null;
+  /**
+   * When this attempt ended. A failed attempt's time is kept as the
+   * delivery's first failure until it is delivered (the e-mail outage alert,
+   * docs/operations.md); unset, nothing is kept.
+   */
+  attempted_at?: string | undefined;
 }
 
 /** A pending delivery cancelled because its target is no longer configured. */
@@ -459,6 +483,49 @@ export interface LeadsStore {
 
   /** How many deliveries were given up for good (GET /healthz). */
   countFailedDeliveries(): Promise<number>;
+
+  // -------------------------------------------------------------------------
+  // "I'm on it", escalation and the e-mail outage alert
+  // (docs/operations.md, "I'm on it" and escalation)
+
+  /**
+   * An owner is on the lead: the first acknowledgement is kept (of two at
+   * once, whichever instance asks, one is first) and returned; null when
+   * there is no such lead.
+   */
+  acknowledgeLead(id: string, by: string, at: string): Promise<AcknowledgeResult | null>;
+
+  /**
+   * Claims up to `limit` urgent leads to escalate: accepted, still `new`,
+   * not acknowledged, not escalated yet, created at or before `dueBefore`,
+   * and not claimed by a live worker (a claim holds until `leaseUntil`).
+   * Atomic: two workers never claim the same lead at once. The worker
+   * sends, then calls finishEscalation; a worker that dies first leaves the
+   * lead to be claimed again once its claim has expired.
+   */
+  claimEscalations(options: {
+    dueBefore: string;
+    now: string;
+    leaseUntil: string;
+    limit: number;
+  }): Promise<LeadRecord[]>;
+
+  /** The lead was escalated at `at`: never claimed again. */
+  finishEscalation(id: string, at: string): Promise<void>;
+
+  /**
+   * Whether deliveries to `target` are failing since `failingSince` or
+   * earlier: a delivery to it is pending or failed, its first failed attempt
+   * at or before then, and none was delivered after that attempt. The
+   * store keeps one mark per outage: `alert` is true for the one call, of
+   * any instance, that finds the outage first; a call that finds none
+   * clears the mark, so the next outage is alerted again.
+   */
+  checkTargetOutage(
+    target: string,
+    failingSince: string,
+    at: string,
+  ): Promise<{ outage: boolean; alert: boolean }>;
 }
 
 /** Rows grouped by their lead id, in the order given. */
@@ -474,7 +541,7 @@ function groupByLead<T extends { lead_id: string }>(rows: readonly T[]): Map<str
 
 /** Groups delivery rows and photos' metadata under their leads, keeping the lead order. */
 export function attachDeliveries(
-  leads: ReadonlyArray<LeadRecord & LeadTracking & LeadSeen & LeadSpam>,
+  leads: ReadonlyArray<LeadRecord & LeadTracking & LeadSeen & LeadSpam & LeadAcknowledged>,
   deliveries: readonly DeliveryRecord[],
   photos: ReadonlyArray<LeadPhotoInfo & { lead_id: string }> = [],
 ): LeadWithDeliveries[] {
@@ -500,3 +567,17 @@ export function toPhotoInfo(row: Record<string, unknown>): LeadPhotoInfo & { lea
     byte_size: Number(row.byte_size),
   };
 }
+
+/**
+ * The time a delivery's update records as a failed attempt (kept as its
+ * first failure while none is kept yet); null for a success, or when the
+ * update does not say when it was made.
+ */
+export function failedAttemptAt(update: DeliveryUpdate): string | null {
+  return update.state !== 'delivered' && update.last_error !== null
+    ? (update.attempted_at ?? null)
+    : null;
+}
+
+/** The store's mark of an outage of a delivery target (checkTargetOutage). */
+export const outageAlertName = (target: string) => `outage:${target}`.slice(0, 100);

@@ -14,6 +14,10 @@ import {
   type LeadStage,
   type LeadSeen,
   type LeadSpam,
+  type LeadAcknowledged,
+  type AcknowledgeResult,
+  failedAttemptAt,
+  outageAlertName,
   type LeadTracking,
   type SpamReason,
   type TrackingSaveResult,
@@ -45,11 +49,21 @@ const DELIVERY_COLUMNS =
   'lead_id, target, label, state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_expires_at';
 /**
  * A lead as read back for people: what the visitor sent, the owner's
- * tracking, when first seen, why it is spam.
+ * tracking, when first seen, why it is spam, who is on it.
  */
-const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision, seen_at, spam_reason`;
+const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision, seen_at, spam_reason, acknowledged_at, acknowledged_by`;
 /** Every lead but spam (docs/operations.md#spam): the inbox's list and its count of new ones. */
 const NOT_SPAM = `stage <> 'spam'`;
+
+/**
+ * An urgent lead to push and e-mail again (docs/operations.md, "I'm on it"
+ * and escalation): accepted, still `new`, nobody on it, not escalated,
+ * created at or before the first parameter, and not claimed by a live
+ * worker at the second. Its first three conditions are the index's.
+ */
+const ESCALATION_DUE = `urgent = 1 AND escalated_at IS NULL AND acknowledged_at IS NULL
+  AND created_at <= ? AND status = 'accepted' AND stage = 'new'
+  AND (escalation_claimed_until IS NULL OR escalation_claimed_until <= ?)`;
 
 /**
  * The outbox's claim: the oldest due pending deliveries of accepted leads,
@@ -98,12 +112,16 @@ function toTracking(row: Row): LeadTracking {
   };
 }
 
-function toStoredLead(row: Row): LeadRecord & LeadTracking & LeadSeen & LeadSpam {
+function toStoredLead(
+  row: Row,
+): LeadRecord & LeadTracking & LeadSeen & LeadSpam & LeadAcknowledged {
   return {
     ...toLead(row),
     ...toTracking(row),
     seen_at: textOrNull(row.seen_at),
     spam_reason: textOrNull(row.spam_reason) as SpamReason | null,
+    acknowledged_at: textOrNull(row.acknowledged_at),
+    acknowledged_by: textOrNull(row.acknowledged_by),
   };
 }
 
@@ -167,7 +185,7 @@ export class SqliteLeadsStore implements LeadsStore {
 
   /** Leads with their deliveries and their photos' metadata. */
   #withDetails(
-    leads: ReadonlyArray<LeadRecord & LeadTracking & LeadSeen & LeadSpam>,
+    leads: ReadonlyArray<LeadRecord & LeadTracking & LeadSeen & LeadSpam & LeadAcknowledged>,
   ): LeadWithDeliveries[] {
     const ids = leads.map((lead) => lead.id);
     return attachDeliveries(leads, this.#deliveriesOf(ids), this.#photosOf(ids));
@@ -299,6 +317,7 @@ export class SqliteLeadsStore implements LeadsStore {
       const update = this.#db.statement(
         `UPDATE lead_deliveries
          SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?, delivered_at = ?,
+             first_failed_at = coalesce(first_failed_at, ?),
              lease_owner = NULL, lease_expires_at = NULL
          WHERE lead_id = ? AND target = ?`,
       );
@@ -309,6 +328,7 @@ export class SqliteLeadsStore implements LeadsStore {
           u.next_attempt_at,
           clipError(u.last_error),
           u.delivered_at,
+          failedAttemptAt(u),
           id,
           u.target,
         );
@@ -392,6 +412,7 @@ export class SqliteLeadsStore implements LeadsStore {
           .statement(
             `UPDATE lead_deliveries
          SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?, delivered_at = ?,
+             first_failed_at = coalesce(first_failed_at, ?),
              lease_owner = NULL, lease_expires_at = NULL
          WHERE lead_id = ? AND target = ? AND lease_owner = ?`,
           )
@@ -401,6 +422,7 @@ export class SqliteLeadsStore implements LeadsStore {
             update.next_attempt_at,
             clipError(update.last_error),
             update.delivered_at,
+            failedAttemptAt(update),
             leadId,
             update.target,
             owner,
@@ -726,5 +748,124 @@ export class SqliteLeadsStore implements LeadsStore {
       this.#db.statement(`SELECT count(*) AS n FROM lead_deliveries WHERE state = 'failed'`).get(),
     );
     return Number(row?.n ?? 0);
+  }
+
+  // -------------------------------------------------------------------------
+  // "I'm on it", escalation and the e-mail outage alert
+
+  async acknowledgeLead(id: string, by: string, at: string): Promise<AcknowledgeResult | null> {
+    return this.#db.attempt('write', () =>
+      this.#db.transaction((): AcknowledgeResult | null => {
+        const first = this.#db
+          .statement(
+            `UPDATE leads SET acknowledged_at = ?, acknowledged_by = ?
+             WHERE id = ? AND acknowledged_at IS NULL`,
+          )
+          .run(at, by, id);
+        const row = this.#db
+          .statement('SELECT acknowledged_at, acknowledged_by FROM leads WHERE id = ?')
+          .get(id);
+        if (!row) return null;
+        return {
+          first: Number(first.changes) === 1,
+          acknowledged_at: String(row.acknowledged_at),
+          acknowledged_by: String(row.acknowledged_by),
+        };
+      }),
+    );
+  }
+
+  async claimEscalations(options: {
+    dueBefore: string;
+    now: string;
+    leaseUntil: string;
+    limit: number;
+  }): Promise<LeadRecord[]> {
+    const due = [options.dueBefore, options.now];
+    return this.#db.attempt('write', () => {
+      // Read first: most rounds find nothing, and then nothing is written.
+      if (!this.#db.statement(`SELECT 1 FROM leads WHERE ${ESCALATION_DUE} LIMIT 1`).get(...due)) {
+        return [];
+      }
+      // One UPDATE ... RETURNING in an immediate transaction: the choice and
+      // the claim are one step, and an acknowledgement is before or after it.
+      return this.#db.bookkeeping(() =>
+        this.#db
+          .statement(
+            `UPDATE leads SET escalation_claimed_until = ?
+             WHERE id IN (SELECT id FROM leads WHERE ${ESCALATION_DUE} ORDER BY created_at LIMIT ?)
+             RETURNING ${LEAD_COLUMNS}`,
+          )
+          .all(options.leaseUntil, ...due, options.limit)
+          .map(toLead)
+          .sort((a, b) => a.created_at.localeCompare(b.created_at)),
+      );
+    });
+  }
+
+  async finishEscalation(id: string, at: string): Promise<void> {
+    await this.#db.attempt('write', () =>
+      this.#db.transaction(() =>
+        this.#db
+          .statement(
+            `UPDATE leads SET escalated_at = ?, escalation_claimed_until = NULL
+             WHERE id = ? AND escalated_at IS NULL`,
+          )
+          .run(at, id),
+      ),
+    );
+  }
+
+  async checkTargetOutage(
+    target: string,
+    failingSince: string,
+    at: string,
+  ): Promise<{ outage: boolean; alert: boolean }> {
+    const name = outageAlertName(target);
+    return this.#db.attempt('write', () => {
+      const outage = this.#targetOutage(target, failingSince);
+      const marked =
+        this.#db.statement('SELECT 1 FROM lead_alerts WHERE name = ?').get(name) !== undefined;
+      // Nothing to change (the usual case): nothing is written.
+      if (outage === marked) return { outage, alert: false };
+      // In an immediate transaction, looked at again: of several processes
+      // finding the outage at once, one marks it.
+      return this.#db.transaction(() => {
+        const now = this.#targetOutage(target, failingSince);
+        if (!now) {
+          this.#db.statement('DELETE FROM lead_alerts WHERE name = ?').run(name);
+          return { outage: false, alert: false };
+        }
+        const inserted = this.#db
+          .statement('INSERT INTO lead_alerts (name, at) VALUES (?, ?) ON CONFLICT DO NOTHING')
+          .run(name, at);
+        return { outage: true, alert: Number(inserted.changes) === 1 };
+      });
+    });
+  }
+
+  /**
+   * The latest first failure at or before `failingSince` of a delivery to
+   * the target still pending or failed; an outage when nothing was
+   * delivered to that target after it (any earlier failure then has nothing
+   * delivered after it either).
+   */
+  #targetOutage(target: string, failingSince: string): boolean {
+    const latest = this.#db
+      .statement(
+        `SELECT max(first_failed_at) AS at FROM lead_deliveries
+         WHERE target = ? AND state IN ('pending', 'failed') AND first_failed_at IS NOT NULL
+           AND first_failed_at <= ?`,
+      )
+      .get(target, failingSince);
+    const since = textOrNull(latest?.at);
+    if (since === null) return false;
+    const deliveredAfter = this.#db
+      .statement(
+        `SELECT 1 FROM lead_deliveries
+         WHERE target = ? AND state = 'delivered' AND delivered_at > ? LIMIT 1`,
+      )
+      .get(target, since);
+    return deliveredAfter === undefined;
   }
 }
