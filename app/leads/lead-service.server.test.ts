@@ -116,6 +116,14 @@ class FailingStore implements AppStore {
   countSpamLeads: AppStore['countSpamLeads'] = async () => this.#inner.countSpamLeads();
   markSpam: AppStore['markSpam'] = async (...args) => this.#inner.markSpam(...args);
   rescueLead: AppStore['rescueLead'] = async (...args) => this.#inner.rescueLead(...args);
+  acknowledgeLead: AppStore['acknowledgeLead'] = async (...args) =>
+    this.#inner.acknowledgeLead(...args);
+  claimEscalations: AppStore['claimEscalations'] = async (...args) =>
+    this.#inner.claimEscalations(...args);
+  finishEscalation: AppStore['finishEscalation'] = async (...args) =>
+    this.#inner.finishEscalation(...args);
+  checkTargetOutage: AppStore['checkTargetOutage'] = async (...args) =>
+    this.#inner.checkTargetOutage(...args);
   addOwner: AppStore['addOwner'] = async (...args) => this.#inner.addOwner(...args);
   getOwner: AppStore['getOwner'] = async (...args) => this.#inner.getOwner(...args);
   findOwnerByEmail: AppStore['findOwnerByEmail'] = async (...args) =>

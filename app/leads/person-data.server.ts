@@ -34,6 +34,8 @@ export function exportRecord(lead: LeadWithDeliveries, photos: readonly LeadPhot
     status: lead.status,
     stage: lead.stage,
     note: lead.note,
+    acknowledged_at: lead.acknowledged_at,
+    acknowledged_by: lead.acknowledged_by,
     deliveries: lead.deliveries.map((delivery) => ({
       target: delivery.label,
       state: delivery.state,
@@ -125,6 +127,10 @@ export const ACTIVITY = {
   deliveryRetried: 'delivery.retried',
   personExported: 'person.exported',
   personDeleted: 'person.deleted',
+  /** "I'm on it", by an owner (docs/operations.md, "I'm on it" and escalation). */
+  leadAcknowledged: 'lead.acknowledged',
+  /** An urgent lead nobody took, pushed and e-mailed again (by the server). */
+  leadEscalated: 'lead.escalated',
 } as const;
 
 export function activity(

@@ -187,6 +187,8 @@ describe('leads CLI', () => {
     ]);
     // The owner's stage and note, as the owner's pages save them.
     await store.saveLeadTracking(leads.pending.id, 0, { stage: 'contacted', note: PENDING_NOTE });
+    // "I'm on it", as the lead's page or the phone's notification says it.
+    await store.acknowledgeLead(leads.pending.id, 'kasey@example.nz', '2025-03-02T09:05:00.000Z');
     await store.insertLead(leads.hostile, []);
     await store.insertLead(leads.refused, [pendingTo(HOOK_A)]);
     await store.settleLead(leads.refused.id, 'accepted', [
@@ -319,15 +321,27 @@ describe('leads CLI', () => {
       'status',
       'stage',
       'note',
+      'acknowledged_at',
+      'acknowledged_by',
       'deliveries',
       'photos',
     ]);
-    expect(exported[0]).toEqual(expect.objectContaining({ stage: 'new', note: '', urgent: false }));
+    expect(exported[0]).toEqual(
+      expect.objectContaining({
+        stage: 'new',
+        note: '',
+        urgent: false,
+        acknowledged_at: null,
+        acknowledged_by: null,
+      }),
+    );
     expect(exported[1]).toEqual({
       ...leads.pending,
       idempotency_key: undefined,
       stage: 'contacted',
       note: PENDING_NOTE,
+      acknowledged_at: '2025-03-02T09:05:00.000Z',
+      acknowledged_by: 'kasey@example.nz',
       deliveries: [
         {
           target: LABEL_A,
@@ -378,11 +392,13 @@ describe('leads CLI', () => {
       'message',
       'stage',
       'note',
+      'acknowledged_at',
+      'acknowledged_by',
       'delivery',
       'deliveries',
     ]);
     expect(rows).toHaveLength(5);
-    expect(rows.every((row) => row.length === 14)).toBe(true);
+    expect(rows.every((row) => row.length === 16)).toBe(true);
     expect(rows[4]?.[5]).toBe('Mere Pōtae');
     expect(rows[4]?.[9]).toBe('Ranchslider in Pāpāmoa, another in Ōmokoroa');
     const hostile = rows[3]!;
@@ -398,9 +414,11 @@ describe('leads CLI', () => {
     expect(pending[10]).toBe('contacted');
     // The note as the owner wrote it, its formula defused.
     expect(pending[11]).toBe(`'${PENDING_NOTE}`);
+    expect(pending.slice(12, 14)).toEqual(['2025-03-02T09:05:00.000Z', 'kasey@example.nz']);
+    expect(rows[1]?.slice(12, 14)).toEqual(['', '']);
     expect(rows[1]?.slice(10, 12)).toEqual(['new', '']);
-    expect(pending[12]).toBe('pending 1/2');
-    expect(pending[13]).toBe(
+    expect(pending[14]).toBe('pending 1/2');
+    expect(pending[15]).toBe(
       `${LABEL_A} delivered attempts=1 delivered_at=2025-03-02T09:00:01.000Z\n` +
         `${LABEL_B} pending attempts=3 next_attempt_at=2025-03-02T09:01:00.000Z last_error=HTTP 503 busy`,
     );

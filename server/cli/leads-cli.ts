@@ -208,6 +208,8 @@ export const CSV_COLUMNS = [
   'message',
   'stage',
   'note',
+  'acknowledged_at',
+  'acknowledged_by',
   'delivery',
   'deliveries',
 ] as const;
@@ -230,6 +232,8 @@ export function toCsv(leads: readonly LeadWithDeliveries[]): string {
         lead.message,
         lead.stage,
         lead.note,
+        lead.acknowledged_at,
+        lead.acknowledged_by,
         deliverySummary(lead),
         deliveries,
       ]
