@@ -436,3 +436,61 @@ for (const person of PEOPLE) {
     await page.context().close();
   });
 }
+
+for (const variant of VARIANTS) {
+  test(`"I'm on it" ${variant.label}: the button, who is on it since when, the card, the activity`, async ({
+    browser,
+  }) => {
+    const customer = variant.js ? 'Customer 01' : 'Customer 02';
+    const owner = variant.js ? 'mere@glass.example.com' : 'kasey@glass.example.com';
+    const page = await ownerPage(browser, variant.js, owner);
+    await page.goto(`${site}/admin`);
+    await search(page, customer);
+    await page.getByRole('link', { name: customer }).click();
+    const lead = page.url();
+    const id = lead.split('/').pop() ?? '';
+    await expect(page.getByTestId('on-it')).toHaveCount(0);
+    await page.getByRole('button', { name: 'I’m on it' }).click();
+    // A plain form's post, answered with a redirect back to the page.
+    await page.waitForURL(`${lead}?done=ack`);
+    await expect(page.getByRole('status')).toHaveText(
+      'Done: the other owners can see who is on it.',
+    );
+    const name = variant.js ? 'Mere' : 'Kasey';
+    await expect(page.getByTestId('on-it')).toHaveText(
+      new RegExp(`^${name} is on it since \\d{1,2}:\\d\\d [ap]m\\.$`),
+    );
+    await expect(page.getByRole('button', { name: 'I’m on it' })).toHaveCount(0);
+    await expectAxeClean(page);
+
+    // The notification's action asks for JSON: the first owner on it stays.
+    const again = await page.request.post(`${lead}/ack`, {
+      headers: { Accept: 'application/json', Origin: site },
+    });
+    expect(again.status()).toBe(200);
+    expect(await again.json()).toEqual({
+      id,
+      first: false,
+      acknowledged_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
+      acknowledged_by: owner,
+    });
+    expect((await page.request.get(`${lead}/ack`)).status()).toBe(405);
+
+    await page.goto(`${site}/admin`);
+    await search(page, customer);
+    await expect(page.getByTestId('lead-row').getByTestId('on-it')).toContainText(
+      `${name} is on it since`,
+    );
+    await page.getByRole('link', { name: 'Activity' }).click();
+    await expect(
+      page.getByTestId('activity-row').filter({ hasText: `${name} said “I’m on it”` }),
+    ).toHaveCount(1);
+    const exported = JSON.parse(await leadsCli(['export', '--format', 'json'])) as Array<
+      Record<string, unknown>
+    >;
+    expect(exported.find((record) => record.id === id)).toEqual(
+      expect.objectContaining({ acknowledged_by: owner }),
+    );
+    await page.context().close();
+  });
+}

@@ -98,6 +98,24 @@ describe('the activity list in words', () => {
     ).toBe('Aroha Ngata saved changes to the business details, not yet published.');
   });
 
+  it('says who is on an enquiry, and that an urgent one nobody took went out again', () => {
+    const lead = randomUUID();
+    expect(
+      describeActivity({ actor: AROHA, action: ACTIVITY.leadAcknowledged, detail: `lead=${lead}` }),
+    ).toEqual({ sentence: 'Aroha Ngata said “I’m on it” for an enquiry.', lead });
+    expect(
+      describeActivity({
+        actor: SERVER_ACTOR,
+        action: ACTIVITY.leadEscalated,
+        detail: `lead=${lead},minutes=10`,
+      }),
+    ).toEqual({
+      sentence:
+        'The website sent an urgent enquiry to your phones and e-mail again: nobody had said “I’m on it” within 10 minutes.',
+      lead,
+    });
+  });
+
   it('has a sentence for every action the site notes, with no name, id or command in it', () => {
     const actions = [
       ...Object.values(OWNER_ACTIVITY),

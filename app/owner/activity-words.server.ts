@@ -5,6 +5,7 @@ import type { SafePhotoRefusal } from '../images/safe-photo.server.ts';
 import { ACTIVITY } from '../leads/person-data.server.ts';
 import { STAGE_WORDS } from './inbox.server.ts';
 import { OWNER_ACTIVITY } from './owner-activity.ts';
+import { ownerName } from './owner-name.ts';
 import { SERVER_ACTOR, SITE_ACTIVITY } from './site-activity.server.ts';
 
 /**
@@ -17,15 +18,7 @@ import { SERVER_ACTOR, SITE_ACTIVITY } from './site-activity.server.ts';
  * the owner's screen.
  */
 
-/** Who did it, for the sentence: the owner's name, from their e-mail address's local part. */
-export function ownerName(email: string): string {
-  const local = email.split('@')[0] ?? '';
-  const words = local
-    .split(/[._+-]+/)
-    .filter(Boolean)
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1));
-  return words.length > 0 ? words.join(' ') : 'An owner';
-}
+export { ownerName };
 
 const DEVICE_WORDS: Record<string, { a: string; kind: 'phone' | 'tablet' | 'computer' }> = {
   iphone: { a: 'an iPhone', kind: 'phone' },
@@ -143,6 +136,18 @@ export function describeActivity(
           : `${who} sent an enquiry again to a service the website passes enquiries to.`,
         lead,
       };
+    case ACTIVITY.leadAcknowledged:
+      return { sentence: `${who} said “I’m on it” for an enquiry.`, lead };
+    case ACTIVITY.leadEscalated: {
+      const minutes = Number(parts.get('minutes') ?? 0);
+      return {
+        sentence:
+          minutes > 0
+            ? `The website sent an urgent enquiry to your phones and e-mail again: nobody had said “I’m on it” within ${count(minutes, 'minute', 'minutes')}.`
+            : 'The website sent an urgent enquiry to your phones and e-mail again: nobody had said “I’m on it”.',
+        lead,
+      };
+    }
     case ACTIVITY.personExported:
       return { sentence: `${who} downloaded everything about one person (${enquiries}).`, lead };
     case ACTIVITY.personDeleted:

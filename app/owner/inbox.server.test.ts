@@ -9,6 +9,8 @@ import {
   inboxPage,
   leadCard,
   leadSummary,
+  acknowledgeLead,
+  onItSentence,
   markAllSeen,
   newSinceSeen,
   nzShortTime,
@@ -188,6 +190,7 @@ describe('a card of the inbox', () => {
       place: null,
       firstLine: 'A cracked pane in the lounge window, about 1.2 m by 900 mm. Can you come and…',
       unseen: true,
+      onIt: null,
     });
     const short = await stored({ message: 'Kitchen splashback\r\nthanks' });
     expect(leadCard((await store.getLead(short.id))!).firstLine).toBe('Kitchen splashback');
@@ -209,6 +212,43 @@ describe('a card of the inbox', () => {
       firstLine: null,
       unseen: false,
     });
+  });
+});
+
+describe("I'm on it", () => {
+  it('keeps the first owner on a lead, notes it once, and says so in words', async () => {
+    const lead = await stored({ urgent: true });
+    // 9:14 am on Thursday 5 March 2026 in Tauranga (NZDT, UTC+13).
+    const at = new Date('2026-03-04T20:14:00.000Z');
+    const first = await acknowledgeLead(
+      store,
+      { id: owner.id, email: 'kasey@glass.example.com' },
+      lead.id,
+      at,
+    );
+    expect(first).toEqual({
+      first: true,
+      acknowledged_at: at.toISOString(),
+      acknowledged_by: 'kasey@glass.example.com',
+    });
+    const again = await acknowledgeLead(store, owner, lead.id, new Date(at.getTime() + 60_000));
+    expect(again).toEqual({ ...first, first: false });
+    expect(await acknowledgeLead(store, owner, makeLead().id, at)).toBeNull();
+    const activity = await store.listActivity({ limit: 10 });
+    expect(activity.map((entry) => [entry.action, entry.detail])).toEqual([
+      ['lead.acknowledged', `lead=${lead.id}`],
+    ]);
+    const read = (await store.getLead(lead.id))!;
+    expect(onItSentence(read, new Date('2026-03-04T22:00:00.000Z'))).toBe(
+      'Kasey is on it since 9:14 am',
+    );
+    expect(onItSentence(read, new Date('2026-03-06T22:00:00.000Z'))).toBe(
+      'Kasey is on it since 9:14 am on Thu, 5 Mar',
+    );
+    expect(leadCard(read, new Date('2026-03-04T22:00:00.000Z')).onIt).toBe(
+      'Kasey is on it since 9:14 am',
+    );
+    expect(onItSentence((await store.getLead((await stored()).id))!)).toBeNull();
   });
 });
 

@@ -11,8 +11,11 @@ import {
   type AppStore,
   type LeadTracking,
   type LeadWithDeliveries,
+  type AcknowledgeResult,
+  type LeadAcknowledged,
 } from '../db/store.server.ts';
 import type { SignedInOwner } from './context.server.ts';
+import { ownerName } from './owner-name.ts';
 
 /**
  * What the inbox, a lead's page and the activity list decide, apart from
@@ -123,6 +126,45 @@ export function leadSummary(lead: LeadWithDeliveries): string {
   }
 }
 
+const nzDate = new Intl.DateTimeFormat('en-NZ', {
+  timeZone: 'Pacific/Auckland',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/**
+ * "I'm on it" in words (docs/operations.md, "I'm on it" and escalation):
+ * 'Kasey is on it since 9:14 am', with the day when it was not today in
+ * New Zealand ('… since 9:14 am on Thu, 5 Mar'); null while nobody is.
+ */
+export function onItSentence(lead: LeadAcknowledged, now = new Date()): string | null {
+  if (!lead.acknowledged_at || !lead.acknowledged_by) return null;
+  const at = new Date(lead.acknowledged_at);
+  const today = nzDate.format(at) === nzDate.format(now);
+  return `${ownerName(lead.acknowledged_by)} is on it since ${today ? nzHour.format(at) : nzAt(lead.acknowledged_at)}`;
+}
+
+/**
+ * "I'm on it" from the signed-in owner: kept when nobody was on the lead
+ * yet (the first stays, whoever asks again), and then noted in the
+ * activity list. Null when the lead is not there.
+ */
+export async function acknowledgeLead(
+  store: AppStore,
+  owner: SignedInOwner,
+  leadId: string,
+  now = new Date(),
+): Promise<AcknowledgeResult | null> {
+  const result = await store.acknowledgeLead(leadId, owner.email, now.toISOString());
+  if (result?.first) {
+    await store.recordActivity(
+      activity(owner.email, ACTIVITY.leadAcknowledged, { lead: leadId }, now),
+    );
+  }
+  return result;
+}
+
 /** The longest first line of a message a card shows, in characters. */
 const FIRST_LINE_MAX = 80;
 
@@ -151,6 +193,8 @@ export interface LeadCard {
   firstLine: string | null;
   /** No owner has opened it or marked it seen. */
   unseen: boolean;
+  /** 'Kasey is on it since 9:14 am'; null while nobody is. */
+  onIt: string | null;
 }
 
 /**
@@ -159,7 +203,7 @@ export interface LeadCard {
  * and postcode (docs/forms.md#the-lead-a-form-sends): its card shows the
  * postcode and no message.
  */
-export function leadCard(lead: LeadWithDeliveries): LeadCard {
+export function leadCard(lead: LeadWithDeliveries, now = new Date()): LeadCard {
   const callback = lead.source === 'hero_form';
   return {
     tel: telLink(lead.phone) ?? null,
@@ -167,6 +211,7 @@ export function leadCard(lead: LeadWithDeliveries): LeadCard {
     place: callback ? postcodeWords(callbackPostcode(lead.message)) : null,
     firstLine: callback ? null : firstLine(lead.message),
     unseen: lead.seen_at === null,
+    onIt: onItSentence(lead, now),
   };
 }
 
