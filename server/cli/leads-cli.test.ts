@@ -795,6 +795,8 @@ describe('CLI formatting helpers', () => {
       note: '',
       revision: 0,
       seen_at: null,
+      acknowledged_at: null,
+      acknowledged_by: null,
       spam_reason: null,
       photos: [],
     };
