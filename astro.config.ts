@@ -9,6 +9,7 @@ import { usePublishedContent } from './app/content/published.ts';
 import { checkSiteContent, describeProblems } from './app/content/site-content.ts';
 import type * as DevFront from './server/dev-front.server.ts';
 import { parseEnv } from './server/env.server.ts';
+import { ownerAppPlugin } from './scripts/owner-app.ts';
 
 // The public part of the environment is baked into the prerendered pages at
 // build time (canonical links, JSON-LD, analytics id). scripts/ensure-build.ts
@@ -114,6 +115,8 @@ export default defineConfig({
   vite: {
     ...(buildCacheDir ? { cacheDir: path.resolve(buildCacheDir, 'vite') } : {}),
     resolve: { alias: { '@site-photos': siteContent.photosDir } },
+    // The owner's service worker and app icons, for their endpoints under /admin.
+    plugins: [ownerAppPlugin()],
     define: {
       'import.meta.env.PUBLIC_SITE_URL': JSON.stringify(publicConfig.siteUrl),
       'import.meta.env.PUBLIC_GTAG_ID': JSON.stringify(publicConfig.gtagId),

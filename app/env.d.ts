@@ -35,3 +35,11 @@ declare namespace Astro {
     'client:afterload'?: boolean;
   }
 }
+
+/** The owner's pages' service worker and icons, made by the build (scripts/owner-app.ts). */
+declare module 'virtual:owner-app' {
+  /** The service worker, one classic script. */
+  export const serviceWorker: string;
+  /** Each icon's PNG, base64, by its file name (`icon-192.png`…). */
+  export const icons: Record<string, string>;
+}

@@ -126,8 +126,11 @@ test('every /admin route and method, without a valid session, shows no personal 
           expect(body.toLowerCase(), what).not.toContain(secret.toLowerCase());
           expect(headerText.toLowerCase(), what).not.toContain(secret.toLowerCase());
         }
-        // Without a session, only the sign-in pages answer; the rest lead there.
-        if (!/^(sign-in|setup)(\/|$)/.test(route)) {
+        // Without a session, only the sign-in pages and the app's files (to
+        // read) answer; the rest lead there.
+        const appFile =
+          ['sw.js', 'manifest.webmanifest'].includes(route) && ['GET', 'HEAD'].includes(method);
+        if (!/^(sign-in|setup)(\/|$)/.test(route) && !appFile) {
           expect(response.status, what).toBe(303);
           expect(response.headers.get('location'), what).toBe('/admin/sign-in');
         }

@@ -104,6 +104,15 @@ for (const pagePath of [...PAGE_PATHS, '/no-such-page']) {
       if (!island) expect(await page.locator('astro-island').count()).toBe(0);
     });
 
+    await test.step('no service worker: none registered, none of its code loaded', async () => {
+      // The owner's pages alone are an app (docs/operations.md, "Owner's pages").
+      expect(await page.evaluate(() => navigator.serviceWorker.getRegistrations())).toHaveLength(0);
+      for (const url of scripts) {
+        const code = await (await fetch(`${E2E_BASE_URL}${url}`)).text();
+        expect(code.includes('serviceWorker'), url).toBe(false);
+      }
+    });
+
     await test.step('axe at 1280 and 390 px', () => expectAxeClean(page));
   });
 }

@@ -20,6 +20,7 @@ export const sourcePaths = [
   'package-lock.json',
   'scripts/build.ts',
   'scripts/defer-scripts.ts',
+  'scripts/owner-app.ts',
   'server/env.server.ts',
 ].map((entry) => path.join(root, entry));
 

@@ -123,8 +123,10 @@ function productionPackages(): Map<string, string> {
         continue;
       }
       if (specifier.startsWith('node:') || builtinModules.includes(specifier)) continue;
-      // Astro's virtual modules (astro:content, astro:assets, …).
-      if (specifier.startsWith('astro:')) continue;
+      // Astro's virtual modules (astro:content, astro:assets, …) and the
+      // build's own (virtual:owner-app, made by scripts/owner-app.ts, which
+      // astro.config.ts imports and the walk reaches).
+      if (specifier.startsWith('astro:') || specifier.startsWith('virtual:')) continue;
       const name = packageName(specifier);
       if (!packages.has(name)) packages.set(name, path.relative(root, file));
     }

@@ -145,10 +145,20 @@ export async function createApp(options: AppOptions) {
 
   app.use(compression());
 
-  // Rendered on request: a page with no file, or not the one its URL names.
-  const renderOnDemand = (req: Request, res: Response, _next: unknown, locals: App.Locals) => {
+  // Rendered on request: a page with no file, or not the one its URL names;
+  // an owner's page may register the owner's service worker.
+  const renderOnDemand = (
+    req: Request,
+    res: Response,
+    _next: unknown,
+    locals: App.Locals,
+    owner = false,
+  ) => {
     const release = releaseOf(res);
-    res.setHeader('Content-Security-Policy', release.renderedPageCsp);
+    res.setHeader(
+      'Content-Security-Policy',
+      owner ? release.ownerPageCsp : release.renderedPageCsp,
+    );
     res.setHeader('Cache-Control', 'no-store');
     return release.render(req, res, undefined, locals);
   };
@@ -166,7 +176,7 @@ export async function createApp(options: AppOptions) {
           // Astro routes by the whole path, not the part below /admin.
           req.url = req.originalUrl;
           // An upload (a job photo) waits its turn to be read (upload-slots.server.ts).
-          return adminUploadTurn(req, res, () => renderOnDemand(req, res, undefined, locals));
+          return adminUploadTurn(req, res, () => renderOnDemand(req, res, undefined, locals, true));
         },
       }),
     );

@@ -28,6 +28,14 @@ describe('contentSecurityPolicy', () => {
     ).toBe("style-src 'self' 'sha256-def'");
   });
 
+  it('allows a service worker of the site only on the pages that say so (the owner’s)', () => {
+    expect(directive(contentSecurityPolicy({}, {}), 'worker-src')).toBe("worker-src 'none'");
+    const owner = contentSecurityPolicy({}, { serviceWorker: true });
+    expect(directive(owner, 'worker-src')).toBe("worker-src 'self'");
+    expect(directive(owner, 'manifest-src')).toBe("manifest-src 'self'");
+    expect(directive(owner, 'script-src')).toBe("script-src 'self'");
+  });
+
   it('allows analytics, ads and map hosts only when configured', () => {
     const policy = contentSecurityPolicy(
       {},

@@ -15,6 +15,11 @@ export interface CspOptions {
   mapEmbedUrl?: string;
   /** Add upgrade-insecure-requests (only when the site is served over https). */
   https?: boolean;
+  /**
+   * The owner's pages: they register their service worker (/admin/sw.js).
+   * Every other page may run no worker at all.
+   */
+  serviceWorker?: boolean;
 }
 
 const GTAG_SCRIPT = ['https://www.googletagmanager.com'];
@@ -85,7 +90,7 @@ export function contentSecurityPolicy(
     ['connect-src', unique(connect)],
     ['frame-src', frame.length ? unique(frame) : ["'none'"]],
     ['manifest-src', ["'self'"]],
-    ['worker-src', ["'none'"]],
+    ['worker-src', [options.serviceWorker ? "'self'" : "'none'"]],
     ['object-src', ["'none'"]],
     ['base-uri', ["'self'"]],
     ['form-action', ["'self'"]],

@@ -74,6 +74,57 @@ describe('the owner gate', () => {
     expect(clients.at(-1)).toBe('127.0.0.1');
   });
 
+  it("serves the app's files to anyone, privately, and nothing else of /admin", async () => {
+    // The browser fetches the manifest and its icons without cookies, and
+    // checks the worker for updates after a session has ended.
+    for (const path of [
+      '/admin/sw.js',
+      '/admin/manifest.webmanifest',
+      '/admin/icons/icon-192.png',
+      '/admin/icons/apple-touch-icon.png',
+    ]) {
+      for (const method of ['GET', 'HEAD']) {
+        const response = await fetch(`${site.url}${path}`, { method, redirect: 'manual' });
+        expect([method, path, response.status]).toEqual([method, path, 200]);
+        expect(response.headers.get('cache-control')).toBe('no-store');
+        expect(response.headers.get('x-robots-tag')).toBe('noindex');
+        expect(rendered.at(-1)).toEqual({ path, owner: null });
+      }
+    }
+    for (const [method, path] of [
+      ['POST', '/admin/sw.js'],
+      ['GET', '/admin/sw.js/x'],
+      ['GET', '/admin/sw.jsx'],
+      ['GET', '/admin/icons'],
+      ['GET', '/admin/icons/a/b.png'],
+      ['GET', '/admin/manifest.webmanifest.json'],
+    ] as const) {
+      const before = rendered.length;
+      const response = await fetch(`${site.url}${path}`, {
+        method,
+        redirect: 'manual',
+        headers: method === 'POST' ? { origin: 'https://glass.example.nz' } : {},
+      });
+      expect([method, path, response.status]).toEqual([method, path, 303]);
+      expect(rendered.length, 'no page rendered').toBe(before);
+    }
+  });
+
+  it('lets the owner’s pages, and them alone, run a service worker', async () => {
+    const session = await signIn('kiri@glass.example.nz');
+    const worker = (response: globalThis.Response) =>
+      response.headers
+        .get('content-security-policy')
+        ?.split('; ')
+        .find((directive) => directive.startsWith('worker-src '));
+    const inbox = await fetch(`${site.url}/admin`, { headers: { cookie: cookieFor(session) } });
+    expect(worker(inbox)).toBe("worker-src 'self'");
+    expect(worker(await fetch(`${site.url}/admin/sign-in`))).toBe("worker-src 'self'");
+    // A public page, prerendered or rendered on request.
+    expect(worker(await fetch(`${site.url}/about`))).toBe("worker-src 'none'");
+    expect(worker(await fetch(`${site.url}/no-such-page`))).toBe("worker-src 'none'");
+  });
+
   it("ends a removed owner's sessions at once", async () => {
     const session = await signIn('hemi@glass.example.nz');
     const open = () =>

@@ -22,9 +22,13 @@ import { SIGN_IN_PATH } from '../app/owner/owner-page.server.ts';
  *   among them) is limited per client (SIGN_IN_POST_LIMIT, an IPv6 client
  *   by its /64) before the store sees it: 429 beyond.
  * - The session cookie is resolved to its owner (a sliding 7 days, 30 at
- *   most). Without one, only the sign-in pages answer (OPEN_PATHS); every
- *   other URL leads to /admin/sign-in, with no page rendered at all, so no
- *   lead data can reach a stranger.
+ *   most). Without one, only the sign-in pages answer (OPEN_PATHS), and a
+ *   GET or HEAD of the app's own files (APP_FILES: the manifest, the
+ *   service worker, the icons; they hold nothing of anyone, and a browser
+ *   fetches the manifest and icons without cookies and checks the worker
+ *   for updates whether or not a session is still going); every other URL
+ *   leads to /admin/sign-in, with no page rendered at all, so no lead data
+ *   can reach a stranger.
  * - The page is then rendered by Astro with the owner's context as
  *   Astro.locals (app/pages/admin).
  */
@@ -35,6 +39,18 @@ export const OPEN_PATHS: readonly string[] = ['/sign-in', '/setup'];
 /** Whether a path under /admin (without the prefix) is a sign-in page. */
 export function isOpenPath(path: string): boolean {
   return OPEN_PATHS.some((open) => path === open || path.startsWith(`${open}/`));
+}
+
+/**
+ * The owner's pages' app files, under /admin (app/pages/admin/sw.js.ts,
+ * manifest.webmanifest.ts, icons/[icon].ts), which anyone may GET.
+ */
+export const APP_FILES: readonly string[] = ['/sw.js', '/manifest.webmanifest'];
+const APP_ICON = /^\/icons\/[a-z0-9-]{1,40}\.png$/;
+
+/** Whether a request under /admin (path without the prefix) is a read of the app's files. */
+export function isAppFile(method: string, path: string): boolean {
+  return SAFE_METHODS.has(method) && (APP_FILES.includes(path) || APP_ICON.test(path));
 }
 
 export interface OwnerGateLocals {
@@ -110,7 +126,7 @@ export function ownerGate(options: OwnerGateOptions): Router {
       const cookies = parseCookie(req.get('cookie') ?? '');
       const signedIn = await context.sessions.resolve(cookies[context.cookie.name]);
       const owner = signedIn ? { id: signedIn.owner.id, email: signedIn.owner.email } : null;
-      if (!owner && !isOpenPath(req.path)) {
+      if (!owner && !isOpenPath(req.path) && !isAppFile(req.method, req.path)) {
         res.redirect(303, SIGN_IN_PATH);
         return;
       }

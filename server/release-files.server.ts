@@ -23,6 +23,8 @@ export interface SiteRelease {
   pages: ReadonlyMap<string, PrerenderedPage>;
   /** The CSP of a page rendered on request: the hashes of every prerendered page. */
   renderedPageCsp: string;
+  /** The same for the owner's pages (/admin), which also register their service worker. */
+  ownerPageCsp: string;
   /**
    * The files of the release whose code renders the pages on request, when
    * that is another release (site-release.server.ts): the hashed scripts and
@@ -107,12 +109,18 @@ export async function loadSiteRelease(
   // prerendered ones (Astro's island loader): the hashes of all of them, and
   // nothing else; those of the release whose code renders it too.
   const all = [...pages.values(), ...(code?.pages.values() ?? [])];
-  const renderedPageCsp = contentSecurityPolicy(
-    {
-      hashes: [...new Set(all.flatMap((page) => page.hashes))],
-      styleHashes: [...new Set(all.flatMap((page) => page.styleHashes))],
-    },
-    cspOptions,
-  );
-  return { render, files, pages, renderedPageCsp, ...(code ? { codeFiles: code.files } : {}) };
+  const inline = {
+    hashes: [...new Set(all.flatMap((page) => page.hashes))],
+    styleHashes: [...new Set(all.flatMap((page) => page.styleHashes))],
+  };
+  const renderedPageCsp = contentSecurityPolicy(inline, cspOptions);
+  const ownerPageCsp = contentSecurityPolicy(inline, { ...cspOptions, serviceWorker: true });
+  return {
+    render,
+    files,
+    pages,
+    renderedPageCsp,
+    ownerPageCsp,
+    ...(code ? { codeFiles: code.files } : {}),
+  };
 }
