@@ -39,7 +39,10 @@ let site: string;
 let receiver: Receiver;
 let data: ReturnType<typeof tempDataDir>;
 
+let posted = 0;
+
 async function postLead(fields: Record<string, string>): Promise<string> {
+  posted += 1;
   const response = await fetch(`${server.url}/api/leads`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -47,7 +50,8 @@ async function postLead(fields: Record<string, string>): Promise<string> {
       email: 'someone@example.nz',
       phone: '021 555 0100',
       service: 'Windows',
-      message: 'A cracked pane in the lounge',
+      // Each its own words: the same message twice in a day is spam (docs/operations.md#spam).
+      message: `A cracked pane in the lounge, enquiry ${posted}`,
       source: 'contact_form',
       ...fields,
     }),
@@ -166,7 +170,7 @@ for (const variant of VARIANTS) {
     await expect(newest).toContainText('Postcode 3118');
     await expect(newest.getByTestId('first-line')).toHaveCount(0);
     await expect(rows.nth(1).getByTestId('first-line')).toHaveText(
-      '“A cracked pane in the lounge”',
+      /^“A cracked pane in the lounge, enquiry \d+”$/,
     );
     await expect(rows.nth(1).getByRole('link', { name: 'Call 027 555 0200' })).toBeVisible();
     // The time received, in New Zealand time (NZDT or NZST: UTC+13 or +12).
@@ -491,6 +495,70 @@ for (const variant of VARIANTS) {
     expect(exported.find((record) => record.id === id)).toEqual(
       expect.objectContaining({ acknowledged_by: owner }),
     );
+    await page.context().close();
+  });
+}
+
+for (const variant of VARIANTS) {
+  test(`spam ${variant.label}: counted and listed on its own, "Not spam" sends it, "Spam" stops it`, async ({
+    browser,
+  }) => {
+    const tag = variant.js ? 'js' : 'plain';
+    receiver.mode = 'ok';
+    // A program's lead with a link and no proof-of-work: a success to it, spam here.
+    const spamId = await postLead({
+      name: `Rank Bot ${tag}`,
+      email: `bot-${tag}@example.com`,
+      message: `Get more customers at https://rank-${tag}.example today`,
+    });
+    const before = receiver.requests.length;
+    const page = await ownerPage(browser, variant.js, `spam-${tag}@glass.example.com`);
+    await page.goto(`${site}/admin`);
+    const spamLink = page.getByTestId('spam-link');
+    await expect(spamLink).toHaveText(/^Spam \(\d+\)$/);
+    expect((await spamLink.boundingBox())?.height).toBeGreaterThanOrEqual(44);
+    await expect(page.getByRole('link', { name: `Rank Bot ${tag}` })).toHaveCount(0);
+    await expectAxeClean(page);
+
+    await spamLink.click();
+    await expect(page.getByRole('heading', { name: 'Spam', level: 1 })).toBeVisible();
+    const row = page.getByTestId('lead-row').filter({ hasText: `Rank Bot ${tag}` });
+    await expect(row.getByTestId('spam-reason')).toHaveText('Contains a link');
+    await expectAxeClean(page);
+
+    await row.getByRole('link', { name: `Rank Bot ${tag}` }).click();
+    await expect(page.getByTestId('summary')).toHaveText(
+      'Caught as spam (contains a link), so it was not sent on to you.',
+    );
+    await expect(page.getByTestId('delivery')).toHaveCount(0);
+    await expectAxeClean(page);
+    const notSpam = page.getByRole('button', { name: 'Not spam: send it to me' });
+    expect((await notSpam.boundingBox())?.height).toBeGreaterThanOrEqual(44);
+    await notSpam.click();
+    await expect(page.getByRole('status')).toHaveText(
+      'Taken out of spam: it is on its way to you now, like a new enquiry.',
+    );
+    // As if just received: the webhook gets it.
+    await receiver.waitForRequests(before + 1);
+    expect((receiver.requests.at(-1)?.json as { id: string }).id).toBe(spamId);
+    await expect(page.getByLabel('Stage', { exact: true })).toHaveValue('new');
+
+    // "Spam" on it again: it leaves the inbox, and nothing more is sent.
+    const spamButton = page.getByRole('button', { name: 'Spam', exact: true });
+    expect((await spamButton.boundingBox())?.height).toBeGreaterThanOrEqual(44);
+    await spamButton.click();
+    await expect(page.getByRole('status')).toHaveText(
+      'Moved to spam. Nothing more of it is sent on to you.',
+    );
+    await expect(page.getByTestId('spam-reason')).toHaveText('Why: Moved to spam by hand.');
+    await expectAxeClean(page);
+
+    await page.getByRole('link', { name: 'Activity' }).click();
+    const mine = page
+      .getByTestId('activity-row')
+      .filter({ hasText: `Spam ${variant.js ? 'Js' : 'Plain'} ` });
+    await expect(mine.first()).toContainText('moved an enquiry to spam');
+    await expect(mine.nth(1)).toContainText('took an enquiry out of spam');
     await page.context().close();
   });
 }

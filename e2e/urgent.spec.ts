@@ -45,7 +45,8 @@ async function postPlainLead(name: string): Promise<void> {
       email: 'plain@example.nz',
       phone: '021 555 0100',
       service: 'Windows',
-      message: 'A window that sticks, no hurry',
+      // Each its own words: the same message twice in a day is spam (docs/operations.md#spam).
+      message: `A window that sticks, no hurry (${name})`,
       source: 'contact_form',
     }),
   });

@@ -18,6 +18,7 @@ import {
   type BackupStatus,
 } from './backup/backup-check.server.ts';
 import { createOwnerPagesContext, type OwnerPagesContext } from '../app/owner/context.server.ts';
+import type { LeadDeliveryControl } from '../app/owner/inbox.server.ts';
 import { siteBuildActivity } from '../app/owner/site-activity.server.ts';
 import { createDeliveryTargets } from './delivery-targets.server.ts';
 import { leadPhotoRoute } from './lead-photo-route.server.ts';
@@ -105,6 +106,7 @@ export async function createRuntime(
   backup.start();
   const ownerPages = ownerPagesContext(env, store, logger, identity);
   ownerPages.backup = () => backup.status();
+  ownerPages.delivery = leads.delivery;
   return {
     storeKind,
     apiRouter: leads.apiRouter,
@@ -125,7 +127,12 @@ export async function createRuntime(
 /** What the lead pipeline gives the app, and how it stops. */
 type LeadPipeline = Required<
   Pick<LeadsIntegration, 'apiRouter' | 'photoLinks' | 'requestContext' | 'formPostGuards'>
-> & { health(): Promise<LeadsHealth>; close(): Promise<void> };
+> & {
+  health(): Promise<LeadsHealth>;
+  close(): Promise<void>;
+  /** What "Not spam" sends a lead to: the targets configured now, and the outbox. */
+  delivery: LeadDeliveryControl;
+};
 
 /**
  * The lead pipeline of docs/operations.md#delivery: the delivery targets
@@ -222,6 +229,10 @@ function leadPipeline(
 
   return {
     apiRouter,
+    delivery: {
+      targets: () => targets.map(({ key, label }) => ({ key, label })),
+      kick: () => outbox.kick(),
+    },
     photoLinks: leadPhotoRoute({ links, store, logger: leadLogger }),
     // The API's guards: a cross-origin form post gets its 403 (only an
     // attacking page sends one); an over-limit one reaches the page, where

@@ -41,6 +41,12 @@ describe('the privacy policy (Privacy Act 2020)', () => {
     );
   });
 
+  it('says spam is kept 30 days, as the daily purge deletes it (docs/operations.md#spam)', () => {
+    expect(policy).toContain(
+      'is not passed on to us. It is kept 30 days so that we can still answer a real enquiry caught by mistake, then deleted.',
+    );
+  });
+
   it('says how long a deleted enquiry can stay in a backup (the README sets backups up so)', () => {
     expect(policy).toContain(
       `Backups of our lead database are kept for no more than ${facts.leadBackupRetention.days} days, so a copy of an enquiry in a backup is gone no more than ${facts.leadBackupRetention.days} days after the enquiry was deleted.`,

@@ -8,6 +8,7 @@
 import { derived } from './published.ts';
 import { business, fullAddress } from './business.ts';
 import { facts } from './facts.ts';
+import { SPAM_RETENTION_DAYS } from '../leads/retention.ts';
 
 export interface LegalSection {
   heading: string;
@@ -149,6 +150,7 @@ export function privacyPolicyFor({ leadRetentionDays }: PrivacySettings) {
         paragraphs: ['We keep personal information only for as long as we need it:'],
         list: [
           `Enquiries sent through this website are deleted from our lead database ${retentionPeriod(leadRetentionDays)} after they were sent, whether or not they led to a job.`,
+          `A submission our website's checks take for spam (for example one with a link, or the same message sent again) is not passed on to us. It is kept ${retentionPeriod(SPAM_RETENTION_DAYS)} so that we can still answer a real enquiry caught by mistake, then deleted.`,
           `Backups of our lead database are kept for no more than ${facts.leadBackupRetention.days} days, so a copy of an enquiry in a backup is gone no more than ${facts.leadBackupRetention.days} days after the enquiry was deleted.`,
           'Records of jobs we carry out, including quotes and invoices, are kept for 7 years, as the Tax Administration Act 1994 requires for business records.',
           `Technical server logs are kept for no more than ${facts.serverLogRetention.days} days, unless we need them to investigate misuse of the site.`,

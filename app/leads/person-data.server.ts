@@ -131,6 +131,8 @@ export const ACTIVITY = {
   leadAcknowledged: 'lead.acknowledged',
   /** An urgent lead nobody took, pushed and e-mailed again (by the server). */
   leadEscalated: 'lead.escalated',
+  leadSpam: 'lead.spam',
+  leadNotSpam: 'lead.not-spam',
 } as const;
 
 export function activity(

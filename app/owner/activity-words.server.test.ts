@@ -78,6 +78,27 @@ describe('the activity list in words', () => {
     expect(line).toEqual({ sentence: 'Aroha Ngata saved an enquiry, at the stage “Won”.', lead });
   });
 
+  it('says an enquiry moved to spam and taken out of it, linking to it', () => {
+    const lead = randomUUID();
+    expect(
+      describeActivity({
+        actor: AROHA,
+        action: ACTIVITY.leadSpam,
+        detail: `lead=${lead},cancelled=1`,
+      }),
+    ).toEqual({ sentence: 'Aroha Ngata moved an enquiry to spam: nothing more is sent on.', lead });
+    expect(
+      describeActivity({
+        actor: AROHA,
+        action: ACTIVITY.leadNotSpam,
+        detail: `lead=${lead},targets=2`,
+      }),
+    ).toEqual({
+      sentence: 'Aroha Ngata took an enquiry out of spam: it is sent on to you as a new one.',
+      lead,
+    });
+  });
+
   it('says each site change without ids, and a failed version without "build"', () => {
     const photo = describeActivity({
       actor: AROHA,

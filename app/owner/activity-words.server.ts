@@ -129,6 +129,13 @@ export function describeActivity(
         lead,
       };
     }
+    case ACTIVITY.leadSpam:
+      return { sentence: `${who} moved an enquiry to spam: nothing more is sent on.`, lead };
+    case ACTIVITY.leadNotSpam:
+      return {
+        sentence: `${who} took an enquiry out of spam: it is sent on to you as a new one.`,
+        lead,
+      };
     case ACTIVITY.deliveryRetried:
       return {
         sentence: (parts.get('target') ?? '').startsWith('email')

@@ -4,6 +4,7 @@ import type { SmtpSettings } from '../leads/delivery/lead-email.server.ts';
 import type { AppStore, OwnerLinkKind } from '../db/store.server.ts';
 import { sendOwnerLinkEmail } from './sign-in-email.server.ts';
 import type { BackupStatusForOwner } from './backup-words.ts';
+import type { LeadDeliveryControl } from './inbox.server.ts';
 import { signInLimits, type SignInLimits } from './limits.server.ts';
 import {
   ownerSessions,
@@ -54,6 +55,12 @@ export interface OwnerPagesContext {
    * checked. Unset: the inbox says nothing about it.
    */
   backup?: () => BackupStatusForOwner;
+  /**
+   * The delivery targets configured now and the outbox's kick
+   * (server/runtime.server.ts sets it): "Not spam" on a lead's page sends
+   * it to each. Unset: "Not spam" makes it new with nothing to send.
+   */
+  delivery?: LeadDeliveryControl;
 }
 
 /** What the owner's pages may ask of publishing (server/start.ts, server/builder.ts). */

@@ -17,6 +17,8 @@ import {
   openLead,
   opensLead,
   parseInboxQuery,
+  spamCount,
+  type LeadDeliveryControl,
 } from './inbox.server.ts';
 
 const owner = { id: '', email: 'owner@glass.example.com' };
@@ -285,6 +287,9 @@ describe("a lead's page in words", () => {
     );
     await store.settleLead(lead.id, 'spam', []);
     expect(leadSummary(await read())).toBe('Caught as spam, so it was not sent on to you.');
+    await store.settleLead(lead.id, 'accepted', []);
+    await store.markSpam(lead.id, new Date().toISOString(), 'owner');
+    expect(leadSummary(await read())).toBe('Moved to spam, so nothing more is sent on to you.');
     await store.settleLead(lead.id, 'not_accepted', []);
     expect(leadSummary(await read())).toBe(
       'It did not go through: the customer was asked to try again or to call.',
@@ -356,6 +361,114 @@ describe("a post to a lead's page", () => {
     expect(await post()).toEqual({ kind: 'retried', label: 'to your connected app 1' });
     expect(await post()).toEqual({ kind: 'not-retried', label: 'to your connected app 1' });
     expect((await store.getLead(lead.id))?.deliveries[0]).toMatchObject({ state: 'pending' });
+  });
+
+  it('"Spam" moves an enquiry to spam, cancels what was not sent yet, and notes it', async () => {
+    const lead = await stored();
+    await store.settleLead(lead.id, 'accepted', [
+      {
+        target: 'email',
+        state: 'delivered',
+        attempts: 1,
+        next_attempt_at: null,
+        last_error: null,
+        delivered_at: new Date().toISOString(),
+      },
+    ]);
+    const read = async () => (await store.getLead(lead.id))!;
+    expect(await handleLeadPost(store, owner, await read(), form({ action: 'spam' }))).toEqual({
+      kind: 'spam',
+      cancelled: 1,
+    });
+    const after = await read();
+    expect([after.status, after.stage, after.spam_reason]).toEqual(['spam', 'spam', 'owner']);
+    expect(after.deliveries.map((d) => [d.target, d.state])).toEqual([
+      ['webhook:1', 'cancelled'],
+      ['email', 'delivered'],
+    ]);
+    expect(leadSummary(after)).toBe('Moved to spam, so nothing more is sent on to you.');
+    expect(await spamCount(store)).toBe(1);
+    expect((await inboxPage(store, parseInboxQuery(new URL('http://x/admin')))).total).toBe(0);
+    expect(await handleLeadPost(store, owner, after, form({ action: 'spam' }))).toEqual(
+      expect.objectContaining({ kind: 'invalid' }),
+    );
+    const [entry] = await store.listActivity({ limit: 5 });
+    expect(entry).toEqual(
+      expect.objectContaining({ action: 'lead.spam', detail: `lead=${lead.id},cancelled=1` }),
+    );
+  });
+
+  it('"Not spam" sends a spam enquiry to every target configured now and makes it new', async () => {
+    const lead = makeLead({ status: 'spam', spam_reason: 'link' });
+    await store.insertLead(lead, []);
+    const read = async () => (await store.getLead(lead.id))!;
+    expect(leadSummary(await read())).toBe(
+      'Caught as spam (contains a link), so it was not sent on to you.',
+    );
+    let kicks = 0;
+    const delivery: LeadDeliveryControl = {
+      targets: () => [
+        { key: 'email', label: 'email' },
+        { key: 'push', label: 'push' },
+      ],
+      kick: () => {
+        kicks += 1;
+      },
+    };
+    const now = new Date();
+    expect(
+      await handleLeadPost(store, owner, await read(), form({ action: 'not-spam' }), now, delivery),
+    ).toEqual({ kind: 'not-spam', targets: 2 });
+    const after = await read();
+    expect([after.status, after.stage, after.spam_reason]).toEqual(['accepted', 'new', null]);
+    expect(after.deliveries.map((d) => [d.target, d.state, d.next_attempt_at])).toEqual([
+      ['email', 'pending', now.toISOString()],
+      ['push', 'pending', now.toISOString()],
+    ]);
+    expect(kicks).toBe(1);
+    expect(await spamCount(store)).toBe(0);
+    const [entry] = await store.listActivity({ limit: 5 });
+    expect(entry).toEqual(
+      expect.objectContaining({ action: 'lead.not-spam', detail: `lead=${lead.id},targets=2` }),
+    );
+    // Twice: nothing more.
+    expect(
+      await handleLeadPost(store, owner, after, form({ action: 'not-spam' }), now, delivery),
+    ).toEqual(expect.objectContaining({ kind: 'invalid' }));
+    expect(kicks).toBe(1);
+  });
+
+  it('moves nothing into or out of spam through the stage form', async () => {
+    const lead = await stored();
+    const read = async () => (await store.getLead(lead.id))!;
+    const save = async (stage: string) =>
+      handleLeadPost(
+        store,
+        owner,
+        await read(),
+        form({ action: 'save', stage, note: '', revision: '0' }),
+      );
+    expect(await save('spam')).toEqual(expect.objectContaining({ kind: 'invalid' }));
+    expect((await read()).stage).toBe('new');
+    await handleLeadPost(store, owner, await read(), form({ action: 'spam' }));
+    const spam = await read();
+    expect(
+      await handleLeadPost(
+        store,
+        owner,
+        spam,
+        form({ action: 'save', stage: 'won', note: '', revision: String(spam.revision) }),
+      ),
+    ).toEqual(expect.objectContaining({ kind: 'invalid' }));
+    // A note on a spam enquiry is kept.
+    expect(
+      await handleLeadPost(
+        store,
+        owner,
+        spam,
+        form({ action: 'save', stage: 'spam', note: 'Bot', revision: String(spam.revision) }),
+      ),
+    ).toEqual({ kind: 'saved' });
   });
 
   it("asks before deleting a person's enquiries, then deletes them all and notes a count only", async () => {

@@ -9,6 +9,8 @@ import {
   type LeadSource,
   type LeadStage,
   type AppStore,
+  type NewDelivery,
+  type SpamReason,
   type LeadTracking,
   type LeadWithDeliveries,
   type AcknowledgeResult,
@@ -33,6 +35,23 @@ export const STAGE_WORDS: Record<LeadStage, string> = {
   lost: 'Lost',
   spam: 'Spam',
 };
+
+/**
+ * Why an enquiry is in spam, in the owner's words (docs/operations.md#spam):
+ * each rule of app/leads/intake/spam-rules.server.ts, and the owner's own
+ * "Spam".
+ */
+export const SPAM_REASON_WORDS: Record<SpamReason, string> = {
+  trap: 'Hidden field filled: only a program fills it in',
+  proof: 'Failed the automatic check',
+  link: 'Contains a link',
+  words: 'Reads like an advert (search rankings, crypto, loans)',
+  repeated: 'Same message as another enquiry',
+  owner: 'Moved to spam by hand',
+};
+
+/** The stages an owner chooses in a lead's stage form: spam has its own button. */
+export const CHOSEN_STAGES: readonly LeadStage[] = LEAD_STAGES.filter((stage) => stage !== 'spam');
 
 export const SOURCE_WORDS: Record<LeadSource, string> = {
   hero_form: 'call-back form',
@@ -114,7 +133,10 @@ export function deliverySentence(delivery: DeliveryRecord, withTime = true): str
 export function leadSummary(lead: LeadWithDeliveries): string {
   switch (lead.status) {
     case 'spam':
-      return 'Caught as spam, so it was not sent on to you.';
+      if (lead.spam_reason === 'owner') return 'Moved to spam, so nothing more is sent on to you.';
+      return lead.spam_reason
+        ? `Caught as spam (${SPAM_REASON_WORDS[lead.spam_reason].toLowerCase()}), so it was not sent on to you.`
+        : 'Caught as spam, so it was not sent on to you.';
     case 'not_accepted':
       return 'It did not go through: the customer was asked to try again or to call.';
     case 'received':
@@ -294,6 +316,14 @@ export async function newSinceSeen(store: AppStore): Promise<number> {
   return store.countUnseenLeads();
 }
 
+/** "Spam (3)": how many enquiries are in spam, listed on their own at /admin?stage=spam. */
+export async function spamCount(store: AppStore): Promise<number> {
+  return store.countSpamLeads();
+}
+
+/** The spam list's address. */
+export const SPAM_HREF = inboxHref({ stage: 'spam', query: '', page: 1 });
+
 /**
  * Request headers by which a browser says a request is not the person
  * opening the page: a prefetch or prerender (`Sec-Purpose`, and the older
@@ -345,7 +375,19 @@ export type LeadAction =
   | { kind: 'not-retried'; label: string }
   | { kind: 'confirm-delete'; count: number }
   | { kind: 'deleted'; count: number }
+  | { kind: 'spam'; cancelled: number }
+  | { kind: 'not-spam'; targets: number }
   | { kind: 'invalid'; message: string };
+
+/**
+ * How a lead reaches the owner now (server/runtime.server.ts sets it): the
+ * targets configured now, and the outbox's kick. "Not spam" makes a
+ * delivery for each and wakes the outbox.
+ */
+export interface LeadDeliveryControl {
+  targets(): ReadonlyArray<{ key: string; label: string }>;
+  kick(): void;
+}
 
 /** A posted form, as the page reads it (URLSearchParams) or as FormData. */
 type PostedForm = { get(name: string): FormDataEntryValue | null };
@@ -366,6 +408,7 @@ export async function handleLeadPost(
   lead: LeadWithDeliveries,
   form: PostedForm,
   now = new Date(),
+  delivery?: LeadDeliveryControl,
 ): Promise<LeadAction> {
   const note = (value: ReturnType<typeof activity>) => store.recordActivity(value);
   switch (text(form, 'action')) {
@@ -375,6 +418,16 @@ export async function handleLeadPost(
       const revision = Number(text(form, 'revision'));
       if (!(LEAD_STAGES as readonly string[]).includes(stage) || !Number.isSafeInteger(revision)) {
         return { kind: 'invalid', message: 'Choose one of the stages.' };
+      }
+      // Into spam and out of it are the buttons below (they stop or start the sending).
+      if ((stage === 'spam') !== (lead.stage === 'spam')) {
+        return {
+          kind: 'invalid',
+          message:
+            lead.stage === 'spam'
+              ? 'To take it out of spam, use “Not spam”.'
+              : 'To move it to spam, use the “Spam” button.',
+        };
       }
       if (mine.note.length > NOTE_MAX) {
         return { kind: 'invalid', message: `A note holds at most ${NOTE_MAX} characters.` };
@@ -401,6 +454,30 @@ export async function handleLeadPost(
         ),
       );
       return { kind: 'retried', label: deliveryWay(delivery) };
+    }
+    case 'spam': {
+      const cancelled = await store.markSpam(lead.id, now.toISOString(), 'owner');
+      if (cancelled === null) return { kind: 'invalid', message: 'It is already in spam.' };
+      await note(activity(owner.email, ACTIVITY.leadSpam, { lead: lead.id, cancelled }, now));
+      return { kind: 'spam', cancelled };
+    }
+    case 'not-spam': {
+      // As if just received: a delivery to each target configured now, due now.
+      const targets = delivery?.targets() ?? [];
+      const rows: NewDelivery[] = targets.map((target) => ({
+        target: target.key,
+        label: target.label,
+        state: 'pending',
+        next_attempt_at: now.toISOString(),
+      }));
+      if (!(await store.rescueLead(lead.id, rows))) {
+        return { kind: 'invalid', message: 'It is no longer in spam.' };
+      }
+      if (rows.length > 0) delivery?.kick();
+      await note(
+        activity(owner.email, ACTIVITY.leadNotSpam, { lead: lead.id, targets: rows.length }, now),
+      );
+      return { kind: 'not-spam', targets: rows.length };
     }
     case 'delete': {
       const count = (await store.findLeadsByEmail(lead.email)).length;
