@@ -125,7 +125,9 @@ for (const variant of [
       visitor = `Hemi ${tag}`;
       await form.getByLabel('Name', { exact: true }).fill(visitor);
       await form.getByLabel('Service').selectOption('All Glass Repairs');
-      await form.getByLabel('Message', { exact: true }).fill('The lounge window is smashed.');
+      await form
+        .getByLabel('Message', { exact: true })
+        .fill(`The lounge window is smashed, ${tag}.`);
     }
     await form.getByLabel('Email', { exact: true }).fill(`hemi.${tag}@example.nz`);
     await form.getByLabel('Phone', { exact: true }).fill('027 555 0111');
