@@ -16,6 +16,7 @@ describe('parseEnv (docs/operations.md, Environment)', () => {
       LEAD_ACCEPT: 'stored',
       LEAD_RATE_LIMIT: 10,
       LEAD_RETENTION_DAYS: 730,
+      URGENT_ESCALATE_MINUTES: 10,
     });
     expect(env.LEAD_WEBHOOK_SECRET).toBeUndefined();
   });
@@ -75,6 +76,7 @@ describe('parseEnv (docs/operations.md, Environment)', () => {
     const env = parseEnv({ LEAD_WEBHOOK_SECRET: secret, LEAD_RETENTION_DAYS: '365' });
     expect(env.LEAD_WEBHOOK_SECRET).toBe(secret);
     expect(env.LEAD_RETENTION_DAYS).toBe(365);
+    expect(parseEnv({ URGENT_ESCALATE_MINUTES: '3' }).URGENT_ESCALATE_MINUTES).toBe(3);
   });
 
   it('defaults LEAD_ACCEPT to delivered when a target is configured; webhook is its old name', () => {
@@ -148,6 +150,9 @@ describe('parseEnv (docs/operations.md, Environment)', () => {
     ],
     [{ LEAD_RETENTION_DAYS: '0' }, 'LEAD_RETENTION_DAYS'],
     [{ LEAD_RETENTION_DAYS: 'two years' }, 'LEAD_RETENTION_DAYS'],
+    [{ URGENT_ESCALATE_MINUTES: '0' }, 'URGENT_ESCALATE_MINUTES'],
+    [{ URGENT_ESCALATE_MINUTES: 'ten' }, 'URGENT_ESCALATE_MINUTES'],
+    [{ URGENT_ESCALATE_MINUTES: '2.5' }, 'URGENT_ESCALATE_MINUTES'],
   ])('rejects %o with a message naming %s', (source, variable) => {
     expect(() => parseEnv(source)).toThrow(new RegExp(`Invalid environment:[\\s\\S]*${variable}:`));
   });

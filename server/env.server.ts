@@ -157,6 +157,9 @@ const envSchema = z
       .max(36_500)
       .default(DEFAULT_LEAD_RETENTION_DAYS),
     LEAD_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8000),
+    // An urgent lead nobody said "I'm on it" to within this many minutes is
+    // pushed and e-mailed again (docs/operations.md, "I'm on it" and escalation).
+    URGENT_ESCALATE_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
     GTAG_ID: optionalText.pipe(
       z
         .string()

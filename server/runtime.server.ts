@@ -12,6 +12,9 @@ import {
   type IdentitySource,
 } from '../app/content/served-identity.ts';
 import { sendBackupAlertEmail } from '../app/owner/backup-email.server.ts';
+import { sendEscalationEmail } from '../app/owner/escalation-email.server.ts';
+import { createEscalation, type EscalationOptions } from '../app/leads/alerts/escalation.server.ts';
+import { createOutageWatch } from '../app/leads/alerts/outage-alert.server.ts';
 import {
   createBackupCheck,
   type BackupCheckOptions,
@@ -187,6 +190,17 @@ function leadPipeline(
     logger: leadLogger,
   });
   retention.start();
+  // An urgent lead nobody said "I'm on it" to, pushed and e-mailed again once.
+  const escalation = createEscalation({
+    store,
+    logger: leadLogger,
+    minutes: env.URGENT_ESCALATE_MINUTES,
+    emailOwner: escalationEmailer(env, identity, leadLogger),
+  });
+  escalation.start();
+  // The lead e-mail failing for an hour is pushed to the owners' devices once per outage.
+  const outageWatch = email ? createOutageWatch({ store, logger: leadLogger }) : undefined;
+  outageWatch?.start();
 
   // One write check at a time, its outcome reused for WRITE_CHECK_REUSE_MS.
   let writeCheck: { startedAt: number; writable: Promise<boolean> } | undefined;
@@ -260,6 +274,8 @@ function leadPipeline(
     },
     async close() {
       retention.stop();
+      await escalation.stop();
+      await outageWatch?.stop();
       await outbox.stop();
       delivery.close();
     },
@@ -327,6 +343,29 @@ function backupAlertSender(
       { timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS },
     );
     if (!sent.ok) logger.error({ error: sent.error }, 'Backup warning not e-mailed');
+    return sent.ok;
+  };
+}
+
+/**
+ * E-mails an owner that an urgent enquiry is still unanswered, through lead
+ * e-mail's SMTP settings; undefined when no mail server is configured.
+ */
+function escalationEmailer(
+  env: Env,
+  identity: IdentitySource,
+  logger: Logger,
+): EscalationOptions['emailOwner'] {
+  const smtp = env.SMTP_URL;
+  if (!smtp) return undefined;
+  const sender = emailSender(identity, env.LEAD_EMAIL_FROM);
+  return async (to, lead) => {
+    const sent = await sendEscalationEmail(
+      smtp,
+      { to, lead, minutes: env.URGENT_ESCALATE_MINUTES, siteUrl: env.SITE_URL, ...sender() },
+      { timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS },
+    );
+    if (!sent.ok) logger.error({ error: sent.error, leadId: lead.id }, 'Escalation not e-mailed');
     return sent.ok;
   };
 }

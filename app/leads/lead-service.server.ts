@@ -260,6 +260,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
         next_attempt_at: null,
         last_error: outcome.error,
         delivered_at: null,
+        attempted_at: new Date(now()).toISOString(),
       };
     });
   }

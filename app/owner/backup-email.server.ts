@@ -3,6 +3,7 @@ import escapeHtml from 'escape-html';
 import type { SendMailOptions } from 'nodemailer';
 import { nzDateTime, type SmtpSettings } from '../leads/delivery/lead-email.server.ts';
 import { sendOwnerEmail, type OwnerEmailOptions } from './sign-in-email.server.ts';
+import type { AlertPush } from '../leads/alerts/owner-push.server.ts';
 
 /**
  * The e-mail an owner gets, at most once a day, while the backup of the
@@ -30,6 +31,17 @@ export function backupProblemText(problem: BackupProblem): string {
   return problem.verifiedAt
     ? `The website has not been able to check its backup of your enquiries since ${nzDateTime(problem.verifiedAt)}.`
     : 'The website has not been able to check its backup of your enquiries yet.';
+}
+
+/** The same warning as a push to the owners' devices (docs/operations.md, "I'm on it" and escalation). */
+export function backupAlertPush(problem: BackupProblem): AlertPush {
+  return {
+    type: 'notice',
+    title: 'The website’s backup needs attention',
+    body: backupProblemText(problem),
+    url: '/admin',
+    tag: 'backup',
+  };
 }
 
 export function composeBackupAlertEmail(email: BackupAlertEmail): SendMailOptions {

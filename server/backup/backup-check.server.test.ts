@@ -178,6 +178,48 @@ describe('the daily backup check', () => {
     expect(mail.messages).toHaveLength(4);
   }, 60_000);
 
+  it('pushes the same words to the devices once a day, with or without e-mail', async () => {
+    const { dataDir, target, store } = await setUp({ replicating: false });
+    const { backupAlertPush } = await import('../../app/owner/backup-email.server.ts');
+    let clock = Date.now();
+    const pushed: unknown[] = [];
+    const options = {
+      target,
+      storeKind: 'sqlite' as const,
+      dataDir,
+      store,
+      logger: silentLogger(),
+      now: () => new Date(clock),
+      pushAlert: async (problem: Parameters<typeof backupAlertPush>[0]) => {
+        pushed.push(backupAlertPush(problem));
+        return true;
+      },
+    };
+    const check = createBackupCheck(options);
+    cleanups.push(() => check.close());
+    expect(await check.alertIfDue()).toBeNull();
+    clock += 27 * 3_600_000;
+    expect(await check.alertIfDue()).toEqual({ kind: 'unchecked', verifiedAt: null });
+    expect(pushed).toEqual([
+      {
+        type: 'notice',
+        title: 'The website’s backup needs attention',
+        body: 'The website has not been able to check its backup of your enquiries yet.',
+        url: '/admin',
+        tag: 'backup',
+      },
+    ]);
+    // Not again the same day, even after a restart; again the next day.
+    clock += 23 * 3_600_000;
+    const restarted = createBackupCheck(options);
+    cleanups.push(() => restarted.close());
+    expect(await restarted.alertIfDue()).toBeNull();
+    expect(pushed).toHaveLength(1);
+    clock += 2 * 3_600_000;
+    expect(await restarted.alertIfDue()).toEqual({ kind: 'unchecked', verifiedAt: null });
+    expect(pushed).toHaveLength(2);
+  });
+
   it('e-mails the owners when the backup is more than 5 minutes behind', async () => {
     const { dir, dataDir, dbPath, target, store } = await setUp({ replicating: true });
     const lead = makeLead();

@@ -20,7 +20,8 @@ import {
  * store had committed; every minute it measures how far the backup is
  * behind the store. GET /healthz and /admin show both; while no restore
  * was verified for 26 hours, or the backup is more than 5 minutes behind,
- * every owner gets one e-mail a day until it is fixed.
+ * every owner gets one e-mail a day until it is fixed, and every
+ * subscribed device a push with the same words.
  *
  * With PostgreSQL the server cannot restore its backups (they are
  * PostgreSQL's own archive): the status says so, and nothing is e-mailed.
@@ -65,6 +66,11 @@ export interface BackupCheckOptions {
   logger: Logger;
   /** E-mails one owner; false when it could not be sent. Unset: lead e-mail is not configured. */
   sendAlert?: ((to: string, problem: BackupProblem) => Promise<boolean>) | undefined;
+  /**
+   * Pushes the same warning to every subscribed device, when and as often
+   * as the e-mail (once a day); false when no device took it. Unset: no push.
+   */
+  pushAlert?: ((problem: BackupProblem) => Promise<boolean>) | undefined;
   now?: () => Date;
   /** The first restore after start (default 2 minutes: Litestream's first copy is made by then). */
   firstCheckMs?: number;
@@ -207,12 +213,14 @@ export function createBackupCheck(options: BackupCheckOptions): BackupCheck {
     }
     if (record.alertedAt && current - Date.parse(record.alertedAt) < ALERT_EVERY_MS) return null;
     log.error({ problem }, 'the backup needs attention');
-    if (!options.sendAlert) return null;
-    const owners = await store.listOwners();
+    if (!options.sendAlert && !options.pushAlert) return null;
     let sent = 0;
-    for (const owner of owners) {
-      if (await options.sendAlert(owner.email, problem)) sent += 1;
+    if (options.sendAlert) {
+      for (const owner of await store.listOwners()) {
+        if (await options.sendAlert(owner.email, problem)) sent += 1;
+      }
     }
+    if (options.pushAlert && (await options.pushAlert(problem).catch(() => false))) sent += 1;
     if (sent > 0) {
       record.alertedAt = now().toISOString();
       await saveRecord();

@@ -212,6 +212,7 @@ export function deliveryUpdateAfter(
   nowMs: number,
   schedule: (createdAt: string, failedAttempts: number, options?: RetryOptions) => string | null,
 ): DeliveryUpdate {
+  const attemptedAt = new Date(nowMs).toISOString();
   if (outcome.ok) {
     return {
       target,
@@ -219,7 +220,8 @@ export function deliveryUpdateAfter(
       attempts,
       next_attempt_at: null,
       last_error: null,
-      delivered_at: new Date(nowMs).toISOString(),
+      delivered_at: attemptedAt,
+      attempted_at: attemptedAt,
     };
   }
   const retryAt = outcome.permanent
@@ -232,6 +234,8 @@ export function deliveryUpdateAfter(
     next_attempt_at: retryAt,
     last_error: outcome.permanent ? `refused: ${outcome.error}` : outcome.error,
     delivered_at: null,
+    // Kept as the delivery's first failure (the e-mail outage push).
+    attempted_at: attemptedAt,
   };
 }
 

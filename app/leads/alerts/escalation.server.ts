@@ -1,0 +1,167 @@
+import type { Logger } from 'pino';
+import { storeErrorForLog, type AppStore, type LeadRecord } from '../../db/store.server.ts';
+import { SERVER_ACTOR } from '../../owner/site-activity.server.ts';
+import { ACTIVITY, activity } from '../person-data.server.ts';
+import { escalationPush, type PushToDevices } from './owner-push.server.ts';
+
+/**
+ * Escalation (docs/operations.md, "I'm on it" and escalation): an urgent
+ * lead nobody said "I'm on it" to within URGENT_ESCALATE_MINUTES is pushed
+ * again to every subscribed device and e-mailed to every owner, once.
+ *
+ * Why a claim in the store and not a delivery row of the outbox: whether to
+ * escalate depends on the lead (acknowledged? still new? spam?), decided at
+ * the moment it is due, and "I'm on it" must win or lose against it
+ * atomically. The claim is one conditional UPDATE on the lead's own row
+ * (the acknowledgement is another), so several processes on one
+ * PostgreSQL, or one process restarted, escalate each lead once, and an
+ * acknowledged lead never. A delivery row would also show among the
+ * lead's deliveries, its exports and the failed count, and would keep the
+ * minutes configured when the lead arrived.
+ *
+ * A claim holds for `leaseMs`; the lead is marked escalated once sent. A
+ * process that dies between the two leaves it to be claimed again when the
+ * claim expires: an owner may then hear twice, never not at all. When
+ * neither the push nor any e-mail got through, it is tried again at the
+ * next claim, for at most an hour.
+ */
+
+export interface EscalationOptions {
+  store: AppStore;
+  logger: Logger;
+  /** URGENT_ESCALATE_MINUTES. */
+  minutes: number;
+  /** Pushes to every subscribed device; unset: no push is set up. */
+  push?: PushToDevices | undefined;
+  /** E-mails one owner about the lead; false when it could not be sent. Unset: no e-mail set up. */
+  emailOwner?: ((to: string, lead: LeadRecord) => Promise<boolean>) | undefined;
+  /** How often to look for leads to escalate (default 15 s). */
+  pollIntervalMs?: number;
+  /** How long a claim holds (default 2 minutes). */
+  leaseMs?: number;
+  /** Milliseconds since the epoch; injectable for tests. */
+  now?: () => number;
+}
+
+export interface Escalation {
+  start(): void;
+  stop(): Promise<void>;
+  /** Escalates every lead due now; returns how many were escalated. */
+  runOnce(): Promise<number>;
+}
+
+/** Past this long after it was due, an escalation nothing could send is given up (and logged). */
+const GIVE_UP_AFTER_MS = 60 * 60_000;
+
+export function createEscalation(options: EscalationOptions): Escalation {
+  const { store } = options;
+  const log = options.logger.child({ component: 'escalation' });
+  const now = options.now ?? Date.now;
+  const dueAfterMs = options.minutes * 60_000;
+  const leaseMs = options.leaseMs ?? 2 * 60_000;
+  const pollIntervalMs = options.pollIntervalMs ?? 15_000;
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<number> | undefined;
+  let storeDown = false;
+
+  /** Pushes and e-mails it; whether anything got through (true when nothing is set up). */
+  async function send(lead: LeadRecord): Promise<boolean> {
+    let reached = 0;
+    let tried = 0;
+    if (options.push) {
+      tried += 1;
+      try {
+        const { sent } = await options.push(escalationPush(lead));
+        if (sent > 0) reached += 1;
+      } catch (error) {
+        log.error({ err: error, leadId: lead.id }, 'Escalation not pushed');
+      }
+    }
+    if (options.emailOwner) {
+      for (const owner of await store.listOwners()) {
+        tried += 1;
+        if (await options.emailOwner(owner.email, lead)) reached += 1;
+      }
+    }
+    return tried === 0 || reached > 0;
+  }
+
+  async function escalate(lead: LeadRecord, at: number): Promise<boolean> {
+    const reached = await send(lead);
+    const overdue = at - Date.parse(lead.created_at) - dueAfterMs > GIVE_UP_AFTER_MS;
+    if (!reached && !overdue) {
+      log.warn({ leadId: lead.id }, 'Escalation reached nobody; trying again');
+      return false;
+    }
+    if (!reached) log.error({ leadId: lead.id }, 'Escalation reached nobody; given up');
+    await store.finishEscalation(lead.id, new Date(now()).toISOString());
+    await store.recordActivity(
+      activity(
+        SERVER_ACTOR,
+        ACTIVITY.leadEscalated,
+        { lead: lead.id, minutes: options.minutes },
+        new Date(now()),
+      ),
+    );
+    log.info({ leadId: lead.id, minutes: options.minutes }, 'Urgent lead escalated');
+    return true;
+  }
+
+  async function round(): Promise<number> {
+    let escalated = 0;
+    for (;;) {
+      const at = now();
+      const claimed = await store.claimEscalations({
+        dueBefore: new Date(at - dueAfterMs).toISOString(),
+        now: new Date(at).toISOString(),
+        leaseUntil: new Date(at + leaseMs).toISOString(),
+        limit: 10,
+      });
+      const results = await Promise.all(claimed.map((lead) => escalate(lead, at)));
+      escalated += results.filter(Boolean).length;
+      if (claimed.length < 10) return escalated;
+    }
+  }
+
+  function runOnce(): Promise<number> {
+    current ??= round().finally(() => {
+      current = undefined;
+    });
+    return current;
+  }
+
+  function schedule(): void {
+    timer = setTimeout(() => {
+      runOnce()
+        .then(
+          () => {
+            if (storeDown) log.info('Escalation reaches the lead store again');
+            storeDown = false;
+          },
+          (error: unknown) => {
+            if (!storeDown) {
+              log.error({ err: storeErrorForLog(error) }, 'Escalation cannot reach the lead store');
+            }
+            storeDown = true;
+          },
+        )
+        .finally(() => {
+          if (timer) schedule();
+        });
+    }, pollIntervalMs);
+    timer.unref();
+  }
+
+  return {
+    start() {
+      if (timer) return;
+      schedule();
+    },
+    async stop() {
+      clearTimeout(timer);
+      timer = undefined;
+      await current?.catch(() => undefined);
+    },
+    runOnce,
+  };
+}
