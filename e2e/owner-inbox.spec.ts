@@ -531,6 +531,8 @@ for (const variant of VARIANTS) {
       'Caught as spam (contains a link), so it was not sent on to you.',
     );
     await expect(page.getByTestId('delivery')).toHaveCount(0);
+    // Spam is nobody's to be on until it is taken out of spam.
+    await expect(page.getByRole('button', { name: 'I’m on it' })).toHaveCount(0);
     await expectAxeClean(page);
     const notSpam = page.getByRole('button', { name: 'Not spam: send it to me' });
     expect((await notSpam.boundingBox())?.height).toBeGreaterThanOrEqual(44);
@@ -542,6 +544,7 @@ for (const variant of VARIANTS) {
     await receiver.waitForRequests(before + 1);
     expect((receiver.requests.at(-1)?.json as { id: string }).id).toBe(spamId);
     await expect(page.getByLabel('Stage', { exact: true })).toHaveValue('new');
+    await expect(page.getByRole('button', { name: 'I’m on it' })).toHaveCount(1);
 
     // "Spam" on it again: it leaves the inbox, and nothing more is sent.
     const spamButton = page.getByRole('button', { name: 'Spam', exact: true });
