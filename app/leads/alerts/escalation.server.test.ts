@@ -175,5 +175,32 @@ for (const backend of STORE_BACKENDS) {
       clock = created + 10 * MINUTE;
       expect(await a.escalation.runOnce()).toBe(0);
     });
+
+    it('with no device and no mail server, marks it without noting that anyone was told', async () => {
+      await setUp();
+      const store = await open();
+      const created = Date.parse('2026-03-05T03:00:00.000Z');
+      const urgent = makeLead({ urgent: true, created_at: new Date(created).toISOString() });
+      await store.insertLead(urgent, []);
+      const quiet = createEscalation({
+        store,
+        logger: silentLogger(),
+        minutes: 2,
+        now: () => clock,
+        push: async () => ({ sent: 0, failed: 0 }),
+      });
+      clock = created + 2 * MINUTE;
+      expect(await quiet.runOnce()).toBe(0);
+      expect(await store.listActivity({ limit: 5 })).toEqual([]);
+      clock = created + 5 * MINUTE;
+      expect(
+        await store.claimEscalations({
+          dueBefore: new Date(clock).toISOString(),
+          now: new Date(clock).toISOString(),
+          leaseUntil: new Date(clock + MINUTE).toISOString(),
+          limit: 5,
+        }),
+      ).toEqual([]);
+    });
   });
 }

@@ -23,7 +23,8 @@ import { escalationPush, type PushToDevices } from './owner-push.server.ts';
  * process that dies between the two leaves it to be claimed again when the
  * claim expires: an owner may then hear twice, never not at all. When
  * neither the push nor any e-mail got through, it is tried again at the
- * next claim, for at most an hour.
+ * next claim, for at most an hour. With no device subscribed and no mail
+ * server, there is nobody to tell: it is logged and marked, nothing more.
  */
 
 export interface EscalationOptions {
@@ -64,16 +65,17 @@ export function createEscalation(options: EscalationOptions): Escalation {
   let current: Promise<number> | undefined;
   let storeDown = false;
 
-  /** Pushes and e-mails it; whether anything got through (true when nothing is set up). */
-  async function send(lead: LeadRecord): Promise<boolean> {
-    let reached = 0;
+  /** Pushes and e-mails it: how many devices and owners it was sent to, and how many took it. */
+  async function send(lead: LeadRecord): Promise<{ tried: number; reached: number }> {
     let tried = 0;
+    let reached = 0;
     if (options.push) {
-      tried += 1;
       try {
-        const { sent } = await options.push(escalationPush(lead));
-        if (sent > 0) reached += 1;
+        const { sent, failed } = await options.push(escalationPush(lead));
+        tried += sent + failed;
+        reached += sent;
       } catch (error) {
+        tried += 1;
         log.error({ err: error, leadId: lead.id }, 'Escalation not pushed');
       }
     }
@@ -83,18 +85,23 @@ export function createEscalation(options: EscalationOptions): Escalation {
         if (await options.emailOwner(owner.email, lead)) reached += 1;
       }
     }
-    return tried === 0 || reached > 0;
+    return { tried, reached };
   }
 
   async function escalate(lead: LeadRecord, at: number): Promise<boolean> {
-    const reached = await send(lead);
+    const { tried, reached } = await send(lead);
     const overdue = at - Date.parse(lead.created_at) - dueAfterMs > GIVE_UP_AFTER_MS;
-    if (!reached && !overdue) {
+    if (tried > 0 && reached === 0 && !overdue) {
       log.warn({ leadId: lead.id }, 'Escalation reached nobody; trying again');
       return false;
     }
-    if (!reached) log.error({ leadId: lead.id }, 'Escalation reached nobody; given up');
     await store.finishEscalation(lead.id, new Date(now()).toISOString());
+    if (reached === 0) {
+      // No device subscribed and no mail server, or an hour of failures: nothing to note.
+      if (tried > 0) log.error({ leadId: lead.id }, 'Escalation reached nobody; given up');
+      else log.warn({ leadId: lead.id }, 'Urgent lead unanswered, and no phone or e-mail to tell');
+      return false;
+    }
     await store.recordActivity(
       activity(
         SERVER_ACTOR,
@@ -103,7 +110,7 @@ export function createEscalation(options: EscalationOptions): Escalation {
         new Date(now()),
       ),
     );
-    log.info({ leadId: lead.id, minutes: options.minutes }, 'Urgent lead escalated');
+    log.info({ leadId: lead.id, minutes: options.minutes, reached }, 'Urgent lead escalated');
     return true;
   }
 
