@@ -429,4 +429,18 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // The proofs of work already spent (docs/forms.md#proof-of-work): a
+    // solved challenge is accepted once; kept until it expires, so the
+    // same solution sent again is known as a replay by every process.
+    version: 20,
+    name: 'spent proofs of work',
+    sql: `
+      CREATE TABLE lead_spent_proofs (
+        key text PRIMARY KEY CHECK (length(key) BETWEEN 1 AND 200),
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX lead_spent_proofs_expiry ON lead_spent_proofs (expires_at);
+    `,
+  },
 ];

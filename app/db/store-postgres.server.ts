@@ -18,6 +18,8 @@ import { PostgresActivityStore } from './activity/activity.postgres.server.ts';
 import type { ActivityStore } from './activity/activity.server.ts';
 import { PostgresRateLimitStore } from './rate-limits/rate-limits.postgres.server.ts';
 import type { RateLimitStore } from './rate-limits/rate-limits.server.ts';
+import { PostgresProofOfWorkStore } from './proofs-of-work/proofs-of-work.postgres.server.ts';
+import type { ProofOfWorkStore } from './proofs-of-work/proofs-of-work.server.ts';
 import type { OwnerStore } from './owners/owners.server.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.postgres.server.ts';
 
@@ -49,6 +51,7 @@ export class PostgresAppStore implements AppStore {
   readonly #push: PostgresPushStore;
   readonly #activity: PostgresActivityStore;
   readonly #rateLimits: PostgresRateLimitStore;
+  readonly #proofsOfWork: PostgresProofOfWorkStore;
   #closed = false;
 
   constructor(options: PostgresStoreOptions) {
@@ -73,6 +76,7 @@ export class PostgresAppStore implements AppStore {
     this.#push = new PostgresPushStore(this.#pool);
     this.#activity = new PostgresActivityStore(this.#pool);
     this.#rateLimits = new PostgresRateLimitStore(this.#pool);
+    this.#proofsOfWork = new PostgresProofOfWorkStore(this.#pool);
     // An idle client losing its connection must not crash the process.
     this.#pool.on('error', (error) => {
       // Only the message and code: pg's error can carry the whole client object.
@@ -160,6 +164,12 @@ export class PostgresAppStore implements AppStore {
     this.#rateLimits.purgeRateLimits(...args);
   peekRateLimit: RateLimitStore['peekRateLimit'] = (...args) =>
     this.#rateLimits.peekRateLimit(...args);
+
+  // The spent proofs of work (app/db/proofs-of-work/proofs-of-work.postgres.server.ts)
+  spendProofOfWork: ProofOfWorkStore['spendProofOfWork'] = (...args) =>
+    this.#proofsOfWork.spendProofOfWork(...args);
+  purgeSpentProofsOfWork: ProofOfWorkStore['purgeSpentProofsOfWork'] = () =>
+    this.#proofsOfWork.purgeSpentProofsOfWork();
 
   // Leads and their outbox (leads/leads.postgres.server.ts)
   getLeadPhoto: LeadsStore['getLeadPhoto'] = (...args) => this.#leads.getLeadPhoto(...args);

@@ -109,6 +109,10 @@ export class ReconnectingAppStore implements AppStore {
   resetRateLimit: AppStore['resetRateLimit'] = (...args) =>
     this.#call((s) => s.resetRateLimit(...args));
   purgeRateLimits: AppStore['purgeRateLimits'] = () => this.#call((s) => s.purgeRateLimits());
+  spendProofOfWork: AppStore['spendProofOfWork'] = (...args) =>
+    this.#call((s) => s.spendProofOfWork(...args));
+  purgeSpentProofsOfWork: AppStore['purgeSpentProofsOfWork'] = () =>
+    this.#call((s) => s.purgeSpentProofsOfWork());
   countFailedDeliveries: AppStore['countFailedDeliveries'] = () =>
     this.#call((s) => s.countFailedDeliveries());
   acknowledgeLead: AppStore['acknowledgeLead'] = (...args) =>

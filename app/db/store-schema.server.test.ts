@@ -50,6 +50,7 @@ const TABLES = [
   'push_subscriptions',
   'push_vapid_keys',
   'lead_alerts',
+  'lead_spent_proofs',
 ];
 
 /** Unique keys in one order, whatever order each database lists them in. */

@@ -12,6 +12,7 @@ import { runLeadsSpamContract } from './leads/leads-spam.contract.ts';
 import { runLeadsAlertsContract } from './leads/leads-alerts.contract.ts';
 import { runOwnersContract } from './owners/owners.contract.ts';
 import { runPushContract } from './push/push.contract.ts';
+import { runProofsOfWorkContract } from './proofs-of-work/proofs-of-work.contract.ts';
 import { runRateLimitsContract } from './rate-limits/rate-limits.contract.ts';
 import { runSecretsContract } from './secrets/secrets.contract.ts';
 import { runSiteContentContract } from './site-content/site-content.contract.ts';
@@ -35,6 +36,7 @@ for (const runContract of [
   runSiteContentContract,
   runSecretsContract,
   runPushContract,
+  runProofsOfWorkContract,
 ]) {
   runContract('SQLite', sqliteHarness);
 }

@@ -19,6 +19,8 @@ import { SqliteActivityStore } from './activity/activity.sqlite.server.ts';
 import type { ActivityStore } from './activity/activity.server.ts';
 import { SqliteRateLimitStore } from './rate-limits/rate-limits.sqlite.server.ts';
 import type { RateLimitStore } from './rate-limits/rate-limits.server.ts';
+import { SqliteProofOfWorkStore } from './proofs-of-work/proofs-of-work.sqlite.server.ts';
+import type { ProofOfWorkStore } from './proofs-of-work/proofs-of-work.server.ts';
 import type { OwnerStore } from './owners/owners.server.ts';
 
 /**
@@ -68,6 +70,7 @@ export class SqliteAppStore implements AppStore {
   readonly #push: SqlitePushStore;
   readonly #activity: SqliteActivityStore;
   readonly #rateLimits: SqliteRateLimitStore;
+  readonly #proofsOfWork: SqliteProofOfWorkStore;
 
   /** Use openSqliteStore(), which also sets the journal mode and migrates. */
   constructor(
@@ -82,6 +85,7 @@ export class SqliteAppStore implements AppStore {
     this.#push = new SqlitePushStore(this.#db);
     this.#activity = new SqliteActivityStore(this.#db);
     this.#rateLimits = new SqliteRateLimitStore(this.#db);
+    this.#proofsOfWork = new SqliteProofOfWorkStore(this.#db);
   }
 
   get file(): string {
@@ -127,6 +131,12 @@ export class SqliteAppStore implements AppStore {
     this.#rateLimits.purgeRateLimits(...args);
   peekRateLimit: RateLimitStore['peekRateLimit'] = (...args) =>
     this.#rateLimits.peekRateLimit(...args);
+
+  // The spent proofs of work (app/db/proofs-of-work/proofs-of-work.sqlite.server.ts)
+  spendProofOfWork: ProofOfWorkStore['spendProofOfWork'] = (...args) =>
+    this.#proofsOfWork.spendProofOfWork(...args);
+  purgeSpentProofsOfWork: ProofOfWorkStore['purgeSpentProofsOfWork'] = () =>
+    this.#proofsOfWork.purgeSpentProofsOfWork();
 
   // Leads and their outbox (leads/leads.sqlite.server.ts)
   insertLead: LeadsStore['insertLead'] = (...args) => this.#leads.insertLead(...args);

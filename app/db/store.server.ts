@@ -29,6 +29,7 @@ export type {
   PushSubscriptionRecord,
   VapidKeys,
 } from './push/push.server.ts';
+import type { ProofOfWorkStore } from './proofs-of-work/proofs-of-work.server.ts';
 // The leads' types and helpers, for the many modules that import them from here.
 export * from './leads/leads.server.ts';
 
@@ -52,7 +53,8 @@ export function normaliseEmail(email: string): string {
  * database, with what belongs to the database as a whole. Named for the
  * whole application because it holds far more than leads: the owners and
  * their sign-ins and push subscriptions, the site's content and photos,
- * the rate limits, the activity list and the store's own secrets.
+ * the rate limits, the activity list, the store's own secrets and the
+ * spent proofs of work.
  */
 export interface AppStore
   extends
@@ -62,7 +64,8 @@ export interface AppStore
     SecretStore,
     ActivityStore,
     RateLimitStore,
-    PushStore {
+    PushStore,
+    ProofOfWorkStore {
   readonly kind: 'sqlite' | 'postgres';
 
   /** Resolves while the store answers (GET /healthz); rejects otherwise. */

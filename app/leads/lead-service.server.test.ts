@@ -97,6 +97,10 @@ class FailingStore implements AppStore {
   resetRateLimit: AppStore['resetRateLimit'] = async (...args) =>
     this.#inner.resetRateLimit(...args);
   purgeRateLimits: AppStore['purgeRateLimits'] = async () => this.#inner.purgeRateLimits();
+  spendProofOfWork: AppStore['spendProofOfWork'] = async (...args) =>
+    this.#inner.spendProofOfWork(...args);
+  purgeSpentProofsOfWork: AppStore['purgeSpentProofsOfWork'] = async () =>
+    this.#inner.purgeSpentProofsOfWork();
   countFailedDeliveries: AppStore['countFailedDeliveries'] = async () =>
     this.#inner.countFailedDeliveries();
   peekRateLimit: AppStore['peekRateLimit'] = async (...args) => this.#inner.peekRateLimit(...args);

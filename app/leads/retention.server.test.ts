@@ -102,6 +102,19 @@ for (const backend of STORE_BACKENDS) {
       expect(await store.purgeExpiredSignIns(new Date(at + 2 * DAY).toISOString())).toBe(1);
     });
 
+    it('also forgets the spent proofs of work whose challenge has expired', async () => {
+      harness = await backend.harness();
+      const store = await harness.open();
+      stores.push(store);
+      const at = Date.now();
+      await store.spendProofOfWork('expired', new Date(at - 1000).toISOString());
+      await store.spendProofOfWork('current', new Date(at + DAY).toISOString());
+      await createRetentionPurge({ store, days: 730, logger: captureLogger().logger }).runOnce();
+      // The expired one is gone already; the current one stays spent.
+      expect(await store.purgeSpentProofsOfWork()).toBe(0);
+      expect(await store.spendProofOfWork('current', new Date(at + DAY).toISOString())).toBe(false);
+    });
+
     it('runs safely in two processes at once', async () => {
       harness = await backend.harness();
       const [a, b] = [await harness.open(), await harness.open()];
@@ -130,6 +143,7 @@ describe('retention purge with the store away', () => {
       },
       purgeSpamBefore: async () => 0,
       purgeRateLimits: async () => 0,
+      purgeSpentProofsOfWork: async () => 0,
       purgeExpiredSignIns: async () => 0,
     } as unknown as AppStore;
     const log = captureLogger();

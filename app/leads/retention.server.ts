@@ -6,8 +6,8 @@ import { storeErrorForLog, type AppStore } from '../db/store.server.ts';
  * LEAD_RETENTION_DAYS (docs/operations.md#environment): the server deletes leads older than the
  * retention at start and once a day after, keeping the privacy policy's
  * promise; spam goes SPAM_RETENTION_DAYS after it was caught or moved
- * there (docs/operations.md#spam); expired rate-limit counts, owner
- * sessions and one-time links go at the same time. Deleting is
+ * there (docs/operations.md#spam); expired rate-limit counts, spent proofs
+ * of work, owner sessions and one-time links go at the same time. Deleting is
  * idempotent, so several processes on one database may all run it. A store
  * that is down is tried again an hour later.
  */
@@ -42,6 +42,7 @@ export function createRetentionPurge(options: {
     const deleted = await store.purgeCreatedBefore(cutoff);
     const spam = await store.purgeSpamBefore(retentionCutoff(SPAM_RETENTION_DAYS, now()));
     await store.purgeRateLimits();
+    await store.purgeSpentProofsOfWork();
     // The owner's expired sessions and unused links (not personal data; no use kept).
     await store.purgeExpiredSignIns(new Date(now()).toISOString());
     if (deleted > 0) log.info({ deleted, cutoff, days }, 'Leads past their retention deleted');
