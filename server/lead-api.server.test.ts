@@ -4,7 +4,14 @@ import { webhookTargets } from '../app/leads/delivery/webhooks.server.ts';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLeadService, type LeadService } from '../app/leads/lead-service.server.ts';
+import { solveChallenge, type Challenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import {
+  createLeadService,
+  type LeadService,
+  type SubmitContext,
+} from '../app/leads/lead-service.server.ts';
+import { createProofOfWork } from '../app/leads/intake/proof-of-work.server.ts';
 import {
   INVALID_EMAIL_MESSAGE,
   REQUIRED_FIELDS_MESSAGE,
@@ -494,6 +501,99 @@ describe('rate limit and unexpected failures', () => {
     } finally {
       await api.close();
     }
+  });
+});
+
+describe('GET /api/leads/challenge', () => {
+  let harness: Awaited<ReturnType<typeof sqliteHarness>>;
+  let store: AppStore;
+  let api: TestApi;
+  const signals: Array<SubmitContext | undefined> = [];
+  const recording: LeadService = {
+    submit: async (_input, _photos, given) => {
+      signals.push(given);
+      return {
+        kind: 'accepted',
+        status: 201,
+        id: 'id',
+        created_at: '2025-01-01T00:00:00.000Z',
+        spam: false,
+        urgent: false,
+      };
+    },
+  };
+
+  async function start(rateLimit = 1000): Promise<void> {
+    const app = express();
+    app.use(
+      '/api/leads',
+      createLeadApiRouter({
+        service: recording,
+        rateLimit,
+        siteUrl: SITE_URL,
+        logger: silentLogger(),
+        proofOfWork: createProofOfWork({
+          store,
+          difficulty: { cost: 10, counterMin: 10, counterMax: 30 },
+        }),
+      }),
+    );
+    api = await listen(app);
+  }
+
+  beforeEach(async () => {
+    signals.length = 0;
+    harness = await sqliteHarness();
+    store = await harness.open();
+  });
+
+  afterEach(async () => {
+    await api.close();
+    await store.close().catch(() => undefined);
+    await harness.cleanup();
+  });
+
+  it('answers a new signed challenge each time, never cached; its solution is checked with the lead', async () => {
+    await start();
+    const response = await fetch(`${api.url}/challenge`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const challenge = (await response.json()) as Challenge;
+    expect(challenge.signature).toMatch(/^[0-9a-f]{64}$/);
+    const other = (await (await fetch(`${api.url}/challenge`)).json()) as Challenge;
+    expect(other.parameters.nonce).not.toBe(challenge.parameters.nonce);
+
+    const solution = await solveChallenge({ challenge, deriveKey });
+    const altcha = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+    for (let sent = 0; sent < 2; sent++) {
+      expect((await postJson(api.url, { ...lead, altcha })).status).toBe(201);
+    }
+    expect((await postJson(api.url, lead)).status).toBe(201);
+    expect(signals.map((given) => given?.proof)).toEqual(['valid', 'replayed', 'absent']);
+    expect((await fetch(`${api.url}/challenge`, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('is limited per visitor to three times LEAD_RATE_LIMIT, on a count of its own', async () => {
+    await start(2);
+    for (let index = 0; index < 6; index++) {
+      expect((await fetch(`${api.url}/challenge`)).status).toBe(200);
+    }
+    const limited = await fetch(`${api.url}/challenge`);
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toEqual({ error: API_ERROR_MESSAGES.tooManyRequests });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(500);
+    // Enquiries draw on their own count.
+    expect((await postJson(api.url, lead)).status).toBe(201);
+  });
+
+  it('answers 503 while the store cannot give the signing key', async () => {
+    await start();
+    await store.close();
+    const response = await fetch(`${api.url}/challenge`);
+    expect(response.status).toBe(503);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toEqual({ error: UNEXPECTED_ERROR_MESSAGE });
   });
 });
 

@@ -24,6 +24,7 @@ import {
   type LeadsRequestContext,
 } from '../app/leads/intake/receive-lead.server.ts';
 import { UNEXPECTED_ERROR_MESSAGE } from '../app/leads/intake/schema.ts';
+import type { ProofOfWork } from '../app/leads/intake/proof-of-work.server.ts';
 import { processUploadSlots } from './upload-slots.server.ts';
 
 /**
@@ -31,7 +32,9 @@ import { processUploadSlots } from './upload-slots.server.ts';
  * (app/leads/intake/receive-lead.server.ts): the guards every lead post passes
  * first, to /api/leads or to a form's page (the origin check, the rate
  * limit), and POST /api/leads, a thin adapter that answers receiveLead's
- * outcome as JSON (docs/operations.md "HTTP API").
+ * outcome as JSON (docs/operations.md "HTTP API"); and GET
+ * /api/leads/challenge, the proof of work's challenge for a form's script
+ * (docs/forms.md#proof-of-work).
  *
  * Every answer is JSON; the only 5xx is 502 (no configured delivery
  * accepted the lead, or an unexpected failure before anything was
@@ -40,6 +43,12 @@ import { processUploadSlots } from './upload-slots.server.ts';
 
 /** LEAD_RATE_LIMIT: submissions per client IP per 10 minutes. */
 export const LEAD_RATE_LIMIT_WINDOW_MS = 10 * 60 * 1000;
+
+/**
+ * Challenges a visitor may fetch per enquiry they may send: one when they
+ * first focus a form, one more after each attempt, a page or two more.
+ */
+export const CHALLENGES_PER_LEAD = 3;
 
 // ---------------------------------------------------------------------------
 // Origin check
@@ -123,7 +132,7 @@ export function createLeadRateLimiter(options: {
 }): RequestHandler {
   const windowMs = options.windowMs ?? LEAD_RATE_LIMIT_WINDOW_MS;
   const store = options.store
-    ? new AppStoreRateLimit(options.store, windowMs, options.logger)
+    ? new AppStoreRateLimit(options.store, windowMs, options.logger, 'leads:')
     : undefined;
   return expressRateLimit({
     windowMs,
@@ -134,6 +143,34 @@ export function createLeadRateLimiter(options: {
     handler: (_req, res, next) => {
       res.locals[RATE_LIMITED_LOCAL] = true;
       next();
+    },
+  });
+}
+
+/**
+ * The proof of work's challenges: CHALLENGES_PER_LEAD × LEAD_RATE_LIMIT per
+ * client IP per 10 minutes, counted apart from the enquiries (in the store
+ * with PostgreSQL, as theirs), then 429 with Retry-After and the message. A
+ * form's script then sends its enquiry without one.
+ */
+export function createChallengeRateLimiter(options: {
+  leadLimit: number;
+  windowMs?: number;
+  store?: AppStore | undefined;
+  logger?: Logger | undefined;
+}): RequestHandler {
+  const windowMs = options.windowMs ?? LEAD_RATE_LIMIT_WINDOW_MS;
+  const store = options.store
+    ? new AppStoreRateLimit(options.store, windowMs, options.logger, 'challenges:')
+    : undefined;
+  return expressRateLimit({
+    windowMs,
+    limit: options.leadLimit * CHALLENGES_PER_LEAD,
+    ...(store ? { store } : {}),
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    handler: (_req, res) => {
+      res.status(429).json({ error: API_ERROR_MESSAGES.tooManyRequests });
     },
   });
 }
@@ -151,14 +188,16 @@ export function isRateLimited(res: Response): boolean {
  */
 class AppStoreRateLimit implements Store {
   readonly localKeys = false;
-  readonly prefix = 'leads:';
+  readonly prefix: string;
   readonly #store: AppStore;
   readonly #windowMs: number;
   readonly #memory = new MemoryStore();
   readonly #logger: Logger | undefined;
   #failing = false;
 
-  constructor(store: AppStore, windowMs: number, logger?: Logger) {
+  /** `prefix` keeps each limit's counts apart in the one table. */
+  constructor(store: AppStore, windowMs: number, logger: Logger | undefined, prefix: string) {
+    this.prefix = prefix;
     this.#store = store;
     this.#windowMs = windowMs;
     this.#logger = logger;
@@ -205,6 +244,12 @@ class AppStoreRateLimit implements Store {
   }
 }
 
+/** Every answer of the lead API is the visitor's own: never cached. */
+const noStore: RequestHandler = (_req, res, next) => {
+  res.set('Cache-Control', 'no-store');
+  next();
+};
+
 /**
  * What every lead post passes before receiveLead, to /api/leads or to a
  * form's page: no caching, the origin check (403), the rate limit (counted,
@@ -213,10 +258,6 @@ class AppStoreRateLimit implements Store {
  * none). `limiter` is shared by every door, so a visitor has one count.
  */
 export function leadGuards(siteUrl: string, limiter: RequestHandler): RequestHandler[] {
-  const noStore: RequestHandler = (_req, res, next) => {
-    res.set('Cache-Control', 'no-store');
-    next();
-  };
   return [noStore, originGuard(siteUrl), limiter, processUploadSlots(isRateLimited)];
 }
 
@@ -225,10 +266,12 @@ export function leadsRequestContext(
   service: LeadService,
   res: Response,
   logger?: Logger,
+  proofOfWork?: ProofOfWork,
 ): LeadsRequestContext {
   return {
     service,
     rateLimited: isRateLimited(res),
+    proofOfWork,
     onError: (error) =>
       logger?.error(
         { err: error instanceof Error ? { message: error.message, stack: error.stack } : error },
@@ -254,20 +297,59 @@ export interface LeadApiOptions {
    * so the API and the forms draw on one count per visitor. Created when absent.
    */
   limiter?: RequestHandler;
+  /**
+   * The proof of work (docs/forms.md#proof-of-work): GET /challenge issues
+   * its challenges and each lead's is checked. Without it there is no
+   * /challenge and every lead has none.
+   */
+  proofOfWork?: ProofOfWork;
+  /** The challenges' limiter (createChallengeRateLimiter); created when absent. */
+  challengeLimiter?: RequestHandler;
 }
 
-/** POST /api/leads: the guards, then receiveLead's outcome as JSON. */
+/**
+ * POST /api/leads: the guards, then receiveLead's outcome as JSON; and GET
+ * /api/leads/challenge with a proof of work.
+ */
 export function createLeadApiRouter(options: LeadApiOptions): Router {
-  const { service, logger } = options;
+  const { service, logger, proofOfWork } = options;
   const limiter =
     options.limiter ??
     createLeadRateLimiter({ limit: options.rateLimit, windowMs: options.rateLimitWindowMs });
   const router = Router();
 
+  if (proofOfWork) {
+    const challengeLimiter =
+      options.challengeLimiter ??
+      createChallengeRateLimiter({
+        leadLimit: options.rateLimit,
+        windowMs: options.rateLimitWindowMs,
+      });
+    // A new challenge for each request, for this visitor only: never cached.
+    router.get('/challenge', noStore, challengeLimiter, async (_req, res) => {
+      let challenge: Awaited<ReturnType<ProofOfWork['challenge']>>;
+      try {
+        challenge = await proofOfWork.challenge();
+      } catch (error) {
+        // No signing key while the store is down: the form sends without one.
+        logger.error(
+          { err: error instanceof Error ? { message: error.message } : error },
+          'No proof-of-work challenge: the store is unavailable',
+        );
+        res.status(503).json({ error: UNEXPECTED_ERROR_MESSAGE });
+        return;
+      }
+      res.json(challenge);
+    });
+    router.all('/challenge', noStore, (_req, res) => {
+      res.set('Allow', 'GET').status(405).json({ error: API_ERROR_MESSAGES.challengeMethod });
+    });
+  }
+
   router.post('/', ...leadGuards(options.siteUrl, limiter), async (req, res) => {
     const outcome = await receiveLead(
       leadRequestOf(req),
-      leadsRequestContext(service, res, logger),
+      leadsRequestContext(service, res, logger, proofOfWork),
     );
     // A body left unread (too large, another type) would hold up the next
     // request on this connection: close it after the answer instead.

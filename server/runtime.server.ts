@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { ownerAlerts } from '../app/leads/delivery/lead-email.server.ts';
 import { photoLinks } from '../app/leads/delivery/signed-photo-links.server.ts';
 import { createLeadService } from '../app/leads/lead-service.server.ts';
+import { createProofOfWork } from '../app/leads/intake/proof-of-work.server.ts';
 import { createOutbox, eventLoopBusy } from '../app/leads/delivery/outbox.server.ts';
 import { createRetentionPurge } from '../app/leads/retention.server.ts';
 import { storeErrorForLog, type AppStore } from '../app/db/store.server.ts';
@@ -31,6 +32,7 @@ import { siteBuildToPublish } from './site-content-build.server.ts';
 import { siteHostName } from './site-hosts.server.ts';
 import type { SitePublishSource } from './site-publisher.server.ts';
 import {
+  createChallengeRateLimiter,
   createLeadApiRouter,
   createLeadRateLimiter,
   leadGuards,
@@ -233,12 +235,21 @@ function leadPipeline(
     store: storeKind === 'postgres' ? store : undefined,
     logger: leadLogger,
   });
+  // The forms' invisible proof of work (docs/forms.md#proof-of-work),
+  // signed with the store's own secret so every process checks alike.
+  const proofOfWork = createProofOfWork({ store, logger: leadLogger });
   const apiRouter = createLeadApiRouter({
     service,
     rateLimit: env.LEAD_RATE_LIMIT,
     siteUrl: env.SITE_URL,
     logger: leadLogger,
     limiter,
+    proofOfWork,
+    challengeLimiter: createChallengeRateLimiter({
+      leadLimit: env.LEAD_RATE_LIMIT,
+      store: storeKind === 'postgres' ? store : undefined,
+      logger: leadLogger,
+    }),
   });
 
   return {
@@ -252,7 +263,7 @@ function leadPipeline(
     // attacking page sends one); an over-limit one reaches the page, where
     // receiveLead answers 429 with the message in the form.
     formPostGuards: leadGuards(env.SITE_URL, limiter),
-    requestContext: (res) => leadsRequestContext(service, res, leadLogger),
+    requestContext: (res) => leadsRequestContext(service, res, leadLogger, proofOfWork),
     async health(): Promise<LeadsHealth> {
       // The ping records the store's state, so an outage is logged once when it starts and ends.
       const up = await store.ping().then(

@@ -288,6 +288,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       return { kind: 'invalid', status: 400, error: validation.error, fields: validation.fields };
     }
     const value = validation.value;
+    const proof = submitContext.proof ?? 'absent';
     // docs/operations.md#spam: the rules, in spam-rules.server.ts.
     const reason = await spamReason(
       {
@@ -297,7 +298,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
         email: value.email,
         phone: value.phone,
         trap: value[HONEYPOT_FIELD] ?? '',
-        proof: submitContext.proof ?? 'absent',
+        proof,
       },
       seenBefore,
     );
@@ -321,7 +322,8 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     if (value.idempotency_key) {
       lead.idempotency_key = idempotencyIdentity(value.idempotency_key, lead);
     }
-    const context = { leadId: lead.id, source: lead.source, photos: photos.length };
+    // With the proof-of-work's verdict, so the log shows what each lead brought.
+    const context = { leadId: lead.id, source: lead.source, photos: photos.length, proof };
     // In delivered mode the rows wait, unclaimable, while the lead is `received`.
     // A spam lead has none: it goes to no target ("Not spam" makes them).
     const deliveries: NewDelivery[] = spam

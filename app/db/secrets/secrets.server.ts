@@ -5,8 +5,12 @@
  * beside it.
  */
 
-/** The secrets the store keeps (getOrCreateSecret): what each signs. */
-export type StoreSecretName = 'photo-links';
+/**
+ * The secrets the store keeps (getOrCreateSecret), named for what each
+ * signs: the photo links of a webhook's JSON, the lead forms' proof-of-work
+ * challenges (docs/forms.md#proof-of-work).
+ */
+export type StoreSecretName = 'photo-links' | 'lead-challenges';
 
 /** The length of a store secret, in bytes. */
 export const STORE_SECRET_BYTES = 32;

@@ -16,6 +16,22 @@ export const LEAD_API_PATH = '/api/leads';
 export const FORM_FIELD = 'form';
 
 /**
+ * The field in which a form's script sends its proof of work
+ * (docs/forms.md#proof-of-work): the challenge and its solution, base64 JSON,
+ * as ALTCHA names it. A form posted without JavaScript has none.
+ */
+export const PROOF_OF_WORK_FIELD = 'altcha';
+
+/** Where a form's script fetches a challenge to solve (server/lead-api.server.ts). */
+export const LEAD_CHALLENGE_PATH = '/api/leads/challenge';
+
+/**
+ * How long a challenge may be solved and sent, in minutes (the privacy
+ * policy states it); a form left open longer fetches another.
+ */
+export const PROOF_OF_WORK_LIFETIME_MINUTES = 20;
+
+/**
  * Dispatched on `window` by a form's scripted submission when the lead service
  * accepted an enquiry; its `detail` is the idempotency key that enquiry
  * used. The form then takes a new key, so a second, different enquiry from

@@ -1,3 +1,5 @@
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { webhookTargets } from '../delivery/webhooks.server.ts';
 import {
@@ -7,7 +9,9 @@ import {
   type LeadsRequestContext,
 } from './receive-lead.server.ts';
 import type { LeadFormResult } from './form-submission.ts';
-import { createLeadService } from '../lead-service.server.ts';
+import { createLeadService, type LeadService, type SubmitContext } from '../lead-service.server.ts';
+import { createProofOfWork, type ProofOfWork } from './proof-of-work.server.ts';
+import { PROOF_OF_WORK_FIELD } from './form-submission.ts';
 import {
   HONEYPOT_FIELD,
   INVALID_EMAIL_MESSAGE,
@@ -48,17 +52,31 @@ afterEach(async () => {
 
 /** The server's lead service for one request, as the production server provides it. */
 function leadsFor(
-  options: { rateLimited?: boolean; acceptMode?: 'delivered' | 'stored' } = {},
+  options: {
+    rateLimited?: boolean;
+    acceptMode?: 'delivered' | 'stored';
+    proofOfWork?: ProofOfWork;
+    /** Told what the door handed the lead service besides the lead. */
+    onContext?: (context: SubmitContext | undefined) => void;
+  } = {},
 ): LeadsRequestContext {
+  const service = createLeadService({
+    store,
+    targets: webhookTargets(receivers.map((receiver) => receiver.url)),
+    acceptMode: options.acceptMode ?? 'delivered',
+    timeoutMs: 1000,
+    logger: silentLogger(),
+  });
+  const watched: LeadService = {
+    submit(input, photos, context) {
+      options.onContext?.(context);
+      return service.submit(input, photos, context);
+    },
+  };
   return {
-    service: createLeadService({
-      store,
-      targets: webhookTargets(receivers.map((receiver) => receiver.url)),
-      acceptMode: options.acceptMode ?? 'delivered',
-      timeoutMs: 1000,
-      logger: silentLogger(),
-    }),
+    service: watched,
     rateLimited: options.rateLimited ?? false,
+    ...(options.proofOfWork ? { proofOfWork: options.proofOfWork } : {}),
   };
 }
 
@@ -322,6 +340,101 @@ describe("the form's script, through the API (form=…)", () => {
     });
     expect(outcome).toMatchObject({ ok: false, status: 502, error: UNEXPECTED_ERROR_MESSAGE });
     expect(reported).toHaveLength(1);
+  });
+});
+
+describe('the proof of work (docs/forms.md#proof-of-work)', () => {
+  /** Easy enough to solve at once here; its checks are in proof-of-work.server.test.ts. */
+  const proofOfWork = () =>
+    createProofOfWork({ store, difficulty: { cost: 10, counterMin: 10, counterMax: 30 } });
+
+  /** What the form's script sends in `altcha`: a solved challenge, base64 JSON. */
+  async function solved(proof: ProofOfWork): Promise<string> {
+    const challenge = await proof.challenge();
+    const solution = await solveChallenge({ challenge, deriveKey });
+    return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+  }
+
+  it('a solution sent with the form is handed to the lead service as valid; sent again, spam', async () => {
+    const proof = proofOfWork();
+    const verdicts: Array<string | undefined> = [];
+    const leads = leadsFor({ proofOfWork: proof, onContext: (s) => verdicts.push(s?.proof) });
+    const altcha = await solved(proof);
+    const fields = { ...enquiry, form: 'quote_form', [PROOF_OF_WORK_FIELD]: altcha };
+    const first = await viaApi(
+      post('/api/leads', { ...fields, idempotency_key: 'pow-first-01' }),
+      leads,
+    );
+    expect(first).toMatchObject({ ok: true, status: 201 });
+    // The same solution with another enquiry: looks accepted, kept as spam, never delivered.
+    const replay = await viaApi(
+      post('/api/leads', { ...fields, phone: '027 555 0100', idempotency_key: 'pow-second-1' }),
+      leads,
+    );
+    expect(replay).toMatchObject({ ok: true, status: 201 });
+    expect(verdicts).toEqual(['valid', 'replayed']);
+    const stored = await store.exportLeads();
+    expect(stored.map((lead) => [lead.phone, lead.status])).toEqual([
+      ['027 555 0199', 'accepted'],
+      ['027 555 0100', 'spam'],
+    ]);
+    for (const receiver of receivers) expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('the same request retried (the same key) is answered as the first, not as a replay', async () => {
+    const leads = leadsFor({ proofOfWork: proofOfWork() });
+    const fields = {
+      ...callback,
+      form: 'hero_form',
+      idempotency_key: 'pow-retried-1',
+      [PROOF_OF_WORK_FIELD]: await solved(leads.proofOfWork!),
+    };
+    const first = await viaApi(post('/api/leads', fields), leads);
+    const again = await viaApi(post('/api/leads', fields), leads);
+    expect(first).toMatchObject({ ok: true, status: 201 });
+    expect(again).toMatchObject({ ok: true, status: 200, id: first.ok ? first.id : '' });
+    expect((await store.exportLeads()).map((lead) => lead.status)).toEqual(['accepted']);
+  });
+
+  it('an invalid one makes the lead spam, answered as a success', async () => {
+    const verdicts: Array<string | undefined> = [];
+    const leads = leadsFor({
+      proofOfWork: proofOfWork(),
+      onContext: (s) => verdicts.push(s?.proof),
+    });
+    const forged = Buffer.from(JSON.stringify({ challenge: { parameters: {} }, solution: {} }));
+    const outcome = await viaApi(
+      post('/api/leads', {
+        ...callback,
+        form: 'hero_form',
+        [PROOF_OF_WORK_FIELD]: forged.toString('base64'),
+      }),
+      leads,
+    );
+    expect(outcome).toMatchObject({ ok: true, status: 201 });
+    expect(verdicts).toEqual(['invalid']);
+    expect((await store.exportLeads()).map((lead) => lead.status)).toEqual(['spam']);
+    expect(receivers[0]?.requests).toHaveLength(0);
+  });
+
+  it('none, from a form without JavaScript or a program, is never spam for that alone', async () => {
+    const verdicts: Array<string | undefined> = [];
+    const leads = leadsFor({
+      proofOfWork: proofOfWork(),
+      onContext: (s) => verdicts.push(s?.proof),
+    });
+    expect(await run('hero_form', post('/', callback), leads)).toMatchObject({ status: 303 });
+    const json = JSON.stringify({ ...enquiry, source: 'contact_form' });
+    const program = await viaApi(
+      post('/api/leads', {}, { headers: { 'Content-Type': 'application/json' }, body: json }),
+      leads,
+    );
+    expect(program).toMatchObject({ ok: true, status: 201 });
+    expect(verdicts).toEqual(['absent', 'absent']);
+    expect((await store.exportLeads()).map((lead) => lead.status)).toEqual([
+      'accepted',
+      'accepted',
+    ]);
   });
 });
 

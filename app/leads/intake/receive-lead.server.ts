@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import {
   FORM_FIELD,
+  PROOF_OF_WORK_FIELD,
   thankYouPath,
   type LeadFormResult,
   type LeadFormValues,
 } from './form-submission.ts';
 import type { LeadService } from '../lead-service.server.ts';
+import type { ProofOfWork } from './proof-of-work.server.ts';
+import type { ProofVerdict } from './spam-rules.server.ts';
 import { makeSafePhoto, type SafePhotoRefusal } from '../../images/safe-photo.server.ts';
 import type { NewLeadPhoto } from '../../db/store.server.ts';
 import {
@@ -66,6 +69,7 @@ export const API_ERROR_MESSAGES = {
   crossOrigin: 'Submissions from other websites are not accepted.',
   tooManyRequests: 'Too many requests. Please try again later or call us directly.',
   methodNotAllowed: 'Use POST to submit a lead.',
+  challengeMethod: 'Use GET to fetch a challenge.',
 } as const;
 
 // ---------------------------------------------------------------------------
@@ -257,6 +261,11 @@ export interface LeadsRequestContext {
   rateLimited: boolean;
   /** Where an unexpected failure is reported (never with the visitor's data). */
   onError?: (error: unknown) => void;
+  /**
+   * Checks the proof of work a lead brings in `altcha`
+   * (docs/forms.md#proof-of-work); without it every lead has none.
+   */
+  proofOfWork?: ProofOfWork | undefined;
 }
 
 /** What a lead request comes to; each door turns it into its own answer. */
@@ -354,7 +363,8 @@ const refused = (
  * A form's values are checked with its own schema (the browser ran the same
  * one), so a refusal names the field the visitor typed; then they become a
  * lead and go to the lead service, which checks it once more, stores it and
- * delivers it. Spam (the honeypot filled) looks accepted.
+ * delivers it, with the verdict on its proof of work
+ * (docs/forms.md#proof-of-work). Spam looks accepted.
  */
 export async function receiveLead(
   request: LeadRequest,
@@ -426,7 +436,12 @@ async function answerLead(
     photos = made.photos;
   }
   try {
-    const result = await context.service.submit(lead, photos);
+    // Checked last, once the lead is whole: a valid solution is spent
+    // only by a lead that reaches the lead service.
+    const proof: ProofVerdict = context.proofOfWork
+      ? await context.proofOfWork.check(record[PROOF_OF_WORK_FIELD])
+      : 'absent';
+    const result = await context.service.submit(lead, photos, { proof });
     switch (result.kind) {
       case 'accepted':
       case 'duplicate':
