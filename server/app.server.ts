@@ -146,7 +146,8 @@ export async function createApp(options: AppOptions) {
   app.use(compression());
 
   // Rendered on request: a page with no file, or not the one its URL names;
-  // an owner's page may register the owner's service worker.
+  // an owner's page may register the owner's service worker, and a form's
+  // page answering a post (it has the lead service) start the form's worker.
   const renderOnDemand = (
     req: Request,
     res: Response,
@@ -157,7 +158,7 @@ export async function createApp(options: AppOptions) {
     const release = releaseOf(res);
     res.setHeader(
       'Content-Security-Policy',
-      owner ? release.ownerPageCsp : release.renderedPageCsp,
+      owner ? release.ownerPageCsp : locals.leads ? release.formPageCsp : release.renderedPageCsp,
     );
     res.setHeader('Cache-Control', 'no-store');
     return release.render(req, res, undefined, locals);

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, hashSource } from './csp.server.ts';
+import { loadPrerenderedPages, loadSiteRelease } from './release-files.server.ts';
+import { StaticFiles } from './static.server.ts';
+import { tempDataDir } from '../app/leads/testing/test-support.server.ts';
 
 const sha = (body: string) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`;
 
@@ -51,5 +56,44 @@ describe('contentSecurityPolicy', () => {
     expect(directive(policy, 'connect-src')).toContain('https://*.google-analytics.com');
     expect(directive(policy, 'frame-src')).toContain('https://www.google.com');
     expect(policy.endsWith('upgrade-insecure-requests')).toBe(true);
+  });
+});
+
+describe("Web Workers (the lead forms' proof of work, docs/forms.md#proof-of-work)", () => {
+  const directive = (policy: string, name: string) =>
+    policy.split('; ').find((part) => part.startsWith(`${name} `));
+
+  it("allows the site's own workers only where asked, never blob: or data:", () => {
+    expect(directive(contentSecurityPolicy({}, {}), 'worker-src')).toBe("worker-src 'none'");
+    expect(directive(contentSecurityPolicy({}, { formWorker: true }), 'worker-src')).toBe(
+      "worker-src 'self'",
+    );
+  });
+
+  it('a prerendered page with a lead form may start one; the others may not', async () => {
+    const client = tempDataDir('csp-workers-');
+    try {
+      for (const page of ['', 'contact', 'quote', 'about', 'blog']) {
+        mkdirSync(path.join(client.dir, page), { recursive: true });
+        writeFileSync(path.join(client.dir, page, 'index.html'), '<!doctype html>');
+      }
+      const pages = await loadPrerenderedPages(await StaticFiles.scan(client.dir), {});
+      const workers = Object.fromEntries(
+        [...pages].map(([urlPath, page]) => [urlPath, directive(page.csp, 'worker-src')]),
+      );
+      expect(workers).toEqual({
+        '/': "worker-src 'self'",
+        '/contact': "worker-src 'self'",
+        '/quote': "worker-src 'self'",
+        '/about': "worker-src 'none'",
+        '/blog': "worker-src 'none'",
+      });
+      // A form's page answering a post without JavaScript may; any other page rendered on request may not.
+      const release = await loadSiteRelease(client.dir, () => undefined, {});
+      expect(directive(release.formPageCsp, 'worker-src')).toBe("worker-src 'self'");
+      expect(directive(release.renderedPageCsp, 'worker-src')).toBe("worker-src 'none'");
+    } finally {
+      client.remove();
+    }
   });
 });

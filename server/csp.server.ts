@@ -17,9 +17,15 @@ export interface CspOptions {
   https?: boolean;
   /**
    * The owner's pages: they register their service worker (/admin/sw.js).
-   * Every other page may run no worker at all.
+   * No other page registers one.
    */
   serviceWorker?: boolean;
+  /**
+   * A page with a lead form: its form starts a Web Worker for the proof of
+   * work (docs/forms.md#proof-of-work), from a file of the site, never
+   * blob: or data:.
+   */
+  formWorker?: boolean;
 }
 
 const GTAG_SCRIPT = ['https://www.googletagmanager.com'];
@@ -90,7 +96,7 @@ export function contentSecurityPolicy(
     ['connect-src', unique(connect)],
     ['frame-src', frame.length ? unique(frame) : ["'none'"]],
     ['manifest-src', ["'self'"]],
-    ['worker-src', [options.serviceWorker ? "'self'" : "'none'"]],
+    ['worker-src', [options.serviceWorker || options.formWorker ? "'self'" : "'none'"]],
     ['object-src', ["'none'"]],
     ['base-uri', ["'self'"]],
     ['form-action', ["'self'"]],

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
 import { contentSecurityPolicy, type CspOptions, type InlineCodeRecord } from './csp.server.ts';
 import type { Env } from './env.server.ts';
+import { ON_DEMAND_ROUTES } from './on-demand-routes.server.ts';
 import { StaticFiles } from './static.server.ts';
 
 /*
@@ -23,6 +24,8 @@ export interface SiteRelease {
   pages: ReadonlyMap<string, PrerenderedPage>;
   /** The CSP of a page rendered on request: the hashes of every prerendered page. */
   renderedPageCsp: string;
+  /** The same for a form's page answering a post: its form starts a worker (the proof of work). */
+  formPageCsp: string;
   /** The same for the owner's pages (/admin), which also register their service worker. */
   ownerPageCsp: string;
   /**
@@ -55,9 +58,19 @@ export interface PrerenderedPage {
 }
 
 /**
+ * The pages with a lead form: those a form posts to without JavaScript.
+ * Their form's script solves a proof of work in a Web Worker
+ * (docs/forms.md#proof-of-work).
+ */
+const LEAD_FORM_PAGES: ReadonlySet<string> = new Set(
+  ON_DEMAND_ROUTES.filter((route) => route.method === 'POST').map((route) => route.path),
+);
+
+/**
  * Finds every prerendered page and the CSP its inline scripts need: those
  * the build recorded for it (csp.server.ts, INLINE_CODE_FILE), none when
  * it recorded nothing (the page then works as it does without JavaScript).
+ * A page with a lead form may start the site's own workers.
  */
 export async function loadPrerenderedPages(
   files: StaticFiles,
@@ -77,7 +90,10 @@ export async function loadPrerenderedPages(
     const styleHashes = recorded?.styles ?? [];
     pages.set(urlPath, {
       file: relative,
-      csp: contentSecurityPolicy({ hashes, styleHashes }, cspOptions),
+      csp: contentSecurityPolicy(
+        { hashes, styleHashes },
+        { ...cspOptions, formWorker: LEAD_FORM_PAGES.has(urlPath) },
+      ),
       hashes,
       styleHashes,
     });
@@ -107,19 +123,22 @@ export async function loadSiteRelease(
   const pages = await loadPrerenderedPages(files, cspOptions, inlineCode);
   // A page rendered on request has the same inline scripts and styles as the
   // prerendered ones (Astro's island loader): the hashes of all of them, and
-  // nothing else; those of the release whose code renders it too.
+  // nothing else; those of the release whose code renders it too. A form's
+  // page answering a post has a form, which starts a worker.
   const all = [...pages.values(), ...(code?.pages.values() ?? [])];
   const inline = {
     hashes: [...new Set(all.flatMap((page) => page.hashes))],
     styleHashes: [...new Set(all.flatMap((page) => page.styleHashes))],
   };
   const renderedPageCsp = contentSecurityPolicy(inline, cspOptions);
+  const formPageCsp = contentSecurityPolicy(inline, { ...cspOptions, formWorker: true });
   const ownerPageCsp = contentSecurityPolicy(inline, { ...cspOptions, serviceWorker: true });
   return {
     render,
     files,
     pages,
     renderedPageCsp,
+    formPageCsp,
     ownerPageCsp,
     ...(code ? { codeFiles: code.files } : {}),
   };

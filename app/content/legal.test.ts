@@ -3,6 +3,7 @@ import { DEFAULT_LEAD_RETENTION_DAYS } from '../leads/retention.ts';
 import { business } from './business.ts';
 import { facts } from './facts.ts';
 import { privacyPolicyFor, retentionPeriod, terms } from './legal.ts';
+import { PROOF_OF_WORK_LIFETIME_MINUTES } from '../leads/intake/form-submission.ts';
 
 function text(page: {
   intro: string;
@@ -44,6 +45,15 @@ describe('the privacy policy (Privacy Act 2020)', () => {
   it('says spam is kept 30 days, as the daily purge deletes it (docs/operations.md#spam)', () => {
     expect(policy).toContain(
       'is not passed on to us. It is kept 30 days so that we can still answer a real enquiry caught by mistake, then deleted.',
+    );
+  });
+
+  it("states the forms' proof of work: no cookie, nothing on the device, no other company", () => {
+    expect(policy).toContain(
+      'There is nothing to click, no cookie, nothing stored on your device and no other company involved.',
+    );
+    expect(policy).toContain(
+      `a puzzle can be answered for ${PROOF_OF_WORK_LIFETIME_MINUTES} minutes, and our server keeps a used answer for no more than a day after that`,
     );
   });
 

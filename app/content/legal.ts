@@ -9,6 +9,7 @@ import { derived } from './published.ts';
 import { business, fullAddress } from './business.ts';
 import { facts } from './facts.ts';
 import { SPAM_RETENTION_DAYS } from '../leads/retention.ts';
+import { PROOF_OF_WORK_LIFETIME_MINUTES } from '../leads/intake/form-submission.ts';
 
 export interface LegalSection {
   heading: string;
@@ -90,6 +91,7 @@ export function privacyPolicyFor({ leadRetentionDays }: PrivacySettings) {
           'From the ‘Let Us Call You’ form: your first and last name, e-mail address, phone number, whether the job is for home or business glass, and your postal code.',
           'From the contact and quote forms: your name, e-mail address, phone number, the service you are interested in and your message.',
           'With every enquiry: the date and time it was sent and which form it came from.',
+          `A check that an enquiry comes from a person’s browser rather than an automated sender: while you type, your browser works out a small puzzle our server gives it and sends the answer with your enquiry. There is nothing to click, no cookie, nothing stored on your device and no other company involved. The answer says nothing about you or your device; a puzzle can be answered for ${PROOF_OF_WORK_LIFETIME_MINUTES} minutes, and our server keeps a used answer for no more than a day after that, so it cannot be used twice.`,
           'Technical information recorded when you visit: our web server logs the pages requested, when, and how it answered. It never logs your full IP address: when the limit on our forms turns a request away, it logs only the first part (for example 203.0.113.x), which shows the network the request came from but not the device that sent it. The company that hosts the site may also log your IP address and browser type.',
         ],
       },

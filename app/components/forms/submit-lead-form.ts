@@ -3,10 +3,12 @@ import {
   FORM_FIELD,
   LEAD_ACCEPTED_EVENT,
   LEAD_API_PATH,
+  PROOF_OF_WORK_FIELD,
   type LeadFormResult,
 } from '../../leads/intake/form-submission.ts';
 import { trackLeadSubmitted, type FormSource } from '../../browser/analytics.ts';
 import { loadLeadValidation } from './lead-form-validation.ts';
+import { takeProofOfWork } from './proof-of-work.ts';
 
 /** The first value of each text field, as the server reads a form body. */
 function firstValues(formData: FormData): Record<string, string> {
@@ -95,7 +97,10 @@ const unexpected = (): LeadFormResult => ({
  *    (docs/forms.md#validation; the photo picker checked the photos as
  *    they were chosen); if the validator cannot be loaded the server still
  *    checks;
- * 2. the post to POST /api/leads, on the origin of `action` (the form's own
+ * 2. the proof of work worked out while the visitor typed
+ *    (docs/forms.md#proof-of-work), waited for at most 3 s, in `altcha`;
+ *    without one by then the enquiry goes without it;
+ * 3. the post to POST /api/leads, on the origin of `action` (the form's own
  *    page), of the fields the browser would post without JavaScript and
  *    `form`, the form's name (multipart with the photos, if any:
  *    leadRequestBody): the API then checks them with the form's own
@@ -104,12 +109,12 @@ const unexpected = (): LeadFormResult => ({
  *    so a refusal marks the field the visitor typed, with the same message
  *    as the page rendered for a post without JavaScript, and a visitor whose
  *    validator did not load is still checked by the server;
- * 3. on success the analytics events
+ * 4. on success the analytics events
  *    (docs/analytics.md#after-a-successful-enquiry: form_submit and the
  *    conversion with created_at as the transaction id, handed on to
  *    /thank-you's conversion) and the form told to take a new idempotency
  *    key (LEAD_ACCEPTED_EVENT); the caller then moves on to /thank-you;
- * 4. a failure that is not an answer of the API (network down, a 403 from
+ * 5. a failure that is not an answer of the API (network down, a 403 from
  *    the server's origin check, a crash) becomes the unexpected-error
  *    message in the form (docs/forms.md#messages; the form stays,
  *    docs/forms.md#submission-states).
@@ -128,6 +133,8 @@ export async function submitLeadForm(
         : rules.validateEnquiryForm(fields);
     if (!check.ok) return { ok: false, error: check.error, fields: check.fields, values: {} };
   }
+  const proof = await takeProofOfWork();
+  if (proof) formData.set(PROOF_OF_WORK_FIELD, proof);
 
   let result: LeadFormResult;
   try {

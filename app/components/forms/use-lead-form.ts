@@ -10,6 +10,7 @@ import type { FormSource } from '../../browser/analytics.ts';
 import { useHydrated } from '../use-hydrated.ts';
 import { QUOTE_FORM_ATTRIBUTE } from '../layout/header-menus.ts';
 import { preloadLeadValidation } from './lead-form-validation.ts';
+import { startProofOfWork } from './proof-of-work.ts';
 import { submitLeadForm } from './submit-lead-form.ts';
 
 /** The hidden field that lets the lead service recognise a repeated submission. */
@@ -170,8 +171,9 @@ export function useLeadForm(
       action,
       noValidate: hydrated,
       onSubmit,
-      // Fetch the validator while the visitor types, not when they submit.
-      onFocus: preloadLeadValidation,
+      // Fetch the validator and work out the proof of work while the
+      // visitor types, not when they submit (nor when the page loads).
+      onFocus: onFormFocus,
       [QUOTE_FORM_ATTRIBUTE]: '',
     },
     keyRef,
@@ -182,6 +184,12 @@ export function useLeadForm(
     values,
     fieldState,
   };
+}
+
+/** The visitor is in a form: what its submission will need is got ready. */
+function onFormFocus(): void {
+  preloadLeadValidation();
+  startProofOfWork();
 }
 
 /** What useLeadForm gives a form: its state, its form element's props and the field helpers. */
