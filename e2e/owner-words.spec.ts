@@ -447,6 +447,11 @@ test('every owner page speaks plainly, at 390 and 1280 px', async ({ browser }) 
       .map((row) => row.textContent?.trim().slice(0, 60)),
   );
   expect(cramped, 'activity sentences squeezed at 1280 px').toEqual([]);
+  // The alerts page, with JavaScript and without (which says what it needs).
+  await page.goto(`${site.url}/admin/notifications`);
+  await look(page, 'notifications');
+  await form.goto(`${site.url}/admin/notifications`);
+  await look(form, 'notifications-no-script');
   await plain.close();
   await phone.close();
 

@@ -185,6 +185,7 @@ test.describe("the owner's pages", () => {
     { name: 'an enquiry', path: () => leadPath, signedIn: true },
     { name: 'the site page', path: () => '/admin/site', signedIn: true },
     { name: 'the notice editor', path: () => '/admin/site/notice', signedIn: true },
+    { name: 'the alerts page', path: () => '/admin/notifications', signedIn: true },
   ];
 
   for (const ownerPage of OWNER_PAGES) {

@@ -5,6 +5,7 @@ import { describeActivity, ownerName } from './activity-words.server.ts';
 import { OWNER_ACTIVITY, deviceSlug } from './owner-activity.ts';
 import { deviceName } from './passkeys.server.ts';
 import { sessionTag } from './sessions.server.ts';
+import { PUSH_ACTIVITY } from './push-devices.server.ts';
 import { SERVER_ACTOR, SITE_ACTIVITY } from './site-activity.server.ts';
 
 const AROHA = 'aroha.ngata@glass.example.nz';
@@ -142,6 +143,7 @@ describe('the activity list in words', () => {
       ...Object.values(OWNER_ACTIVITY),
       ...Object.values(ACTIVITY),
       ...Object.values(SITE_ACTIVITY),
+      ...Object.values(PUSH_ACTIVITY),
     ];
     const details = [
       '',
@@ -156,6 +158,7 @@ describe('the activity list in words', () => {
       'problems=3',
       `way=passkey,session=${sessionTag(session)}`,
       `device=android-phone,session=${sessionTag(session)}`,
+      'device=iphone,notify=urgent',
     ];
     for (const action of actions) {
       for (const actor of [AROHA, 'cli', SERVER_ACTOR]) {

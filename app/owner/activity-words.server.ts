@@ -1,10 +1,11 @@
 import type { SiteContentSection } from '../content/site-content.ts';
 import type { ActivityRecord } from '../db/activity/activity.server.ts';
-import type { LeadStage, OwnerRecord } from '../db/store.server.ts';
+import type { LeadStage, OwnerRecord, PushNotify } from '../db/store.server.ts';
 import type { SafePhotoRefusal } from '../images/safe-photo.server.ts';
 import { ACTIVITY } from '../leads/person-data.server.ts';
 import { STAGE_WORDS } from './inbox.server.ts';
 import { OWNER_ACTIVITY } from './owner-activity.ts';
+import { NOTIFY_WORDS, PUSH_ACTIVITY } from './push-devices.server.ts';
 import { ownerName } from './owner-name.ts';
 import { SERVER_ACTOR, SITE_ACTIVITY } from './site-activity.server.ts';
 
@@ -23,6 +24,7 @@ export { ownerName };
 const DEVICE_WORDS: Record<string, { a: string; kind: 'phone' | 'tablet' | 'computer' }> = {
   iphone: { a: 'an iPhone', kind: 'phone' },
   'android-phone': { a: 'an Android phone', kind: 'phone' },
+  'android-tablet': { a: 'an Android tablet', kind: 'tablet' },
   ipad: { a: 'an iPad', kind: 'tablet' },
   chromebook: { a: 'a Chromebook', kind: 'computer' },
   mac: { a: 'a Mac', kind: 'computer' },
@@ -109,6 +111,18 @@ export function describeActivity(
         ? `this ${device?.kind ?? 'phone or computer'}`
         : (device?.a ?? 'a phone or computer');
       return { sentence: `${who} added a passkey on ${on}.` };
+    }
+    case PUSH_ACTIVITY.added:
+    case PUSH_ACTIVITY.removed: {
+      const device = DEVICE_WORDS[parts.get('device') ?? '']?.a ?? 'a phone or computer';
+      if (entry.action === PUSH_ACTIVITY.removed)
+        return { sentence: `${who} turned off alerts on ${device}.` };
+      const gets = NOTIFY_WORDS[parts.get('notify') as PushNotify];
+      return {
+        sentence: gets
+          ? `${who} turned on alerts on ${device}: ${gets.toLowerCase()}.`
+          : `${who} turned on alerts on ${device}.`,
+      };
     }
     case OWNER_ACTIVITY.added:
       return {
