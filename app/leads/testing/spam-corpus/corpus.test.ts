@@ -1,5 +1,12 @@
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLeadService } from '../../lead-service.server.ts';
+import {
+  createProofOfWork,
+  type ProofOfWork,
+  type ProofOfWorkDifficulty,
+} from '../../intake/proof-of-work.server.ts';
 import { openSqliteStore } from '../../../db/store-sqlite.server.ts';
 import type { AppStore } from '../../../db/store.server.ts';
 import { captureLogger, tempDataDir } from '../test-support.server.ts';
@@ -11,9 +18,27 @@ import { spamCorpus, type CorpusEntry } from './corpus.ts';
  * store (the repeated-message rule needs the earlier leads), with the
  * service's clock at the entry's time. Prints the share of spam caught and
  * the share of real enquiries caught; fails if one real enquiry is caught.
+ *
+ * The proof-of-work is the real one (proof-of-work.server.ts), issued and
+ * checked by the server's code and solved here as the form's worker solves
+ * it (altcha-lib), at a small difficulty so 400 solutions take seconds: an
+ * entry that comes with a valid one gets a fresh challenge, solved; an
+ * invalid one is a solution to another site's challenge, or a made-up
+ * string; a replayed one is a solution already spent. The verdict the check
+ * gives is the one the corpus says, or the test fails.
  */
 
-const START = Date.parse('2026-03-02T07:00:00.000Z');
+/** Now, so the challenges' expiry (20 minutes on) is ahead of the clock that checks it. */
+const START = Date.now();
+const EASY: ProofOfWorkDifficulty = { cost: 10, counterMin: 10, counterMax: 30 };
+
+/** What the form's script sends in `altcha`: the challenge and its solution, as base64 JSON. */
+async function solved(proofOfWork: ProofOfWork): Promise<string> {
+  const challenge = await proofOfWork.challenge();
+  const solution = await solveChallenge({ challenge, deriveKey });
+  if (!solution) throw new Error('not solved');
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+}
 
 interface Outcome {
   entry: CorpusEntry;
@@ -22,14 +47,40 @@ interface Outcome {
 }
 
 let store: AppStore;
+let elsewhere: AppStore;
 let data: ReturnType<typeof tempDataDir>;
+let otherData: ReturnType<typeof tempDataDir>;
 const outcomes: Outcome[] = [];
 const corpus = spamCorpus();
 
 beforeAll(async () => {
   data = tempDataDir('spam-corpus-');
+  otherData = tempDataDir('spam-corpus-other-');
   store = await openSqliteStore({ dataDir: data.dir });
+  // Another site's store: its challenges are signed with another secret.
+  elsewhere = await openSqliteStore({ dataDir: otherData.dir });
   let now = START;
+  const proofOfWork = createProofOfWork({ store, difficulty: EASY, now: () => now });
+  const foreign = createProofOfWork({ store: elsewhere, difficulty: EASY });
+  // A solution a program captured once and sent on (its first use, outside the corpus).
+  const captured = await solved(proofOfWork);
+  expect(await proofOfWork.check(captured)).toBe('valid');
+  let invalid = 0;
+  const payloadFor = async (entry: CorpusEntry): Promise<string | undefined> => {
+    switch (entry.proof) {
+      case 'absent':
+        return undefined;
+      case 'valid':
+        return solved(proofOfWork);
+      case 'replayed':
+        return captured;
+      case 'invalid':
+        invalid += 1;
+        return invalid % 2 === 0
+          ? solved(foreign)
+          : Buffer.from(`{"challenge":{},"solution":${invalid}}`).toString('base64');
+    }
+  };
   const service = createLeadService({
     store,
     targets: [],
@@ -39,7 +90,9 @@ beforeAll(async () => {
   });
   for (const entry of corpus) {
     now = START + entry.minute * 60_000;
-    const result = await service.submit(entry.lead, [], { proof: entry.proof });
+    const proof = await proofOfWork.check(await payloadFor(entry));
+    expect(proof, JSON.stringify(entry.lead)).toBe(entry.proof);
+    const result = await service.submit(entry.lead, [], { proof });
     if (result.kind !== 'accepted') {
       throw new Error(`Not accepted (${result.kind}): ${JSON.stringify(entry.lead)}`);
     }
@@ -54,7 +107,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await store?.close();
+  await elsewhere?.close();
   data?.remove();
+  otherData?.remove();
 });
 
 const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)}%`;

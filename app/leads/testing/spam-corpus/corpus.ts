@@ -24,7 +24,8 @@ import {
  * in order, through the real lead service and a real store.
  *
  * How the proof-of-work is modelled: `proof` is the verdict the server's
- * check gives the submission. A person on the form with JavaScript sends a
+ * check gives the submission (corpus.test.ts makes a real payload for it,
+ * checks it, and fails if the check says otherwise). A person on the form with JavaScript sends a
  * valid one (their browser solved it while they typed); a person without
  * JavaScript sends none (`absent`); a program posting to the form or the
  * API sends none, or a made-up or replayed one (`invalid`, `replayed`); a
