@@ -2,8 +2,11 @@ import type { Logger } from 'pino';
 import {
   emailSender,
   shippedIdentity,
+  vapidSubject,
   type IdentitySource,
 } from '../app/content/served-identity.ts';
+import type { AppStore } from '../app/db/store.server.ts';
+import { pushTarget } from '../app/leads/delivery/push.server.ts';
 import { emailTarget, type EmailTarget } from '../app/leads/delivery/lead-email.server.ts';
 import type { PhotoLinks } from '../app/leads/delivery/signed-photo-links.server.ts';
 import type { DeliveryTarget, LeadPhotoSource } from '../app/leads/delivery/targets.server.ts';
@@ -13,7 +16,9 @@ import type { Env } from './env.server.ts';
 /**
  * The delivery targets the environment configures (docs/operations.md#delivery):
  * each address of LEAD_WEBHOOK_URLS, then the e-mail when LEAD_EMAIL_TO is
- * set. The server and `leads test-delivery` build them the same way.
+ * set, then, given the store, the push to the owners' phones
+ * (docs/operations.md#push-notifications). The server and `leads
+ * test-delivery` build them the same way.
  */
 export interface DeliveryTargets {
   targets: DeliveryTarget[];
@@ -33,6 +38,15 @@ export function createDeliveryTargets(
     photos?: { source: LeadPhotoSource; links: PhotoLinks } | undefined;
     /** The business identity served now (the sender's name and default address); the shipped one without it. */
     identity?: IdentitySource;
+    /**
+     * The store that keeps the owners' devices and the VAPID keys: with it,
+     * every lead is also pushed to the owners' phones (the server); without
+     * it, not (`leads test-delivery`).
+     */
+    push?: Pick<
+      AppStore,
+      'listPushSubscriptions' | 'deletePushSubscriptionByEndpoint' | 'getOrCreateVapidKeys'
+    >;
   } = {},
 ): DeliveryTargets {
   const targets: DeliveryTarget[] = webhookTargets(env.LEAD_WEBHOOK_URLS, {
@@ -54,5 +68,15 @@ export function createDeliveryTargets(
         })
       : undefined;
   if (email) targets.push(email);
+  if (options.push) {
+    targets.push(
+      pushTarget({
+        store: options.push,
+        subject: vapidSubject(options.identity ?? shippedIdentity, env.VAPID_SUBJECT),
+        timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
+        logger: logger?.child({ component: 'push' }),
+      }),
+    );
+  }
   return { targets, email, close: () => email?.close() };
 }

@@ -64,6 +64,29 @@ describe('parseEnv (docs/operations.md, Environment)', () => {
     );
   });
 
+  it('takes a mailto: address or an https: URL as VAPID_SUBJECT, unset by default', () => {
+    expect(parseEnv({}).VAPID_SUBJECT).toBeUndefined();
+    expect(parseEnv({ VAPID_SUBJECT: ' mailto:office@glass.example.nz ' }).VAPID_SUBJECT).toBe(
+      'mailto:office@glass.example.nz',
+    );
+    expect(parseEnv({ VAPID_SUBJECT: 'https://glass.example.nz/' }).VAPID_SUBJECT).toBe(
+      'https://glass.example.nz/',
+    );
+    // Apple refuses every push signed with another kind of subject.
+    for (const subject of [
+      'office@glass.example.nz',
+      'mailto:',
+      'mailto:not an address',
+      'http://glass.example.nz',
+      'https://',
+      'glass.example.nz',
+    ]) {
+      expect(() => parseEnv({ VAPID_SUBJECT: subject }), subject).toThrow(
+        /VAPID_SUBJECT: must be a mailto: address or an https:\/\/ address/,
+      );
+    }
+  });
+
   it('never repeats SMTP_URL (it holds the password) in a message', () => {
     const attempt = () =>
       parseEnv({ SMTP_URL: 'smtp://user:hunter2@mail.example.nz?ignoreTLS=true' });

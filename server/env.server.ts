@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_LEAD_RETENTION_DAYS } from '../app/leads/retention.ts';
 import { parseSmtpUrl } from '../app/leads/delivery/lead-email.server.ts';
 import { isLoopbackHost } from '../app/leads/delivery/webhooks.server.ts';
+import { isVapidSubject } from '../app/leads/delivery/push.server.ts';
 import { parseBackupUrl, type BackupTarget } from './backup/litestream.server.ts';
 
 /**
@@ -130,6 +131,17 @@ const envSchema = z
     }),
     // Unset: the published business e-mail (app/content/served-identity.ts).
     LEAD_EMAIL_FROM: optionalText.pipe(z.email({ error: 'must be an e-mail address' }).optional()),
+    // Who signs the pushes to the owners' phones (docs/operations.md#push-notifications).
+    // Unset: mailto: and the published business e-mail (app/content/served-identity.ts).
+    VAPID_SUBJECT: optionalText.pipe(
+      z
+        .string()
+        .refine(
+          isVapidSubject,
+          'must be a mailto: address or an https:// address (mailto:office@example.nz); Apple refuses every push otherwise',
+        )
+        .optional(),
+    ),
     // Parsed here so a bad value stops the server; the message never repeats
     // the value (it holds the password).
     SMTP_URL: optionalText.transform((value, ctx) => {

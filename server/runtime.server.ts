@@ -53,6 +53,7 @@ export interface LeadsHealth {
   mode: 'delivered' | 'stored';
   /** `writable`: a small write (the heartbeat row) was committed just now. */
   store: { kind: 'sqlite' | 'postgres'; state: 'up' | 'down'; writable: boolean };
+  /** The targets that keep a lead: the webhooks and the e-mail, not the push. */
   targets: number;
   /** Deliveries given up for good (null while the store is down). */
   failedDeliveries: number | null;
@@ -161,8 +162,11 @@ function leadPipeline(
   const delivery = createDeliveryTargets(env, leadLogger, {
     photos: { source: store, links },
     identity,
+    push: store,
   });
   const { targets, email } = delivery;
+  // The targets that keep a lead (the push only tells the owner of one).
+  const keepers = targets.filter((target) => !target.notifyOnly).length;
   // A lead a webhook never got, and the leads a removed target will never
   // get, reach the owner's inbox.
   const { onGivenUp, onRemovedTarget } = ownerAlerts(email, leadLogger);
@@ -276,10 +280,10 @@ function leadPipeline(
       const failedDeliveries = up ? await store.countFailedDeliveries().catch(() => null) : null;
       return {
         // `delivered` mode accepts a lead the targets take even without the store.
-        ok: env.LEAD_ACCEPT === 'delivered' ? targets.length > 0 : writable,
+        ok: env.LEAD_ACCEPT === 'delivered' ? keepers > 0 : writable,
         mode: env.LEAD_ACCEPT,
         store: { kind: storeKind, state: up ? 'up' : 'down', writable },
-        targets: targets.length,
+        targets: keepers,
         failedDeliveries,
       };
     },

@@ -29,6 +29,18 @@ export function emailSender(
 }
 
 /**
+ * The VAPID subject the pushes to the owners' phones are signed with
+ * (docs/operations.md#push-notifications): VAPID_SUBJECT, or else mailto:
+ * and the served business e-mail.
+ */
+export function vapidSubject(
+  identity: IdentitySource,
+  configured: string | undefined,
+): () => string {
+  return () => configured ?? `mailto:${identity().email}`;
+}
+
+/**
  * The identity of the newest published version in a store (what the CLIs
  * e-mail with), or the shipped one when none is published or the store
  * cannot say.

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import {
   deliveryUpdateAfter,
   nextRetryAt,
+  scheduleFor,
   type GivenUpHandler,
   type Outbox,
 } from './delivery/outbox.server.ts';
@@ -180,7 +181,12 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   const { store, acceptMode, outbox } = options;
   const targets = [...options.targets];
   assertDistinctKeys(targets);
-  if (acceptMode === 'delivered' && targets.length === 0) {
+  // The targets that keep the lead (webhooks, the e-mail): the first attempt
+  // goes to them, and one of them taking it makes a lead accepted. A
+  // notification (the push) follows from the outbox once it is accepted.
+  const keepers = targets.filter((target) => !target.notifyOnly);
+  const notifiers = targets.filter((target) => target.notifyOnly);
+  if (acceptMode === 'delivered' && keepers.length === 0) {
     throw new Error('LEAD_ACCEPT=delivered needs at least one delivery target');
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
@@ -251,7 +257,14 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     return attempts.map(({ target, outcome }): DeliveryUpdate => {
       // docs/operations.md#delivery, steps 3 and 4: retried only for an accepted lead.
       if (outcome.ok || leadAccepted) {
-        return deliveryUpdateAfter(target.key, outcome, 1, lead.created_at, now(), scheduleRetry);
+        return deliveryUpdateAfter(
+          target.key,
+          outcome,
+          1,
+          lead.created_at,
+          now(),
+          scheduleFor(target, scheduleRetry),
+        );
       }
       return {
         target: target.key,
@@ -379,7 +392,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     // (and none to a webhook: no link could show them); a lead without
     // photos says so, so no target asks the store (which may be down).
     const attempts = await deliverToTargets(
-      targets,
+      keepers,
       lead,
       stored && photos.length > 0 ? undefined : { unstoredPhotos: photos },
     );
@@ -389,7 +402,23 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     if (stored) {
       try {
         const updates = deliveryUpdates(attempts, leadAccepted, lead);
-        await store.settleLead(lead.id, leadAccepted ? 'accepted' : 'not_accepted', updates);
+        // A notification's row stays pending, due now, for the outbox; of a
+        // lead not accepted it is never sent, like the others.
+        const notified: DeliveryUpdate[] = leadAccepted
+          ? []
+          : notifiers.map((target) => ({
+              target: target.key,
+              state: 'not_sent',
+              attempts: 0,
+              next_attempt_at: null,
+              last_error: null,
+              delivered_at: null,
+            }));
+        await store.settleLead(lead.id, leadAccepted ? 'accepted' : 'not_accepted', [
+          ...updates,
+          ...notified,
+        ]);
+        if (leadAccepted && notifiers.length > 0) outbox?.kick();
         attempts.forEach(({ target, outcome }, index) => {
           if (!outcome.ok && updates[index]?.state === 'failed') {
             log.error(
@@ -407,7 +436,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
           'Could not record the lead decision',
         );
       }
-    } else if (leadAccepted && delivered < targets.length) {
+    } else if (leadAccepted && delivered < keepers.length) {
       log.warn(
         { ...context, failed: failedLabels(attempts) },
         'Failed deliveries cannot be retried: the lead store was unavailable',
@@ -415,17 +444,17 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     }
 
     if (leadAccepted) {
-      if (delivered < targets.length) {
+      if (delivered < keepers.length) {
         log.warn(
           { ...context, failed: failedLabels(attempts) },
           'Some targets failed; the outbox retries them',
         );
       }
-      log.info({ ...context, targets: targets.length, delivered }, 'Lead accepted');
+      log.info({ ...context, targets: keepers.length, delivered }, 'Lead accepted');
       return accepted(lead);
     }
     log.error(
-      { err: new AllTargetsFailedError(attempts), ...context, targets: targets.length },
+      { err: new AllTargetsFailedError(attempts), ...context, targets: keepers.length },
       'Lead not accepted',
     );
     return rejected();

@@ -11,6 +11,8 @@ import {
   leadSummary,
   acknowledgeLead,
   onItSentence,
+  deliverySentence,
+  deliveryWay,
   markAllSeen,
   newSinceSeen,
   nzShortTime,
@@ -296,6 +298,27 @@ describe("a lead's page in words", () => {
     );
     await store.settleLead(lead.id, 'received', []);
     expect(leadSummary(await read())).toBe('Just arrived: it is being sent to you now.');
+  });
+
+  it('names the push to the owners’ phones in words', () => {
+    const push = { target: 'push', label: 'push' };
+    expect(deliveryWay(push)).toBe('to your phone');
+    const record = {
+      ...push,
+      lead_id: '00000000-0000-4000-8000-000000000001',
+      attempts: 1,
+      next_attempt_at: null,
+      last_error: null,
+      delivered_at: null,
+      lease_owner: null,
+      lease_expires_at: null,
+    };
+    expect(deliverySentence({ ...record, state: 'not_sent' as const })).toBe(
+      'Not sent to your phone.',
+    );
+    expect(deliverySentence({ ...record, state: 'failed' as const })).toBe(
+      'Could not be sent to your phone.',
+    );
   });
 });
 

@@ -95,10 +95,12 @@ function nzAt(iso: string): string {
 /**
  * How the owner's pages name where an enquiry was sent: 'by e-mail', 'to
  * your connected app 2' (a webhook, by its position; the setting's own name
- * stays in docs/operations.md#delivery).
+ * stays in docs/operations.md#delivery), 'to your phone' (the push).
  */
 export function deliveryWay(delivery: Pick<DeliveryRecord, 'target' | 'label'>): string {
   if (delivery.target === 'email') return 'by e-mail';
+  // The push to the owners' phones (docs/operations.md#push-notifications).
+  if (delivery.target === 'push') return 'to your phone';
   const webhook = delivery.target.startsWith('webhook:') ? delivery.target.slice(8) : '';
   return webhook ? `to your connected app ${webhook}` : `to ${delivery.label}`;
 }

@@ -33,6 +33,7 @@ import {
   type StoreHarness,
 } from '../testing/test-support.server.ts';
 import { webhookTargets } from './webhooks.server.ts';
+import { pushTarget } from './push.server.ts';
 
 const lead: LeadRecord = {
   id: '6f1c7f0e-8a51-4c1f-9a0e-2f3b0d9e1a11',
@@ -575,6 +576,33 @@ describe('sending through a real SMTP server (STARTTLS, authentication)', () => 
       expect(alert?.parsed.text).toContain('HTTP 410');
       expect(alert?.parsed.text).toContain(row.id);
       await hook.close();
+    });
+
+    it('a push given up sends no e-mail: the lead e-mail already has the lead', async () => {
+      const log = captureLogger();
+      const { onGivenUp } = ownerAlerts(target, log.logger);
+      const push = pushTarget({ store, subject: () => 'mailto:office@glass.example.nz' });
+      const before = smtp.messages.length;
+      onGivenUp({ ...lead, id: randomUUID() }, push, {
+        ok: false,
+        permanent: false,
+        error: '1 of 1 device: HTTP 500',
+      });
+      // A webhook's, given up the same way, is e-mailed: wait for it, then count.
+      const [webhook] = webhookTargets(['https://hooks.example.nz/x']);
+      onGivenUp({ ...lead, id: randomUUID() }, webhook!, {
+        ok: false,
+        permanent: true,
+        error: 'HTTP 410',
+      });
+      await smtp.waitForMessages(before + 1);
+      await eventually(() =>
+        expect(log.entries().filter((entry) => entry.msg === 'Owner told by e-mail')).toHaveLength(
+          1,
+        ),
+      );
+      expect(smtp.messages).toHaveLength(before + 1);
+      expect(smtp.messages[before]?.parsed.subject).toMatch(/^Not delivered to webhook 1:/);
     });
 
     it('a removed webhook: the owner gets one e-mail listing the leads it will never get', async () => {

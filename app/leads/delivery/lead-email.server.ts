@@ -572,7 +572,8 @@ export function ownerAlerts(
   };
   return {
     onGivenUp(lead, target, outcome) {
-      if (!email || target.key === email.key) return;
+      // A push given up needs no e-mail: the lead e-mail already has the lead.
+      if (!email || target.key === email.key || target.notifyOnly) return;
       void email
         .sendGivenUpAlert(lead, target.label, outcome.error)
         .then(told({ leadId: lead.id, target: target.label }));

@@ -62,11 +62,28 @@ export interface RetryOptions {
   retryAfterMs?: number | undefined;
   /** A number in [0, 1); Math.random by default, fixed in tests. */
   random?: () => number;
+  /**
+   * The target's own retry window (DeliveryTarget.retryWindowMs), when
+   * shorter than the policy's maxAgeMs.
+   */
+  maxAgeMs?: number | undefined;
+}
+
+/** The schedule of one target: the outbox's, within the target's own retry window. */
+export function scheduleFor(
+  target: Pick<DeliveryTarget, 'retryWindowMs'>,
+  schedule: (createdAt: string, failedAttempts: number, options?: RetryOptions) => string | null,
+): (createdAt: string, failedAttempts: number, options?: RetryOptions) => string | null {
+  if (target.retryWindowMs === undefined) return schedule;
+  const maxAgeMs = target.retryWindowMs;
+  return (createdAt, failedAttempts, options) =>
+    schedule(createdAt, failedAttempts, { ...options, maxAgeMs });
 }
 
 /**
  * What to do after a failed attempt: retry at the returned time, or give up
- * (null) when that time would fall beyond created_at + maxAge.
+ * (null) when that time would fall beyond created_at + maxAge (or the
+ * target's shorter window, options.maxAgeMs).
  *
  * Full jitter (a uniform wait between 0 and the schedule's wait): after an
  * outage, every waiting lead would otherwise come back to the receiver in
@@ -80,7 +97,8 @@ export function nextRetryAt(
   policy: RetryPolicy = DEFAULT_RETRY_POLICY,
   options: RetryOptions = {},
 ): string | null {
-  const deadline = Date.parse(createdAt) + policy.maxAgeMs;
+  const window = Math.min(policy.maxAgeMs, options.maxAgeMs ?? Infinity);
+  const deadline = Date.parse(createdAt) + window;
   const random = options.random ?? Math.random;
   const jittered = Math.floor(random() * retryDelayMs(failedAttempts, policy));
   const wait = Math.max(jittered, options.retryAfterMs ?? 0);
@@ -213,6 +231,17 @@ export function deliveryUpdateAfter(
   schedule: (createdAt: string, failedAttempts: number, options?: RetryOptions) => string | null,
 ): DeliveryUpdate {
   const attemptedAt = new Date(nowMs).toISOString();
+  if (outcome.ok && outcome.nothingToSend) {
+    return {
+      target,
+      state: 'not_sent',
+      attempts,
+      next_attempt_at: null,
+      last_error: null,
+      delivered_at: null,
+      attempted_at: attemptedAt,
+    };
+  }
   if (outcome.ok) {
     return {
       target,
@@ -281,10 +310,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
       attempts,
       claim.lead.created_at,
       now(),
-      scheduleRetry,
+      scheduleFor(target, scheduleRetry),
     );
     const context = { leadId: claim.lead_id, target: target.label, attempts };
-    if (outcome.ok) {
+    if (outcome.ok && outcome.nothingToSend) {
+      log.info({ ...context, detail: outcome.detail }, 'Nobody to deliver the lead to; not sent');
+    } else if (outcome.ok) {
       log.info(context, 'Lead delivered by the outbox');
     } else if (update.state === 'failed') {
       // Given up for good: a permanent refusal, or 24 hours of retries

@@ -13,7 +13,15 @@ import type { LeadPhotoInfo, LeadRecord, AppStore, NewLeadPhoto } from '../../db
  */
 
 export type DeliveryOutcome =
-  | { ok: true; detail?: string }
+  | {
+      ok: true;
+      detail?: string;
+      /**
+       * Nobody to send it to (the push, when no owner's device wants it):
+       * done, and recorded as `not_sent`, never as delivered.
+       */
+      nothingToSend?: boolean;
+    }
   | {
       ok: false;
       /**
@@ -94,6 +102,19 @@ export interface DeliveryTarget {
   readonly label: string;
   /** Delivers one lead. Never throws: the outcome says what happened. */
   deliver(lead: LeadRecord, options?: DeliverOptions): Promise<DeliveryOutcome>;
+  /**
+   * A notification of the lead, not a place that keeps it (the push to the
+   * owners' phones, push.server.ts): delivered by the outbox once the lead
+   * is accepted, never in the first attempt, and never what makes a lead
+   * accepted in `delivered` mode (docs/operations.md#delivery).
+   */
+  readonly notifyOnly?: boolean;
+  /**
+   * How long after the lead's creation a failed delivery is retried, when
+   * shorter than the outbox's 24 hours (the push: 10 minutes, after which
+   * the news is stale). The outbox's schedule is the same (nextRetryAt).
+   */
+  readonly retryWindowMs?: number;
 }
 
 export interface TargetAttempt {

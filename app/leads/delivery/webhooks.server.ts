@@ -141,7 +141,7 @@ export interface WebhookOptions {
 }
 
 /** Reads at most a few KiB of a response as text, then lets the rest go. */
-async function readExcerpt(response: Response): Promise<string> {
+export async function readExcerpt(response: Response): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -160,7 +160,7 @@ async function readExcerpt(response: Response): Promise<string> {
   return text.length > BODY_EXCERPT_CHARS ? `${text.slice(0, BODY_EXCERPT_CHARS)}…` : text;
 }
 
-function describeError(error: unknown, timedOut: boolean, timeoutMs: number): string {
+export function describeError(error: unknown, timedOut: boolean, timeoutMs: number): string {
   if (timedOut) return `timed out after ${timeoutMs} ms`;
   if (error instanceof Error) {
     // fetch wraps network errors: "fetch failed" with the useful part in cause.
@@ -192,14 +192,19 @@ export function parseRetryAfter(header: string | null, nowMs: number): number | 
  * The address itself, any part of its path or query, and its host must
  * never reach a stored row or a log: a receiver may echo the address, or
  * part of it, in an error page, and a network error names the host it could
- * not reach ("getaddrinfo ENOTFOUND <host>").
+ * not reach ("getaddrinfo ENOTFOUND <host>"). A push subscription's
+ * endpoint is the same kind of secret (push.server.ts).
  */
-function withoutAddress(text: string, url: string): string {
+export function withoutAddress(
+  text: string,
+  url: string,
+  placeholder = '[webhook address]',
+): string {
   let parsed: URL | undefined;
   try {
     parsed = new URL(url);
   } catch {
-    return text.split(url).join('[webhook address]');
+    return text.split(url).join(placeholder);
   }
   const hostLabels = parsed.hostname.split('.');
   const parts = [
@@ -219,7 +224,7 @@ function withoutAddress(text: string, url: string): string {
     .filter((part) => part.length >= 6)
     .sort((a, b) => b.length - a.length);
   let safe = text;
-  for (const part of parts) safe = safe.split(part).join('[webhook address]');
+  for (const part of parts) safe = safe.split(part).join(placeholder);
   return safe;
 }
 
