@@ -145,10 +145,10 @@ async function leadsWith(token: string): Promise<ExportedLead[]> {
   return leads.filter((lead) => lead.name.includes(token) || lead.message.includes(token));
 }
 
-/** The states of a lead's webhook deliveries, in order. */
+/** The states of a lead's webhook deliveries, in order (not the push to the owners' phones). */
 function webhookStates(lead: ExportedLead): string[] {
   return lead.deliveries
-    .filter((delivery) => delivery.target.startsWith('webhook:'))
+    .filter((delivery) => delivery.target !== 'push')
     .map((delivery) => delivery.state);
 }
 
