@@ -66,6 +66,14 @@ const ESCALATION_DUE = `urgent = 1 AND escalated_at IS NULL AND acknowledged_at 
   AND (escalation_claimed_until IS NULL OR escalation_claimed_until <= ?)`;
 
 /**
+ * The leads to escalate, read from their partial index (leads_to_escalate:
+ * the few urgent leads not yet acknowledged or escalated). Left to itself
+ * the planner may walk every new lead by stage instead, which grows with
+ * the inbox (16 ms a round with 20,000 leads, against 0.1 ms).
+ */
+const ESCALATION_ROWS = `leads INDEXED BY leads_to_escalate WHERE ${ESCALATION_DUE}`;
+
+/**
  * The outbox's claim: the oldest due pending deliveries of accepted leads,
  * leased in one statement. CROSS JOIN keeps the deliveries the outer loop,
  * read in order from the due index; left to itself the planner may walk
@@ -784,7 +792,7 @@ export class SqliteLeadsStore implements LeadsStore {
     const due = [options.dueBefore, options.now];
     return this.#db.attempt('write', () => {
       // Read first: most rounds find nothing, and then nothing is written.
-      if (!this.#db.statement(`SELECT 1 FROM leads WHERE ${ESCALATION_DUE} LIMIT 1`).get(...due)) {
+      if (!this.#db.statement(`SELECT 1 FROM ${ESCALATION_ROWS} LIMIT 1`).get(...due)) {
         return [];
       }
       // One UPDATE ... RETURNING in an immediate transaction: the choice and
@@ -793,7 +801,7 @@ export class SqliteLeadsStore implements LeadsStore {
         this.#db
           .statement(
             `UPDATE leads SET escalation_claimed_until = ?
-             WHERE id IN (SELECT id FROM leads WHERE ${ESCALATION_DUE} ORDER BY created_at LIMIT ?)
+             WHERE id IN (SELECT id FROM ${ESCALATION_ROWS} ORDER BY created_at LIMIT ?)
              RETURNING ${LEAD_COLUMNS}`,
           )
           .all(options.leaseUntil, ...due, options.limit)
