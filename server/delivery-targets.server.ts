@@ -6,7 +6,12 @@ import {
   type IdentitySource,
 } from '../app/content/served-identity.ts';
 import type { AppStore } from '../app/db/store.server.ts';
-import { pushTarget } from '../app/leads/delivery/push.server.ts';
+import type { PushToDevices } from '../app/leads/alerts/owner-push.server.ts';
+import {
+  pushTarget,
+  pushToEveryDevice,
+  type PushSender,
+} from '../app/leads/delivery/push.server.ts';
 import { emailTarget, type EmailTarget } from '../app/leads/delivery/lead-email.server.ts';
 import type { PhotoLinks } from '../app/leads/delivery/signed-photo-links.server.ts';
 import type { DeliveryTarget, LeadPhotoSource } from '../app/leads/delivery/targets.server.ts';
@@ -23,6 +28,11 @@ import type { Env } from './env.server.ts';
 export interface DeliveryTargets {
   targets: DeliveryTarget[];
   email: EmailTarget | undefined;
+  /**
+   * Pushes a warning or a reminder to every owner's device (the same
+   * sender as the push target); undefined without the store.
+   */
+  pushToDevices: PushToDevices | undefined;
   close(): void;
 }
 
@@ -68,15 +78,17 @@ export function createDeliveryTargets(
         })
       : undefined;
   if (email) targets.push(email);
-  if (options.push) {
-    targets.push(
-      pushTarget({
-        store: options.push,
-        subject: vapidSubject(options.identity ?? shippedIdentity, env.VAPID_SUBJECT),
-        timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
-        logger: logger?.child({ component: 'push' }),
-      }),
-    );
-  }
-  return { targets, email, close: () => email?.close() };
+  const sender: PushSender | undefined = options.push && {
+    store: options.push,
+    subject: vapidSubject(options.identity ?? shippedIdentity, env.VAPID_SUBJECT),
+    timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS,
+    logger: logger?.child({ component: 'push' }),
+  };
+  if (sender) targets.push(pushTarget(sender));
+  return {
+    targets,
+    email,
+    pushToDevices: sender && pushToEveryDevice(sender),
+    close: () => email?.close(),
+  };
 }

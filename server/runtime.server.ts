@@ -16,6 +16,8 @@ import { sendBackupAlertEmail } from '../app/owner/backup-email.server.ts';
 import { sendEscalationEmail } from '../app/owner/escalation-email.server.ts';
 import { createEscalation, type EscalationOptions } from '../app/leads/alerts/escalation.server.ts';
 import { createOutageWatch } from '../app/leads/alerts/outage-alert.server.ts';
+import type { PushToDevices } from '../app/leads/alerts/owner-push.server.ts';
+import { backupAlertPush } from '../app/owner/backup-email.server.ts';
 import {
   createBackupCheck,
   type BackupCheckOptions,
@@ -107,6 +109,11 @@ export async function createRuntime(
     store,
     logger,
     sendAlert: backupAlertSender(env, identity, logger),
+    // The same warning on every owner's device.
+    pushAlert: async (problem) => {
+      const pushed = await leads.pushToDevices?.(backupAlertPush(problem));
+      return (pushed?.sent ?? 0) > 0;
+    },
     ...options.backupCheck,
   });
   backup.start();
@@ -138,6 +145,8 @@ type LeadPipeline = Required<
   close(): Promise<void>;
   /** What "Not spam" sends a lead to: the targets configured now, and the outbox. */
   delivery: LeadDeliveryControl;
+  /** Pushes a warning to every owner's device (docs/operations.md#push-notifications). */
+  pushToDevices: PushToDevices | undefined;
 };
 
 /**
@@ -164,7 +173,7 @@ function leadPipeline(
     identity,
     push: store,
   });
-  const { targets, email } = delivery;
+  const { targets, email, pushToDevices } = delivery;
   // The targets that keep a lead (the push only tells the owner of one).
   const keepers = targets.filter((target) => !target.notifyOnly).length;
   // A lead a webhook never got, and the leads a removed target will never
@@ -202,10 +211,13 @@ function leadPipeline(
     logger: leadLogger,
     minutes: env.URGENT_ESCALATE_MINUTES,
     emailOwner: escalationEmailer(env, identity, leadLogger),
+    push: pushToDevices,
   });
   escalation.start();
   // The lead e-mail failing for an hour is pushed to the owners' devices once per outage.
-  const outageWatch = email ? createOutageWatch({ store, logger: leadLogger }) : undefined;
+  const outageWatch = email
+    ? createOutageWatch({ store, logger: leadLogger, push: pushToDevices })
+    : undefined;
   outageWatch?.start();
 
   // One write check at a time, its outcome reused for WRITE_CHECK_REUSE_MS.
@@ -258,6 +270,7 @@ function leadPipeline(
 
   return {
     apiRouter,
+    pushToDevices,
     delivery: {
       targets: () => targets.map(({ key, label }) => ({ key, label })),
       kick: () => outbox.kick(),

@@ -11,6 +11,7 @@ import {
   PUSH_RETRY_WINDOW_MS,
   PUSH_TARGET_KEY,
   pushTarget,
+  pushToEveryDevice,
   pushToOwnerDevices,
   pushTopic,
   type PushSender,
@@ -236,6 +237,47 @@ describe('the push target, against a push service stand-in', () => {
     expect(service.received).toMatchObject([
       { endpoint: ana.browser.endpoint, json: { type: 'reminder' }, urgency: 'high' },
     ]);
+  });
+
+  it('pushes a reminder or a warning to every device, whatever each asked for', async () => {
+    const urgentOnly = await device('ana@glass.example.nz', 'urgent');
+    const all = await device('ben@glass.example.nz', 'all');
+    const push = pushToEveryDevice(sender);
+    const notice = {
+      type: 'notice' as const,
+      title: 'Enquiry e-mails are not getting through',
+      body: 'Check the inbox on the website.',
+      url: '/admin',
+      tag: 'email-outage',
+    };
+    expect(await push(notice)).toEqual({ sent: 2, failed: 0 });
+    expect(service.received).toHaveLength(2);
+    for (const received of service.received) {
+      expect(received).toMatchObject({
+        json: notice,
+        urgency: 'normal',
+        topic: pushTopic('notice', 'email-outage'),
+      });
+    }
+    const lead = accepted({ urgent: true });
+    const escalation = {
+      type: 'lead' as const,
+      id: lead.id,
+      name: lead.name,
+      service: lead.service,
+      urgent: true,
+      url: `/admin/leads/${lead.id}`,
+      escalated: true as const,
+    };
+    service.answer(all.browser.endpoint, 500);
+    expect(await push(escalation)).toEqual({ sent: 1, failed: 1 });
+    expect(service.received.at(-1)).toMatchObject({
+      endpoint: urgentOnly.browser.endpoint,
+      json: escalation,
+      urgency: 'high',
+      // Not the lead's first push's topic: that one is not replaced while it waits.
+      topic: pushTopic('escalation', lead.id),
+    });
   });
 
   describe('through the outbox', () => {

@@ -8,6 +8,7 @@ import type {
   PushSubscriptionRecord,
   VapidKeys,
 } from '../../db/store.server.ts';
+import type { PushToDevices } from '../alerts/owner-push.server.ts';
 import type { DeliveryOutcome, DeliveryTarget } from './targets.server.ts';
 import {
   DEFAULT_WEBHOOK_TIMEOUT_MS,
@@ -141,6 +142,8 @@ export interface PushMessage {
   topic: string;
   /** The owners whose devices get it; every owner's when omitted. */
   ownerIds?: readonly string[] | undefined;
+  /** To every device, whatever it asked for (a warning that concerns every owner). */
+  toEveryDevice?: boolean | undefined;
   /** How long a push service keeps it for a device out of reach (default PUSH_TTL_SECONDS). */
   ttlSeconds?: number | undefined;
 }
@@ -301,7 +304,7 @@ export async function pushToOwnerDevices(
   const devices = (await sender.store.listPushSubscriptions()).filter(
     (subscription) =>
       (!owners || owners.has(subscription.owner_id)) &&
-      (message.urgent || subscription.notify === 'all'),
+      (message.toEveryDevice === true || message.urgent || subscription.notify === 'all'),
   );
   const report: PushReport = { devices: devices.length, sent: 0, gone: 0, failures: [] };
   if (devices.length === 0) return report;
@@ -336,6 +339,29 @@ export async function pushToOwnerDevices(
     }
   }
   return report;
+}
+
+/**
+ * The pushes other than a new lead's (app/leads/alerts: an urgent lead
+ * still unanswered, the lead e-mail or the backup failing), to every
+ * owner's every device, whatever each asked for: a lead's push again with
+ * Urgency high and a topic of its own (`escalation`), a warning with the
+ * topic of its tag, so a later one replaces it. How many devices took it
+ * and how many did not (a gone device is neither).
+ */
+export function pushToEveryDevice(sender: PushSender): PushToDevices {
+  return async (payload) => {
+    const report = await pushToOwnerDevices(sender, {
+      payload,
+      urgent: payload.type === 'lead',
+      toEveryDevice: true,
+      topic:
+        payload.type === 'lead'
+          ? pushTopic(payload.escalated ? 'escalation' : 'lead', payload.id)
+          : pushTopic('notice', payload.tag),
+    });
+    return { sent: report.sent, failed: report.failures.length };
+  };
 }
 
 /** "2 of 3 devices: HTTP 500 Internal Server Error…": the delivery row's error. */
