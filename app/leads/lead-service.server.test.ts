@@ -11,6 +11,7 @@ import {
 } from './intake/schema.ts';
 import type { AppStore } from '../db/store.server.ts';
 import { webhookTargets } from './delivery/webhooks.server.ts';
+import type { DeliveryTarget } from './delivery/targets.server.ts';
 import {
   captureLogger,
   eventually,
@@ -769,6 +770,47 @@ for (const backend of STORE_BACKENDS)
           const [lead] = await store.exportLeads();
           expect([lead?.status, lead?.stage, lead?.spam_reason]).toEqual(['spam', 'spam', 'link']);
           expect(lead?.deliveries).toEqual([]);
+        },
+      );
+
+      it.each(['delivered', 'stored'] as const)(
+        '%s: a spam lead has no delivery row for any target, the push to the phones included',
+        async (acceptMode) => {
+          const hook = await receiver('ok');
+          const pushed: string[] = [];
+          const push: DeliveryTarget = {
+            key: 'push',
+            label: 'push',
+            notifyOnly: true,
+            deliver: async (lead) => {
+              pushed.push(lead.id);
+              return { ok: true };
+            },
+          };
+          const targets = [...webhookTargets([hook.url], { timeoutMs: 1000 }), push];
+          const outbox = createOutbox({
+            store,
+            logger: log.logger,
+            targets,
+            timeoutMs: 1000,
+            pollIntervalMs: 25,
+          });
+          outboxes.push(outbox);
+          const svc = createLeadService({
+            store,
+            targets,
+            acceptMode,
+            logger: log.logger,
+            outbox,
+          });
+          const spam = await svc.submit({ ...input, message: 'Cheap www.glass.example offer' });
+          const real = await svc.submit({ ...input, message: 'A cracked pane in the laundry' });
+          await outbox.runOnce();
+          const [first, second] = await store.exportLeads();
+          expect([first?.status, first?.deliveries]).toEqual(['spam', []]);
+          expect(second?.deliveries.map((d) => d.target)).toEqual(['webhook:1', 'push']);
+          expect(spam.kind === 'accepted' && pushed.includes(spam.id)).toBe(false);
+          expect(real.kind === 'accepted' && pushed.includes(real.id)).toBe(true);
         },
       );
 
