@@ -87,6 +87,8 @@ export async function createRuntime(
     hostName?: string;
     /** When the backup check runs (tests): its first check and its intervals. */
     backupCheck?: Pick<BackupCheckOptions, 'firstCheckMs' | 'checkEveryMs' | 'lagEveryMs'>;
+    /** How often the escalation looks for urgent leads nobody took (tests; default 15 s). */
+    escalationPollMs?: number;
   } = {},
 ): Promise<Runtime> {
   const identity = options.identity ?? shippedIdentity;
@@ -100,7 +102,9 @@ export async function createRuntime(
     logger: leadLogger,
   });
   const storeKind = env.DATABASE_URL ? 'postgres' : 'sqlite';
-  const leads = leadPipeline(env, store, storeKind, leadLogger, identity);
+  const leads = leadPipeline(env, store, storeKind, leadLogger, identity, {
+    escalationPollMs: options.escalationPollMs,
+  });
   // The daily proof that the backup restores (docs/operations.md#backups).
   const backup = createBackupCheck({
     target: env.BACKUP_URL,
@@ -161,6 +165,7 @@ function leadPipeline(
   storeKind: 'sqlite' | 'postgres',
   leadLogger: Logger,
   identity: IdentitySource,
+  timing: { escalationPollMs?: number | undefined } = {},
 ): LeadPipeline {
   // Photos go with their lead: attached to the e-mail, signed links in a
   // webhook's JSON, keyed with the store's own secret so every process agrees.
@@ -212,6 +217,7 @@ function leadPipeline(
     minutes: env.URGENT_ESCALATE_MINUTES,
     emailOwner: escalationEmailer(env, identity, leadLogger),
     push: pushToDevices,
+    pollIntervalMs: timing.escalationPollMs,
   });
   escalation.start();
   // The lead e-mail failing for an hour is pushed to the owners' devices once per outage.
