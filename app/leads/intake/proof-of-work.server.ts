@@ -36,9 +36,10 @@ import { PROOF_OF_WORK_LIFETIME_MINUTES } from './form-submission.ts';
 /**
  * How hard a challenge is: the solver tries counters from 0 up to one
  * drawn between counterMin and counterMax, each a PBKDF2 of `cost`
- * iterations. Measured in Chromium on the development machine (one core,
- * one worker): about 0.35 ms a try, so 0.35 to 0.7 s; a slow phone takes a
- * few times that, well within the time it takes to type a name.
+ * iterations. Measured in Chromium on the development machine (one worker):
+ * 0.35 to 0.4 ms a try, so 0.4 to 0.8 s; with the CPU slowed four times,
+ * as for a slow phone, about 2 s at most: well within the time it takes to
+ * type a name (docs/forms.md#proof-of-work).
  */
 export interface ProofOfWorkDifficulty {
   cost: number;
