@@ -1,6 +1,7 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { openStore } from '../app/db/open-store.server.ts';
+import { startPushService, type PushServiceStandIn } from '../app/leads/testing/push-service.ts';
 import { axe } from './support/axe.ts';
 import { freePort } from './support/free-port.ts';
 import {
@@ -22,11 +23,13 @@ import { signInAsOwner } from './support/owner-session.ts';
  *
  * Chromium here has no way to the internet's push services (and a test
  * must not use one), so PushManager.prototype.subscribe is replaced, before
- * the page's own script runs, by one that returns a subscription whose
- * endpoint is a plain http:// address on this machine, with keys of a
- * P-256 key pair made here; everything else (the permission prompt, the
- * worker's registration, the page's post, the server's checks and store)
- * is the browser's and the site's own.
+ * the page's own script runs, by one that returns a subscription issued by
+ * the push service stand-in (app/leads/testing/push-service.ts: an
+ * endpoint on 127.0.0.1 that checks the VAPID signature and decrypts what
+ * the server sends, with the device's keys); everything else (the
+ * permission prompt, the worker's registration, the page's post, the
+ * server's checks, store and outbox) is the browser's and the site's own.
+ * What the stand-in decrypts is then what the worker is given.
  */
 
 test.describe.configure({ mode: 'default', timeout: 180_000 });
@@ -42,8 +45,10 @@ const PHONE = { width: 390, height: 844 };
 let server: SiteServer;
 let site: string;
 let data: ReturnType<typeof tempDataDir>;
+let pushService: PushServiceStandIn;
 
 test.beforeAll(async () => {
+  pushService = await startPushService();
   data = tempDataDir();
   const port = await freePort();
   site = `http://localhost:${port}`;
@@ -57,6 +62,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await server?.stop();
+  await pushService?.close();
   data?.remove();
 });
 
@@ -68,7 +74,8 @@ async function postLead(fields: Record<string, string>): Promise<string> {
       email: 'someone@example.nz',
       phone: '021 555 0100',
       service: 'Windows',
-      message: 'A cracked pane in the lounge',
+      // Each its own words: the same message again is taken for spam.
+      message: `A cracked pane in the lounge, job ${randomBytes(4).toString('hex')}`,
       source: 'contact_form',
       ...fields,
     }),
@@ -152,9 +159,7 @@ test('a tap turns alerts on for this phone; it is listed, then removed', async (
   await page.setViewportSize(PHONE);
   await signInAsOwner(context, server, 'aroha@glass.example.nz');
   await context.grantPermissions(['notifications'], { origin: site });
-  const subscription = pushSubscription(
-    `http://127.0.0.1:9/push/${randomBytes(8).toString('hex')}`,
-  );
+  const subscription = pushService.subscribe();
   await stubPushService(context, subscription);
 
   await test.step('the inbox says no phone gets alerts, and leads to the page', async () => {
@@ -215,6 +220,25 @@ test('a tap turns alerts on for this phone; it is listed, then removed', async (
       path: test.info().outputPath('notifications-listed-390.png'),
       fullPage: true,
     });
+  });
+
+  await test.step('an urgent enquiry is pushed to the phone; a plain one is not', async () => {
+    await postLead({ name: 'Plain Pane', urgent: '' });
+    const id = await postLead({ name: 'Tama Rewi', service: 'Doors', urgent: 'yes' });
+    await pushService.waitForPushes(1, { endpoint: subscription.endpoint, timeoutMs: 60_000 });
+    const pushed = pushService.received.filter((push) => push.endpoint === subscription.endpoint);
+    expect(pushed.map((push) => push.json)).toEqual([
+      {
+        type: 'lead',
+        id,
+        name: 'Tama Rewi',
+        service: 'Doors',
+        urgent: true,
+        url: `/admin/leads/${id}`,
+      },
+    ]);
+    // Signed with the key the phone subscribed with.
+    expect(pushed[0]!.vapid.publicKey).toBe(await vapidPublicKey());
   });
 
   await test.step('the inbox no longer warns; the activity list says it', async () => {
@@ -300,7 +324,7 @@ test('POST /admin/push refuses what cannot be used, in plain words', async ({ co
       });
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     }, body);
-  const good = pushSubscription('https://push.example.net/send/mere');
+  const good = pushService.subscribe();
   expect(
     await post({ ...good, endpoint: 'http://push.example.net/send/1', notify: 'all' }),
   ).toEqual({
@@ -327,9 +351,29 @@ test('the worker shows a pushed enquiry, and its "I’m on it" tells the site', 
   page,
   context,
 }) => {
-  await signInAsOwner(context, server, 'kiri@glass.example.nz');
+  const owner = await signInAsOwner(context, server, 'kiri@glass.example.nz');
   await context.grantPermissions(['notifications'], { origin: site });
+  // Kiri's phone, subscribed with the stand-in, gets every enquiry: what
+  // the server sends it, decrypted, is what the worker is given below.
+  const device = pushService.subscribe();
+  const store = await openStore({ dataDir: data.dir });
+  try {
+    await store.addPushSubscription({
+      owner_id: owner.id,
+      endpoint: device.endpoint,
+      ...device.keys,
+      notify: 'all',
+      device: 'Android phone, Chrome',
+      created_at: new Date().toISOString(),
+    });
+  } finally {
+    await store.close();
+  }
   const id = await postLead({ name: 'Tama Rewi', service: 'Doors', urgent: 'yes' });
+  await pushService.waitForPushes(1, { endpoint: device.endpoint, timeoutMs: 60_000 });
+  const sent = pushService.received.find((push) => push.endpoint === device.endpoint)!;
+  const payload = JSON.parse(sent.text) as Record<string, unknown>;
+  expect(payload).toMatchObject({ type: 'lead', id, urgent: true });
 
   // The DevTools protocol names the worker's registration once it is told to watch them.
   const cdp = await context.newCDPSession(page);
@@ -345,18 +389,10 @@ test('the worker shows a pushed enquiry, and its "I’m on it" tells the site', 
   await expect.poll(() => registrations.get(`${site}/admin`)).toBeDefined();
   const registrationId = registrations.get(`${site}/admin`)!;
 
-  const payload = {
-    type: 'lead',
-    id,
-    name: 'Tama Rewi',
-    service: 'Doors',
-    urgent: true,
-    url: `/admin/leads/${id}`,
-  };
   await cdp.send('ServiceWorker.deliverPushMessage', {
     origin: site,
     registrationId,
-    data: JSON.stringify(payload),
+    data: sent.text,
   });
   const shown = () =>
     page.evaluate(async () => {
