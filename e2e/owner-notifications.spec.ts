@@ -124,6 +124,20 @@ async function stubPushService(context: BrowserContext, subscription: object): P
       note({ permissionRequests: seen().permissionRequests + 1 });
       return request(...args);
     };
+    // Once subscribed, this browser's subscription is that one, as a browser keeps it.
+    PushManager.prototype.getSubscription = async function () {
+      if (!seen().key) return null;
+      const key = Uint8Array.from(atob(seen().key.replace(/-/g, '+').replace(/_/g, '/')), (c) =>
+        c.charCodeAt(0),
+      );
+      return {
+        ...issued,
+        options: { applicationServerKey: key.buffer, userVisibleOnly: true },
+        getKey: () => null,
+        toJSON: () => issued,
+        unsubscribe: async () => true,
+      } as unknown as PushSubscription;
+    };
     PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
       const key = new Uint8Array(options?.applicationServerKey as ArrayBuffer);
       note({
@@ -212,6 +226,8 @@ test('a tap turns alerts on for this phone; it is listed, then removed', async (
     await expect(devices).toHaveCount(1);
     await expect(devices.first()).toContainText('Android phone, Chrome');
     await expect(devices.first()).toContainText('Urgent enquiries only. Added');
+    // The browser's own subscription is the one listed: it says so.
+    await expect(devices.first()).toContainText('Android phone, Chrome (this phone)');
     // Nothing of the subscription on the page.
     expect(await page.content()).not.toContain(subscription.endpoint);
     expect(await page.content()).not.toContain(subscription.keys.p256dh);

@@ -115,6 +115,27 @@ async function turnOn(notify: string, key: string): Promise<void> {
   );
 }
 
+/** The mark the page gives each device (push-devices.server.ts, endpointMark). */
+async function endpointMark(endpoint: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(endpoint));
+  return btoa(String.fromCharCode(...new Uint8Array(digest)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .slice(0, 16);
+}
+
+/** Says which listed device is this phone, when this browser is subscribed. */
+async function markThisPhone(): Promise<void> {
+  const registration = await navigator.serviceWorker.getRegistration(OWNER_APP_SCOPE);
+  const subscription = await registration?.pushManager.getSubscription();
+  if (!subscription) return;
+  const mark = await endpointMark(subscription.endpoint);
+  for (const device of document.querySelectorAll<HTMLElement>('[data-device-mark]')) {
+    if (device.dataset.deviceMark === mark)
+      device.querySelector('[data-this-phone]')?.removeAttribute('hidden');
+  }
+}
+
 if (section && form && button) {
   const key = section.dataset.key ?? '';
   if (isAppleMobile() && !isStandalone()) {
@@ -130,6 +151,7 @@ if (section && form && button) {
         true,
       );
     }
+    void markThisPhone().catch(() => undefined);
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const notify = new FormData(form).get('notify') === 'urgent' ? 'urgent' : 'all';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../db/store-sqlite.server.ts';
 import type { AppStore } from '../db/store.server.ts';
@@ -116,6 +117,10 @@ describe('the owner’s devices', () => {
     });
     expect(devices[0]!.added).toMatch(/\d/);
     expect(JSON.stringify(devices)).not.toContain(ENDPOINT);
+    // What the page's script can match this phone's subscription by.
+    expect(devices[0]!.mark).toBe(
+      createHash('sha256').update(ENDPOINT).digest('base64url').slice(0, 16),
+    );
     expect(await listPushDevices(store, hemi.id)).toEqual([]);
     expect(await anyPushDevice(store)).toBe(true);
     expect(await sentences()).toEqual([

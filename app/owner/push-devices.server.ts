@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { PUSH_ENDPOINT_MAX } from '../db/push/push.server.ts';
 import { pushDeviceLabel, type AppStore, type PushNotify } from '../db/store.server.ts';
@@ -154,6 +155,17 @@ export interface PushDevice {
   added: string;
   addedAt: string;
   gets: string;
+  /**
+   * A mark of its subscription (the first 16 characters of the endpoint's
+   * SHA-256, base64url), so the page's script can say which one is this
+   * phone; it opens nothing, unlike the endpoint itself.
+   */
+  mark: string;
+}
+
+/** The mark of a subscription's endpoint (PushDevice.mark), as the page's script makes it too. */
+export function endpointMark(endpoint: string): string {
+  return createHash('sha256').update(endpoint, 'utf8').digest('base64url').slice(0, 16);
 }
 
 export async function listPushDevices(store: AppStore, ownerId: string): Promise<PushDevice[]> {
@@ -164,6 +176,7 @@ export async function listPushDevices(store: AppStore, ownerId: string): Promise
     added: nzShortTime(row.created_at),
     addedAt: row.created_at,
     gets: NOTIFY_WORDS[row.notify],
+    mark: endpointMark(row.endpoint),
   }));
 }
 
