@@ -328,6 +328,39 @@ test('without JavaScript the page says why, and still lists and removes devices'
   }
 });
 
+test('an iPhone in Safari is told to add the site to its home screen; a browser without push, that it cannot', async ({
+  browser,
+}) => {
+  const IPHONE =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+  for (const [what, options, script] of [
+    ['iphone', { userAgent: IPHONE }, undefined],
+    ['no push', {}, () => Reflect.deleteProperty(window, 'PushManager')],
+  ] as const) {
+    const context = await browser.newContext({ ...options, viewport: PHONE });
+    try {
+      if (script) await context.addInitScript(script);
+      await signInAsOwner(context, server, `tui.${what.replace(' ', '')}@glass.example.nz`);
+      const page = await context.newPage();
+      await page.goto(`${site}/admin/notifications`);
+      const shown = what === 'iphone' ? '[data-push-home-screen]' : '[data-push-unsupported]';
+      const hidden = what === 'iphone' ? '[data-push-unsupported]' : '[data-push-home-screen]';
+      await expect(page.locator(shown), what).toBeVisible();
+      await expect(page.locator(hidden), what).toBeHidden();
+      await expect(
+        page.getByRole('button', { name: 'Turn on notifications on this phone' }),
+        what,
+      ).toBeHidden();
+      if (what === 'iphone') {
+        await expect(page.locator(shown)).toContainText('tap Share, then “Add to Home Screen”');
+      }
+      expect((await axe(page)).violations.map((violation) => violation.id)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test('POST /admin/push refuses what cannot be used, in plain words', async ({ context, page }) => {
   await signInAsOwner(context, server, 'mere@glass.example.nz');
   await page.goto(`${site}/admin/notifications`);
