@@ -280,6 +280,7 @@ function leadPipeline(
     delivery: {
       targets: () => targets.map(({ key, label }) => ({ key, label })),
       kick: () => outbox.kick(),
+      escalateAfterMinutes: env.URGENT_ESCALATE_MINUTES,
     },
     photoLinks: leadPhotoRoute({ links, store, logger: leadLogger }),
     // The API's guards: a cross-origin form post gets its 403 (only an

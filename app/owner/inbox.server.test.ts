@@ -422,7 +422,12 @@ describe("a post to a lead's page", () => {
   });
 
   it('"Not spam" sends a spam enquiry to every target configured now and makes it new', async () => {
-    const lead = makeLead({ status: 'spam', spam_reason: 'link' });
+    const lead = makeLead({
+      status: 'spam',
+      spam_reason: 'link',
+      urgent: true,
+      created_at: new Date(Date.now() - 60 * 60_000).toISOString(),
+    });
     await store.insertLead(lead, []);
     const read = async () => (await store.getLead(lead.id))!;
     expect(leadSummary(await read())).toBe(
@@ -437,6 +442,7 @@ describe("a post to a lead's page", () => {
       kick: () => {
         kicks += 1;
       },
+      escalateAfterMinutes: 10,
     };
     const now = new Date();
     expect(
@@ -449,6 +455,17 @@ describe("a post to a lead's page", () => {
       ['push', 'pending', now.toISOString()],
     ]);
     expect(kicks).toBe(1);
+    // As if just received: an urgent one is escalated 10 minutes after
+    // "Not spam", not at once for having come in long ago.
+    const escalate = (at: number) =>
+      store.claimEscalations({
+        dueBefore: new Date(at - 10 * 60_000).toISOString(),
+        now: new Date(at).toISOString(),
+        leaseUntil: new Date(at + 60_000).toISOString(),
+        limit: 10,
+      });
+    expect(await escalate(now.getTime() + 9 * 60_000)).toEqual([]);
+    expect((await escalate(now.getTime() + 10 * 60_000)).map((l) => l.id)).toEqual([lead.id]);
     expect(await spamCount(store)).toBe(0);
     const [entry] = await store.listActivity({ limit: 5 });
     expect(entry).toEqual(

@@ -389,6 +389,11 @@ export type LeadAction =
 export interface LeadDeliveryControl {
   targets(): ReadonlyArray<{ key: string; label: string }>;
   kick(): void;
+  /**
+   * URGENT_ESCALATE_MINUTES: an urgent lead taken out of spam is escalated
+   * this long after "Not spam", as if it had just come in.
+   */
+  escalateAfterMinutes: number;
 }
 
 /** A posted form, as the page reads it (URLSearchParams) or as FormData. */
@@ -472,7 +477,10 @@ export async function handleLeadPost(
         state: 'pending',
         next_attempt_at: now.toISOString(),
       }));
-      if (!(await store.rescueLead(lead.id, rows))) {
+      const escalateNotBefore = delivery
+        ? new Date(now.getTime() + delivery.escalateAfterMinutes * 60_000).toISOString()
+        : undefined;
+      if (!(await store.rescueLead(lead.id, rows, { escalateNotBefore }))) {
         return { kind: 'invalid', message: 'It is no longer in spam.' };
       }
       if (rows.length > 0) delivery?.kick();

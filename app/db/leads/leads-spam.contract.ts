@@ -122,6 +122,31 @@ export function runLeadsSpamContract(
       expect(await store.rescueLead('00000000-0000-4000-8000-000000000000', [])).toBe(false);
     });
 
+    it('"Not spam" holds an urgent lead\'s escalation until the time given', async () => {
+      const now = Date.now();
+      const iso = (ms: number) => new Date(ms).toISOString();
+      const MINUTE = 60_000;
+      const lead = makeLead({
+        status: 'spam',
+        spam_reason: 'link',
+        urgent: true,
+        created_at: iso(now - 60 * MINUTE),
+      });
+      await store.insertLead(lead, []);
+      expect(
+        await store.rescueLead(lead.id, [], { escalateNotBefore: iso(now + 10 * MINUTE) }),
+      ).toBe(true);
+      const escalate = (at: number) =>
+        store.claimEscalations({
+          dueBefore: iso(at - 10 * MINUTE),
+          now: iso(at),
+          leaseUntil: iso(at + MINUTE),
+          limit: 10,
+        });
+      expect(await escalate(now + 9 * MINUTE)).toEqual([]);
+      expect((await escalate(now + 10 * MINUTE)).map((read) => read.id)).toEqual([lead.id]);
+    });
+
     it('"Not spam" replaces the rows of a lead an owner had moved to spam', async () => {
       const lead = makeLead();
       await store.insertLead(lead, [pending(HOOK_A, lead.created_at)]);

@@ -514,16 +514,21 @@ export class PostgresLeadsStore implements LeadsStore {
     return Number(row?.marked) === 1 ? Number(row?.cancelled) : null;
   }
 
-  async rescueLead(id: string, deliveries: readonly NewDelivery[]): Promise<boolean> {
+  async rescueLead(
+    id: string,
+    deliveries: readonly NewDelivery[],
+    options: { escalateNotBefore?: string } = {},
+  ): Promise<boolean> {
     if (!UUID.test(id)) return false;
     const client = await this.#pool.connect();
     try {
       await client.query('BEGIN');
       const rescued = await client.query(
         `UPDATE leads SET status = 'accepted', stage = 'new', spam_reason = NULL,
-           spam_at = NULL, revision = revision + 1
+           spam_at = NULL, revision = revision + 1,
+           escalation_claimed_until = COALESCE($2::timestamptz, escalation_claimed_until)
          WHERE id = $1 AND status = 'spam'`,
-        [id],
+        [id, options.escalateNotBefore ?? null],
       );
       if (rescued.rowCount !== 1) {
         await client.query('ROLLBACK');

@@ -440,8 +440,17 @@ export interface LeadsStore {
    * revision) and its delivery rows are replaced by these, as for a lead
    * just received; the outbox then delivers them. False, and nothing
    * changed, when the lead is not there or not spam.
+   *
+   * `escalateNotBefore`: as if just received, an urgent lead is escalated
+   * (claimEscalations) no sooner than this, URGENT_ESCALATE_MINUTES after
+   * the rescue, however long ago it came in. It is kept as the escalation's
+   * claim, which no worker takes before it ends.
    */
-  rescueLead(id: string, deliveries: readonly NewDelivery[]): Promise<boolean>;
+  rescueLead(
+    id: string,
+    deliveries: readonly NewDelivery[],
+    options?: { escalateNotBefore?: string },
+  ): Promise<boolean>;
 
   // -------------------------------------------------------------------------
   // The owner's pages (docs/operations.md#owners-pages)

@@ -618,16 +618,21 @@ export class SqliteLeadsStore implements LeadsStore {
     );
   }
 
-  async rescueLead(id: string, deliveries: readonly NewDelivery[]): Promise<boolean> {
+  async rescueLead(
+    id: string,
+    deliveries: readonly NewDelivery[],
+    options: { escalateNotBefore?: string } = {},
+  ): Promise<boolean> {
     return this.#db.attempt('write', () =>
       this.#db.transaction(() => {
         const rescued = this.#db
           .statement(
             `UPDATE leads SET status = 'accepted', stage = 'new', spam_reason = NULL,
-               spam_at = NULL, revision = revision + 1
+               spam_at = NULL, revision = revision + 1,
+               escalation_claimed_until = COALESCE(?, escalation_claimed_until)
              WHERE id = ? AND status = 'spam'`,
           )
-          .run(id);
+          .run(options.escalateNotBefore ?? null, id);
         if (Number(rescued.changes) === 0) return false;
         this.#db.statement('DELETE FROM lead_deliveries WHERE lead_id = ?').run(id);
         const insert = this.#db.statement(
