@@ -7,7 +7,7 @@ import { get } from 'node:http';
  * ready (its islands hydrated) and idle. A page with a lead form or the blog search (a React
  * island) may have 71 KiB; any other page 15 KiB (the site's own module and
  * what it starts: menus, carousels, analytics). The forms' proof of work
- * (docs/decisions/0014-invisible-proof-of-work-with-altcha.md) took the
+ * (docs/decisions/0015-invisible-proof-of-work-with-altcha.md) took the
  * contact and quote pages from 69.9 to 70.1 KiB: its solver and worker load
  * only on focus.
  */

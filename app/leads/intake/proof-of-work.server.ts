@@ -16,7 +16,7 @@ import { PROOF_OF_WORK_LIFETIME_MINUTES } from './form-submission.ts';
 /**
  * The invisible proof of work of the lead forms (docs/forms.md#proof-of-work),
  * ALTCHA's scheme through its library, altcha-lib
- * (docs/decisions/0014-invisible-proof-of-work-with-altcha.md):
+ * (docs/decisions/0015-invisible-proof-of-work-with-altcha.md):
  *
  * - the server issues a challenge (GET /api/leads/challenge), signed with
  *   HMAC-SHA256 under the store's `lead-challenges` secret, so every process
