@@ -55,9 +55,6 @@ export class SqliteConnection {
     this.#db = new DatabaseSync(file, { timeout: 0 });
     try {
       this.#db.exec('PRAGMA busy_timeout = 0');
-      this.#db.exec('PRAGMA secure_delete = ON');
-      this.#db.exec('PRAGMA synchronous = FULL');
-      this.#db.exec('PRAGMA foreign_keys = ON');
       // For version 2: the key it wrote (a hash of the address, unique per
       // lead as the address was) and a label without the address.
       this.#db.function(
@@ -80,9 +77,18 @@ export class SqliteConnection {
     }
   }
 
-  /** WAL mode and the migrations, waiting (awaited) for another process's lock. */
+  /**
+   * The connection's settings, WAL mode and the migrations, each waiting
+   * (awaited) for another process's lock: even a setting reads the file's
+   * header, which a server writing at that moment may hold for an instant.
+   */
   async open(): Promise<void> {
     try {
+      await this.attempt('read', () => {
+        this.#db.exec('PRAGMA secure_delete = ON');
+        this.#db.exec('PRAGMA synchronous = FULL');
+        this.#db.exec('PRAGMA foreign_keys = ON');
+      });
       await this.attempt('write', () => this.#db.exec('PRAGMA journal_mode = WAL'));
       await this.attempt('write', () => this.#migrate());
     } catch (error) {

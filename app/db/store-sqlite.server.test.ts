@@ -296,3 +296,24 @@ describe('SQLite store specifics', () => {
     }
   });
 });
+
+describe('opening the SQLite store while another process holds its file', () => {
+  it('waits for the lock, even for the connection settings, instead of failing at once', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'store-open-locked-'));
+    try {
+      // A file another process is writing to (a journal, not yet WAL, so
+      // its lock stops a reader too), locked for a moment.
+      const other = new DatabaseSync(path.join(dir, SQLITE_FILE_NAME));
+      other.exec('CREATE TABLE busy (n INTEGER); BEGIN EXCLUSIVE; INSERT INTO busy VALUES (1);');
+      const opening = openSqliteStore({ dataDir: dir });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      other.exec('COMMIT');
+      other.close();
+      const store = await opening;
+      expect(await store.listLeads()).toEqual([]);
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
