@@ -8,6 +8,7 @@ import type {
   SiteContentStore,
 } from './site-content/site-content.server.ts';
 import { SqliteConnection } from './sqlite-connection.server.ts';
+import { SqliteLeadAlerts } from './leads/lead-alerts.sqlite.server.ts';
 import { SqliteLeadsStore } from './leads/leads.sqlite.server.ts';
 import { SqliteSiteContentStore } from './site-content/site-content.sqlite.server.ts';
 import { SqliteOwnerStore } from './owners/owners.sqlite.server.ts';
@@ -64,6 +65,7 @@ export class SqliteAppStore implements AppStore {
   readonly kind = 'sqlite' as const;
   readonly #db: SqliteConnection;
   readonly #leads: SqliteLeadsStore;
+  readonly #leadAlerts: SqliteLeadAlerts;
   readonly #siteContent: SqliteSiteContentStore;
   readonly #owners: SqliteOwnerStore;
   readonly #secrets: SqliteSecretStore;
@@ -79,6 +81,7 @@ export class SqliteAppStore implements AppStore {
   ) {
     this.#db = new SqliteConnection(file, options);
     this.#leads = new SqliteLeadsStore(this.#db);
+    this.#leadAlerts = new SqliteLeadAlerts(this.#db);
     this.#siteContent = new SqliteSiteContentStore(this.#db);
     this.#owners = new SqliteOwnerStore(this.#db);
     this.#secrets = new SqliteSecretStore(this.#db);
@@ -177,13 +180,13 @@ export class SqliteAppStore implements AppStore {
   countFailedDeliveries: LeadsStore['countFailedDeliveries'] = (...args) =>
     this.#leads.countFailedDeliveries(...args);
   acknowledgeLead: LeadsStore['acknowledgeLead'] = (...args) =>
-    this.#leads.acknowledgeLead(...args);
+    this.#leadAlerts.acknowledgeLead(...args);
   claimEscalations: LeadsStore['claimEscalations'] = (...args) =>
-    this.#leads.claimEscalations(...args);
+    this.#leadAlerts.claimEscalations(...args);
   finishEscalation: LeadsStore['finishEscalation'] = (...args) =>
-    this.#leads.finishEscalation(...args);
+    this.#leadAlerts.finishEscalation(...args);
   checkTargetOutage: LeadsStore['checkTargetOutage'] = (...args) =>
-    this.#leads.checkTargetOutage(...args);
+    this.#leadAlerts.checkTargetOutage(...args);
 
   // The owners' accounts and sign-ins (owners/owners.sqlite.server.ts)
   addOwner: OwnerStore['addOwner'] = (...args) => this.#owners.addOwner(...args);
