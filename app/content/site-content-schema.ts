@@ -337,6 +337,14 @@ const testimonialSchema = z
     permission: z.boolean().optional(),
     /** A shipped sample, an invented review (check:launch reports it). */
     sample: z.literal(true).optional(),
+    /**
+     * The enquiry of a review the customer sent through the site's review
+     * page: the owner's record of who it came from, never shown to visitors
+     * (testimonialOfSite leaves it out). A review published this way keeps
+     * it while the enquiry is kept; erasing that person's enquiries takes
+     * the review off the site (docs/operations.md, "Reviews from customers").
+     */
+    leadId: z.uuid({ error: 'Enquiry: the enquiry the review came from' }).optional(),
   })
   .strict()
   .superRefine((testimonial, context) => {

@@ -195,6 +195,10 @@ describe('the site content schema', () => {
     expect(messages('testimonials', [{ ...review, rating: 6 }])).toEqual([
       'testimonials.0.rating: Rating: 1 to 5 stars',
     ]);
+    // A review a customer sent through the site names its enquiry.
+    const sent = { ...review, leadId: '6f1c7f0e-8a51-4c1f-9a0e-2f3b0d9e1a11' };
+    expect(messages('testimonials', [sent])).toEqual([]);
+    expect(messages('testimonials', [{ ...sent, leadId: 'lead 7' }])).toHaveLength(1);
   });
 
   it('the notice: plain text, one paragraph, 280 characters, the end not before the start', () => {
@@ -368,6 +372,8 @@ describe('the modules of app/content state the content put in place', () => {
           rating: 4,
           review: 'Quick and tidy.',
           permission: true,
+          // A review a customer sent: its enquiry is the owner's record, never shown.
+          leadId: '6f1c7f0e-8a51-4c1f-9a0e-2f3b0d9e1a11',
         },
       ],
     };

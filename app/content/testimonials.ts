@@ -122,9 +122,13 @@ export const defaultTestimonials = [
   },
 ] as const satisfies readonly Testimonial[];
 
-/** A review of the site content as the site shows it: the permission is the owner's record, not shown. */
+/**
+ * A review of the site content as the site shows it: the permission and the
+ * enquiry it came from are the owner's record, not shown.
+ */
 export function testimonialOfSite({
   permission: _permission,
+  leadId: _leadId,
   ...testimonial
 }: SiteTestimonial): Testimonial {
   return { ...testimonial, avatar: null };

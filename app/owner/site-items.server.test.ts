@@ -3,7 +3,7 @@ import { offerCards, testimonialCards } from '../components/home/home-cards.ts';
 import { defaultSiteContent } from '../content/site-content.ts';
 import type { AppStore } from '../db/store.server.ts';
 import { sitePages } from '../site-pages.ts';
-import { OFFER_FIELDS, formValuesOf } from './site-fields.ts';
+import { OFFER_FIELDS, TESTIMONIAL_FIELDS, formValuesOf } from './site-fields.ts';
 import {
   offerPreview,
   saveOffer,
@@ -121,6 +121,31 @@ onEachStore(
           rating: 5,
           permission: true,
         });
+      });
+
+      it('editing a review a customer sent keeps the enquiry it came from', async () => {
+        const leadId = '6f1c7f0e-8a51-4c1f-9a0e-2f3b0d9e1a11';
+        const sent = {
+          id: 40,
+          name: 'Aroha T.',
+          role: 'Homeowner' as const,
+          location: 'Bethlehem',
+          rating: 4 as const,
+          review: 'Fixed our ranch slider the same day.',
+          permission: true,
+          leadId,
+        };
+        await store.saveSiteContentSection('testimonials', [sent], 0, null);
+        const edit = new URLSearchParams(
+          formValuesOf(sent, TESTIMONIAL_FIELDS) as Record<string, string>,
+        );
+        edit.set('id', '40');
+        edit.set('revision', '1');
+        edit.set('location', 'Ōtūmoetai');
+        expect(await saveTestimonial(store, owner, edit)).toMatchObject({ kind: 'saved' });
+        expect((await store.siteContentDraft()).testimonials.content).toEqual([
+          { ...sent, location: 'Ōtūmoetai' },
+        ]);
       });
 
       it('removing an offer that another owner removed meanwhile is a conflict', async () => {

@@ -79,6 +79,9 @@ async function saveItem<S extends 'offers' | 'testimonials'>(
   } else {
     savedId = id ?? nextId(items);
     const item: Record<string, unknown> = { ...contentFrom(values, fields), id: savedId };
+    // A review a customer sent keeps the enquiry it came from: no form shows it.
+    const leadId = index === -1 ? undefined : (items[index] as { leadId?: string }).leadId;
+    if (leadId !== undefined) item.leadId = leadId;
     if (section === 'offers' && item.featured !== true) delete item.featured;
     list = index === -1 ? [...items, item] : items.map((old, at) => (at === index ? item : old));
     if (section === 'offers' && item.featured === true) {
