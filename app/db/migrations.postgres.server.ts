@@ -443,4 +443,42 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX lead_spent_proofs_expiry ON lead_spent_proofs (expires_at);
     `,
   },
+  {
+    // Reviews from won customers (docs/operations.md, "Reviews"): each
+    // request the owner sent, with the hash of its link's token (never the
+    // token), and the one review sent with it, which waits for the owner's
+    // decision. Personal data of the lead's: deleted with it.
+    version: 21,
+    name: 'review requests',
+    sql: `
+      CREATE TABLE review_requests (
+        id uuid PRIMARY KEY,
+        lead_id uuid NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        email text NOT NULL CHECK (length(email) BETWEEN 3 AND 320),
+        token_hash text NOT NULL UNIQUE CHECK (length(token_hash) = 64),
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        sent_by text NOT NULL CHECK (length(sent_by) BETWEEN 1 AND 320),
+        used_at timestamptz,
+        rating integer CHECK (rating BETWEEN 1 AND 5),
+        review_text text CHECK (length(review_text) BETWEEN 1 AND 2000),
+        display_name text CHECK (length(display_name) BETWEEN 1 AND 200),
+        suburb text CHECK (length(suburb) <= 200),
+        consent_at timestamptz,
+        decision text CHECK (decision IN ('waiting', 'published', 'declined')),
+        decided_at timestamptz,
+        decided_by text CHECK (length(decided_by) <= 320),
+        decline_reason text CHECK (decline_reason IN
+          ('offensive', 'personal_details', 'not_about_our_work', 'not_a_customer')),
+        testimonial_id integer,
+        CHECK ((used_at IS NULL) = (decision IS NULL)),
+        CHECK (used_at IS NULL OR (rating IS NOT NULL AND review_text IS NOT NULL
+          AND display_name IS NOT NULL AND suburb IS NOT NULL AND consent_at IS NOT NULL))
+      );
+      CREATE INDEX review_requests_email ON review_requests (email, created_at);
+      CREATE INDEX review_requests_lead ON review_requests (lead_id, created_at);
+      CREATE INDEX review_requests_waiting ON review_requests (used_at)
+        WHERE decision = 'waiting';
+    `,
+  },
 ];

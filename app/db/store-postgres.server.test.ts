@@ -8,6 +8,7 @@ import { runLeadsAlertsContract } from './leads/leads-alerts.contract.ts';
 import { runOwnersContract } from './owners/owners.contract.ts';
 import { runPushContract } from './push/push.contract.ts';
 import { runProofsOfWorkContract } from './proofs-of-work/proofs-of-work.contract.ts';
+import { runReviewsContract } from './reviews/reviews.contract.ts';
 import { runRateLimitsContract } from './rate-limits/rate-limits.contract.ts';
 import { runSecretsContract } from './secrets/secrets.contract.ts';
 import { runSiteContentContract } from './site-content/site-content.contract.ts';
@@ -39,6 +40,7 @@ for (const runContract of [
   runSecretsContract,
   runPushContract,
   runProofsOfWorkContract,
+  runReviewsContract,
 ]) {
   runContract('PostgreSQL', () => postgresHarness(databaseUrl), { skip: !databaseUrl });
 }

@@ -20,6 +20,8 @@ import { PostgresRateLimitStore } from './rate-limits/rate-limits.postgres.serve
 import type { RateLimitStore } from './rate-limits/rate-limits.server.ts';
 import { PostgresProofOfWorkStore } from './proofs-of-work/proofs-of-work.postgres.server.ts';
 import type { ProofOfWorkStore } from './proofs-of-work/proofs-of-work.server.ts';
+import { PostgresReviewStore } from './reviews/reviews.postgres.server.ts';
+import type { ReviewStore } from './reviews/reviews.server.ts';
 import type { OwnerStore } from './owners/owners.server.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.postgres.server.ts';
 
@@ -52,6 +54,7 @@ export class PostgresAppStore implements AppStore {
   readonly #activity: PostgresActivityStore;
   readonly #rateLimits: PostgresRateLimitStore;
   readonly #proofsOfWork: PostgresProofOfWorkStore;
+  readonly #reviews: PostgresReviewStore;
   #closed = false;
 
   constructor(options: PostgresStoreOptions) {
@@ -77,6 +80,7 @@ export class PostgresAppStore implements AppStore {
     this.#activity = new PostgresActivityStore(this.#pool);
     this.#rateLimits = new PostgresRateLimitStore(this.#pool);
     this.#proofsOfWork = new PostgresProofOfWorkStore(this.#pool);
+    this.#reviews = new PostgresReviewStore(this.#pool);
     // An idle client losing its connection must not crash the process.
     this.#pool.on('error', (error) => {
       // Only the message and code: pg's error can carry the whole client object.
@@ -170,6 +174,24 @@ export class PostgresAppStore implements AppStore {
     this.#proofsOfWork.spendProofOfWork(...args);
   purgeSpentProofsOfWork: ProofOfWorkStore['purgeSpentProofsOfWork'] = () =>
     this.#proofsOfWork.purgeSpentProofsOfWork();
+
+  // Review requests and the reviews they brought (app/db/reviews/reviews.postgres.server.ts)
+  createReviewRequest: ReviewStore['createReviewRequest'] = (...args) =>
+    this.#reviews.createReviewRequest(...args);
+  latestReviewRequestForEmail: ReviewStore['latestReviewRequestForEmail'] = (...args) =>
+    this.#reviews.latestReviewRequestForEmail(...args);
+  latestReviewRequestForLead: ReviewStore['latestReviewRequestForLead'] = (...args) =>
+    this.#reviews.latestReviewRequestForLead(...args);
+  listReviewRequestsForLead: ReviewStore['listReviewRequestsForLead'] = (...args) =>
+    this.#reviews.listReviewRequestsForLead(...args);
+  getReviewRequest: ReviewStore['getReviewRequest'] = (...args) =>
+    this.#reviews.getReviewRequest(...args);
+  findReviewRequest: ReviewStore['findReviewRequest'] = (...args) =>
+    this.#reviews.findReviewRequest(...args);
+  submitReview: ReviewStore['submitReview'] = (...args) => this.#reviews.submitReview(...args);
+  listWaitingReviews: ReviewStore['listWaitingReviews'] = (...args) =>
+    this.#reviews.listWaitingReviews(...args);
+  decideReview: ReviewStore['decideReview'] = (...args) => this.#reviews.decideReview(...args);
 
   // Leads and their outbox (leads/leads.postgres.server.ts)
   getLeadPhoto: LeadsStore['getLeadPhoto'] = (...args) => this.#leads.getLeadPhoto(...args);

@@ -123,6 +123,22 @@ export class ReconnectingAppStore implements AppStore {
     this.#call((s) => s.finishEscalation(...args));
   checkTargetOutage: AppStore['checkTargetOutage'] = (...args) =>
     this.#call((s) => s.checkTargetOutage(...args));
+  createReviewRequest: AppStore['createReviewRequest'] = (...args) =>
+    this.#call((s) => s.createReviewRequest(...args));
+  latestReviewRequestForEmail: AppStore['latestReviewRequestForEmail'] = (...args) =>
+    this.#call((s) => s.latestReviewRequestForEmail(...args));
+  latestReviewRequestForLead: AppStore['latestReviewRequestForLead'] = (...args) =>
+    this.#call((s) => s.latestReviewRequestForLead(...args));
+  listReviewRequestsForLead: AppStore['listReviewRequestsForLead'] = (...args) =>
+    this.#call((s) => s.listReviewRequestsForLead(...args));
+  getReviewRequest: AppStore['getReviewRequest'] = (...args) =>
+    this.#call((s) => s.getReviewRequest(...args));
+  findReviewRequest: AppStore['findReviewRequest'] = (...args) =>
+    this.#call((s) => s.findReviewRequest(...args));
+  submitReview: AppStore['submitReview'] = (...args) => this.#call((s) => s.submitReview(...args));
+  listWaitingReviews: AppStore['listWaitingReviews'] = (...args) =>
+    this.#call((s) => s.listWaitingReviews(...args));
+  decideReview: AppStore['decideReview'] = (...args) => this.#call((s) => s.decideReview(...args));
   checkWritable: AppStore['checkWritable'] = () => this.#call((s) => s.checkWritable());
   peekRateLimit: AppStore['peekRateLimit'] = (...args) =>
     this.#call((s) => s.peekRateLimit(...args));

@@ -22,6 +22,8 @@ import { SqliteRateLimitStore } from './rate-limits/rate-limits.sqlite.server.ts
 import type { RateLimitStore } from './rate-limits/rate-limits.server.ts';
 import { SqliteProofOfWorkStore } from './proofs-of-work/proofs-of-work.sqlite.server.ts';
 import type { ProofOfWorkStore } from './proofs-of-work/proofs-of-work.server.ts';
+import { SqliteReviewStore } from './reviews/reviews.sqlite.server.ts';
+import type { ReviewStore } from './reviews/reviews.server.ts';
 import type { OwnerStore } from './owners/owners.server.ts';
 
 /**
@@ -73,6 +75,7 @@ export class SqliteAppStore implements AppStore {
   readonly #activity: SqliteActivityStore;
   readonly #rateLimits: SqliteRateLimitStore;
   readonly #proofsOfWork: SqliteProofOfWorkStore;
+  readonly #reviews: SqliteReviewStore;
 
   /** Use openSqliteStore(), which also sets the journal mode and migrates. */
   constructor(
@@ -89,6 +92,7 @@ export class SqliteAppStore implements AppStore {
     this.#activity = new SqliteActivityStore(this.#db);
     this.#rateLimits = new SqliteRateLimitStore(this.#db);
     this.#proofsOfWork = new SqliteProofOfWorkStore(this.#db);
+    this.#reviews = new SqliteReviewStore(this.#db);
   }
 
   get file(): string {
@@ -140,6 +144,24 @@ export class SqliteAppStore implements AppStore {
     this.#proofsOfWork.spendProofOfWork(...args);
   purgeSpentProofsOfWork: ProofOfWorkStore['purgeSpentProofsOfWork'] = () =>
     this.#proofsOfWork.purgeSpentProofsOfWork();
+
+  // Review requests and the reviews they brought (app/db/reviews/reviews.sqlite.server.ts)
+  createReviewRequest: ReviewStore['createReviewRequest'] = (...args) =>
+    this.#reviews.createReviewRequest(...args);
+  latestReviewRequestForEmail: ReviewStore['latestReviewRequestForEmail'] = (...args) =>
+    this.#reviews.latestReviewRequestForEmail(...args);
+  latestReviewRequestForLead: ReviewStore['latestReviewRequestForLead'] = (...args) =>
+    this.#reviews.latestReviewRequestForLead(...args);
+  listReviewRequestsForLead: ReviewStore['listReviewRequestsForLead'] = (...args) =>
+    this.#reviews.listReviewRequestsForLead(...args);
+  getReviewRequest: ReviewStore['getReviewRequest'] = (...args) =>
+    this.#reviews.getReviewRequest(...args);
+  findReviewRequest: ReviewStore['findReviewRequest'] = (...args) =>
+    this.#reviews.findReviewRequest(...args);
+  submitReview: ReviewStore['submitReview'] = (...args) => this.#reviews.submitReview(...args);
+  listWaitingReviews: ReviewStore['listWaitingReviews'] = (...args) =>
+    this.#reviews.listWaitingReviews(...args);
+  decideReview: ReviewStore['decideReview'] = (...args) => this.#reviews.decideReview(...args);
 
   // Leads and their outbox (leads/leads.sqlite.server.ts)
   insertLead: LeadsStore['insertLead'] = (...args) => this.#leads.insertLead(...args);

@@ -30,6 +30,24 @@ export type {
   VapidKeys,
 } from './push/push.server.ts';
 import type { ProofOfWorkStore } from './proofs-of-work/proofs-of-work.server.ts';
+import type { ReviewStore } from './reviews/reviews.server.ts';
+export {
+  REVIEW_DECISIONS,
+  REVIEW_DECLINE_REASONS,
+  REVIEW_LIMITS,
+  REVIEW_LINK_VALIDITY_MS,
+} from './reviews/reviews.server.ts';
+export type {
+  NewReview,
+  NewReviewRequest,
+  ReviewDecision,
+  ReviewDecisionInput,
+  ReviewDeclineReason,
+  ReviewRecord,
+  ReviewRequestLookup,
+  ReviewRequestRecord,
+  SentReviewRecord,
+} from './reviews/reviews.server.ts';
 // The leads' types and helpers, for the many modules that import them from here.
 export * from './leads/leads.server.ts';
 
@@ -65,7 +83,8 @@ export interface AppStore
     ActivityStore,
     RateLimitStore,
     PushStore,
-    ProofOfWorkStore {
+    ProofOfWorkStore,
+    ReviewStore {
   readonly kind: 'sqlite' | 'postgres';
 
   /** Resolves while the store answers (GET /healthz); rejects otherwise. */

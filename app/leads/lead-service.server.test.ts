@@ -102,6 +102,22 @@ class FailingStore implements AppStore {
     this.#inner.spendProofOfWork(...args);
   purgeSpentProofsOfWork: AppStore['purgeSpentProofsOfWork'] = async () =>
     this.#inner.purgeSpentProofsOfWork();
+  createReviewRequest: AppStore['createReviewRequest'] = async (...args) =>
+    this.#inner.createReviewRequest(...args);
+  latestReviewRequestForEmail: AppStore['latestReviewRequestForEmail'] = async (...args) =>
+    this.#inner.latestReviewRequestForEmail(...args);
+  latestReviewRequestForLead: AppStore['latestReviewRequestForLead'] = async (...args) =>
+    this.#inner.latestReviewRequestForLead(...args);
+  listReviewRequestsForLead: AppStore['listReviewRequestsForLead'] = async (...args) =>
+    this.#inner.listReviewRequestsForLead(...args);
+  getReviewRequest: AppStore['getReviewRequest'] = async (...args) =>
+    this.#inner.getReviewRequest(...args);
+  findReviewRequest: AppStore['findReviewRequest'] = async (...args) =>
+    this.#inner.findReviewRequest(...args);
+  submitReview: AppStore['submitReview'] = async (...args) => this.#inner.submitReview(...args);
+  listWaitingReviews: AppStore['listWaitingReviews'] = async (...args) =>
+    this.#inner.listWaitingReviews(...args);
+  decideReview: AppStore['decideReview'] = async (...args) => this.#inner.decideReview(...args);
   countFailedDeliveries: AppStore['countFailedDeliveries'] = async () =>
     this.#inner.countFailedDeliveries();
   peekRateLimit: AppStore['peekRateLimit'] = async (...args) => this.#inner.peekRateLimit(...args);
