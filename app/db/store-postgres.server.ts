@@ -312,6 +312,8 @@ export class PostgresAppStore implements AppStore {
   sitePhoto: SiteContentStore['sitePhoto'] = (...args) => this.#siteContent.sitePhoto(...args);
   deleteUnusedSitePhotos: SiteContentStore['deleteUnusedSitePhotos'] = (...args) =>
     this.#siteContent.deleteUnusedSitePhotos(...args);
+  removeSiteTestimonialsOfLeads: SiteContentStore['removeSiteTestimonialsOfLeads'] = (...args) =>
+    this.#siteContent.removeSiteTestimonialsOfLeads(...args);
 
   async ping(): Promise<void> {
     if (this.#closed) throw new Error('Lead store is closed');

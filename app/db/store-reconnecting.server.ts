@@ -226,6 +226,8 @@ export class ReconnectingAppStore implements AppStore {
   sitePhoto: AppStore['sitePhoto'] = (...args) => this.#call((s) => s.sitePhoto(...args));
   deleteUnusedSitePhotos: AppStore['deleteUnusedSitePhotos'] = (...args) =>
     this.#call((s) => s.deleteUnusedSitePhotos(...args));
+  removeSiteTestimonialsOfLeads: AppStore['removeSiteTestimonialsOfLeads'] = (...args) =>
+    this.#call((s) => s.removeSiteTestimonialsOfLeads(...args));
 
   /** Also what GET /healthz asks: it records whether the store answers now. */
   async ping(): Promise<void> {

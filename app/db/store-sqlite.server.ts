@@ -282,6 +282,8 @@ export class SqliteAppStore implements AppStore {
   sitePhoto: SiteContentStore['sitePhoto'] = (...args) => this.#siteContent.sitePhoto(...args);
   deleteUnusedSitePhotos: SiteContentStore['deleteUnusedSitePhotos'] = (...args) =>
     this.#siteContent.deleteUnusedSitePhotos(...args);
+  removeSiteTestimonialsOfLeads: SiteContentStore['removeSiteTestimonialsOfLeads'] = (...args) =>
+    this.#siteContent.removeSiteTestimonialsOfLeads(...args);
 
   async ping(): Promise<void> {
     await this.#db.attempt('read', () => this.#db.statement('SELECT 1').get());

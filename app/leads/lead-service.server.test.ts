@@ -176,6 +176,8 @@ class FailingStore implements AppStore {
   sitePhoto: AppStore['sitePhoto'] = async (...args) => this.#inner.sitePhoto(...args);
   deleteUnusedSitePhotos: AppStore['deleteUnusedSitePhotos'] = async (...args) =>
     this.#inner.deleteUnusedSitePhotos(...args);
+  removeSiteTestimonialsOfLeads: AppStore['removeSiteTestimonialsOfLeads'] = async (...args) =>
+    this.#inner.removeSiteTestimonialsOfLeads(...args);
   findPasskey: AppStore['findPasskey'] = async (...args) => this.#inner.findPasskey(...args);
   listPasskeys: AppStore['listPasskeys'] = async (...args) => this.#inner.listPasskeys(...args);
   recordPasskeyUse: AppStore['recordPasskeyUse'] = async (...args) =>

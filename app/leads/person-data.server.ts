@@ -5,6 +5,8 @@ import {
   type LeadWithDeliveries,
   type NewActivity,
 } from '../db/store.server.ts';
+import type { SignedInOwner } from '../owner/context.server.ts';
+import { removeReviewsOfLeads } from '../owner/site-review-removal.server.ts';
 
 /**
  * A person's data on request (Privacy Act 2020: IPP 6 access, and deletion),
@@ -107,14 +109,35 @@ export async function exportPerson(
 }
 
 /**
- * Deletes every lead of the person with this address, with their
- * deliveries and photos, in one transaction of the store (which overwrites what it
- * deletes: SQLite's secure_delete); returns how many leads.
+ * A Privacy Act erasure of these leads: first any review their customer
+ * sent is taken off the site (app/owner/site-review-removal.server.ts),
+ * then the leads are deleted, with their deliveries and photos, in one
+ * transaction of the store (which overwrites what it deletes: SQLite's
+ * secure_delete); returns how many leads. `by`: the owner who asked, none
+ * for `npm run leads`.
  */
-export async function deletePerson(store: AppStore, email: string): Promise<number> {
+export async function eraseLeads(
+  store: AppStore,
+  ids: readonly string[],
+  by?: SignedInOwner,
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  await removeReviewsOfLeads(store, ids, by);
+  return store.deleteLeads(ids);
+}
+
+/** Erases every lead of the person with this address (eraseLeads); returns how many. */
+export async function deletePerson(
+  store: AppStore,
+  email: string,
+  by?: SignedInOwner,
+): Promise<number> {
   const leads = await store.findLeadsByEmail(normaliseEmail(email));
-  if (leads.length === 0) return 0;
-  return store.deleteLeads(leads.map((lead) => lead.id));
+  return eraseLeads(
+    store,
+    leads.map((lead) => lead.id),
+    by,
+  );
 }
 
 /**

@@ -138,6 +138,18 @@ describe('the activity list in words', () => {
     });
   });
 
+  it('says a customer’s review was taken down with their enquiries', () => {
+    expect(
+      describeActivity({
+        actor: 'cli',
+        action: SITE_ACTIVITY.reviewRemoved,
+        detail: 'count=1,version=6',
+      }).sentence,
+    ).toBe(
+      'Someone with access to the website’s server took 1 customer’s review off the site with that person’s enquiries, as version 6.',
+    );
+  });
+
   it('has a sentence for every action the site notes, with no name, id or command in it', () => {
     const actions = [
       ...Object.values(OWNER_ACTIVITY),
@@ -159,6 +171,9 @@ describe('the activity list in words', () => {
       `way=passkey,session=${sessionTag(session)}`,
       `device=android-phone,session=${sessionTag(session)}`,
       'device=iphone,notify=urgent',
+      `lead=${randomUUID()},reason=offensive`,
+      `lead=${randomUUID()},version=7`,
+      'count=2,version=8',
     ];
     for (const action of actions) {
       for (const actor of [AROHA, 'cli', SERVER_ACTOR]) {

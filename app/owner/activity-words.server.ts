@@ -203,6 +203,16 @@ export function describeActivity(
       return {
         sentence: `${who} brought back version ${parts.get('from') ?? ''} of the site, as ${theVersion}.`,
       };
+    case SITE_ACTIVITY.reviewRemoved: {
+      const reviews = count(
+        Number(parts.get('count') ?? 0),
+        'customer’s review',
+        'customers’ reviews',
+      );
+      return {
+        sentence: `${who} took ${reviews} off the site with that person’s enquiries, as ${theVersion}.`,
+      };
+    }
     case SITE_ACTIVITY.live:
       return { sentence: `The site’s ${theVersion} is live.` };
     case SITE_ACTIVITY.failed:

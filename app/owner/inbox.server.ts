@@ -494,7 +494,7 @@ export async function handleLeadPost(
       return { kind: 'confirm-delete', count };
     }
     case 'delete-confirm': {
-      const count = await deletePerson(store, lead.email);
+      const count = await deletePerson(store, lead.email, owner);
       // A count only: the person is gone, and so is any trace of them here.
       await note(activity(owner.email, ACTIVITY.personDeleted, { count }, now));
       return { kind: 'deleted', count };

@@ -17,6 +17,8 @@ export const SITE_ACTIVITY = {
   restored: 'site.restored',
   live: 'site.live',
   failed: 'site.failed',
+  /** A published review taken off the site with its customer's enquiries. */
+  reviewRemoved: 'site.review.removed',
 } as const;
 
 /** The activity list's actor for what the builder and the web server did with a version. */

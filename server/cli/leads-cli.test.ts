@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { defaultSiteContent } from '../../app/content/site-content.ts';
 import { openPostgresStore } from '../../app/db/store-postgres.server.ts';
 import { openSqliteStore } from '../../app/db/store-sqlite.server.ts';
 import type { LeadRecord, AppStore, NewLeadPhoto } from '../../app/db/store.server.ts';
@@ -669,6 +670,44 @@ for (const backend of BACKENDS) {
       expect(left).toHaveLength(3);
       const unknown = await cli(['delete', '--id', 'no-such-id', '--yes'], seeded.env);
       expect(unknown.stdout).toBe('No leads with id no-such-id. Deleted 0 leads.\n');
+    });
+
+    it('delete --id --yes takes that customer’s published review off the site too', async () => {
+      const store = await seeded.open();
+      try {
+        const review = {
+          id: 30,
+          name: 'Mere P.',
+          role: 'Homeowner' as const,
+          location: 'Pāpāmoa',
+          rating: 5 as const,
+          review: 'The new ranchslider glass went in on the day they said.',
+          permission: true,
+          leadId: rows.first.id,
+        };
+        const content = { ...defaultSiteContent, testimonials: [review] };
+        const live = await store.createSiteContentVersion(content, null);
+        await store.setSiteContentVersionState(live.version, 'live');
+      } finally {
+        await store.close();
+      }
+      const result = await cli(['delete', '--id', rows.first.id, '--yes'], seeded.env);
+      expect(result.code, result.stderr).toBe(0);
+      const after = await seeded.open();
+      try {
+        const [newest] = await after.listSiteContentVersions(1);
+        expect(newest).toMatchObject({ version: 2, state: 'publishing' });
+        expect(JSON.stringify(await after.listSiteContentVersions(10))).not.toContain(
+          rows.first.id,
+        );
+        const entries = await after.listActivity();
+        expect(entries.map(({ actor, action, detail }) => [actor, action, detail])).toEqual([
+          ['cli', 'person.deleted', 'count=1'],
+          ['cli', 'site.review.removed', 'count=1,version=2'],
+        ]);
+      } finally {
+        await after.close();
+      }
     });
 
     it('purge deletes leads older than LEAD_RETENTION_DAYS and prints the count', async () => {

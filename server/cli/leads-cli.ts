@@ -6,6 +6,7 @@ import {
   activity,
   ACTIVITY,
   deletePerson,
+  eraseLeads,
   exportPerson,
   exportRecord,
   TERMINAL_CONTROLS,
@@ -493,7 +494,10 @@ async function deleteLeads(
   const count =
     selection.by === 'email'
       ? await deletePerson(store, selection.email)
-      : await store.deleteLeads(leads.map((lead) => lead.id));
+      : await eraseLeads(
+          store,
+          leads.map((lead) => lead.id),
+        );
   io.stdout(`Deleted ${noun(count)} ${whose}, with their deliveries.\n`);
   await recordCliActivity(store, ACTIVITY.personDeleted, count, io);
   return 0;

@@ -282,6 +282,59 @@ export function runSiteContentContract(
       ]);
     });
 
+    it('erases the reviews of deleted enquiries from the draft and from every version', async () => {
+      const erased = randomUUID();
+      const kept = randomUUID();
+      const review = (id: number, leadId?: string) => ({
+        id,
+        name: 'Tama R.',
+        role: 'Homeowner' as const,
+        location: 'Bethlehem',
+        rating: 2 as const,
+        review: 'Slow to reply, but the glass fits.',
+        permission: true,
+        ...(leadId ? { leadId } : {}),
+      });
+      const withReviews = (...testimonials: SiteContent['testimonials']): SiteContent => ({
+        ...defaultSiteContent,
+        testimonials,
+      });
+      await store.createSiteContentVersion(withReviews(review(1, erased)), ownerId);
+      await store.createSiteContentVersion(withReviews(review(1, erased), review(2, kept)), null);
+      await store.createSiteContentVersion(withReviews(review(2, kept), review(3)), null);
+      await store.saveSiteContentSection(
+        'testimonials',
+        [review(3), review(1, erased), review(2, kept)],
+        0,
+        ownerId,
+      );
+
+      expect(await store.removeSiteTestimonialsOfLeads([erased, randomUUID()])).toEqual({
+        versions: [1, 2],
+        draft: true,
+      });
+      const versions = await store.listSiteContentVersions(10);
+      expect(versions.map((version) => version.content.testimonials.map((t) => t.id))).toEqual([
+        [2, 3],
+        [2],
+        [],
+      ]);
+      expect(JSON.stringify(versions)).not.toContain(erased);
+      // Everything else is as it was, the draft's order too.
+      expect(versions[1]!.content.identity).toEqual(defaultSiteContent.identity);
+      const draft = (await store.siteContentDraft()).testimonials;
+      expect(draft.content).toEqual([review(3), review(2, kept)]);
+      expect(draft.revision).toBe(2);
+
+      // Nothing names them any more: nothing changes.
+      expect(await store.removeSiteTestimonialsOfLeads([erased])).toEqual({
+        versions: [],
+        draft: false,
+      });
+      expect(await store.removeSiteTestimonialsOfLeads([])).toEqual({ versions: [], draft: false });
+      expect((await store.siteContentDraft()).testimonials.revision).toBe(2);
+    });
+
     it('stores job photos as JPEG bytes with their size, and nothing else', async () => {
       const jpeg = await sharp({
         create: { width: 64, height: 48, channels: 3, background: '#0b2e3f' },

@@ -342,4 +342,38 @@ export class PostgresSiteContentStore implements SiteContentStore {
       bytes: new Uint8Array(bytes instanceof Uint8Array ? bytes : []),
     };
   }
+
+  async removeSiteTestimonialsOfLeads(
+    leadIds: readonly string[],
+  ): Promise<{ versions: number[]; draft: boolean }> {
+    const ids = [...new Set(leadIds)];
+    if (ids.length === 0) return { versions: [], draft: false };
+    // One statement, so atomic: every version and the draft, or nothing.
+    const kept = (list: string) =>
+      `(SELECT coalesce(jsonb_agg(t.item ORDER BY t.n), '[]'::jsonb)
+          FROM jsonb_array_elements(${list}) WITH ORDINALITY AS t(item, n)
+          WHERE NOT coalesce(t.item ->> 'leadId', '') = ANY($1::text[]))`;
+    const names = (list: string) =>
+      `EXISTS (SELECT 1 FROM jsonb_array_elements(${list}) AS t(item)
+                 WHERE t.item ->> 'leadId' = ANY($1::text[]))`;
+    const result = await this.#pool.query(
+      `WITH versions AS (
+         UPDATE site_content_versions AS v
+         SET content = jsonb_set(v.content, '{testimonials}', ${kept("v.content -> 'testimonials'")})
+         WHERE ${names("v.content -> 'testimonials'")}
+         RETURNING v.version
+       ), draft AS (
+         UPDATE site_content_draft AS d
+         SET content = ${kept('d.content')}, revision = d.revision + 1,
+           updated_at = $2::timestamptz, updated_by = NULL
+         WHERE d.section = 'testimonials' AND ${names('d.content')}
+         RETURNING d.section
+       )
+       SELECT coalesce((SELECT array_agg(version ORDER BY version) FROM versions), '{}') AS versions,
+         EXISTS (SELECT 1 FROM draft) AS draft`,
+      [ids, new Date().toISOString()],
+    );
+    const row = result.rows[0] as Row;
+    return { versions: (row.versions as unknown[]).map(Number), draft: row.draft === true };
+  }
 }

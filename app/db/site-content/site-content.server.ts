@@ -205,6 +205,28 @@ export interface SiteContentStore {
    * Restore may put that version back.
    */
   deleteUnusedSitePhotos(ids: readonly string[]): Promise<string[]>;
+
+  /**
+   * A Privacy Act erasure: takes every testimonial that names one of these
+   * enquiries (`leadId`, a review a customer sent) out of the draft and out
+   * of every version, in one transaction, so no Restore can bring it back.
+   * Returns the versions changed, lowest first, and whether the draft was
+   * (its revision then moves on, as any save's does).
+   */
+  removeSiteTestimonialsOfLeads(
+    leadIds: readonly string[],
+  ): Promise<{ versions: number[]; draft: boolean }>;
+}
+
+/** A list of testimonials without those naming one of `leadIds`, or null when none does. */
+export function withoutTestimonialsOf(
+  testimonials: SiteContent['testimonials'],
+  leadIds: ReadonlySet<string>,
+): SiteContent['testimonials'] | null {
+  const kept = testimonials.filter(
+    (item) => item.leadId === undefined || !leadIds.has(item.leadId),
+  );
+  return kept.length === testimonials.length ? null : kept;
 }
 
 /** The section as the schema has it (trimmed…), or SiteContentError. */

@@ -26,6 +26,7 @@ import {
   type SiteHostServing,
   type SitePhotoInfo,
   type SitePhotoRecord,
+  withoutTestimonialsOf,
 } from './site-content.server.ts';
 
 /**
@@ -379,5 +380,52 @@ export class SqliteSiteContentStore implements SiteContentStore {
         .all(JSON.stringify(ids)),
     );
     return rows.map((row) => String(row.id));
+  }
+
+  async removeSiteTestimonialsOfLeads(
+    leadIds: readonly string[],
+  ): Promise<{ versions: number[]; draft: boolean }> {
+    const ids = new Set(leadIds);
+    if (ids.size === 0) return { versions: [], draft: false };
+    const at = new Date().toISOString();
+    // The store overwrites what it replaces (secure_delete), so the old text goes too.
+    return this.#db.attempt('write', () =>
+      this.#db.transaction(() => {
+        const versions: number[] = [];
+        const names = `%"leadId":%`;
+        for (const row of this.#db
+          .statement(
+            'SELECT version, content FROM site_content_versions WHERE content LIKE ? ORDER BY version',
+          )
+          .all(names)) {
+          const content = JSON.parse(String(row.content)) as SiteContent;
+          const kept = withoutTestimonialsOf(content.testimonials, ids);
+          if (!kept) continue;
+          this.#db
+            .statement('UPDATE site_content_versions SET content = ? WHERE version = ?')
+            .run(JSON.stringify({ ...content, testimonials: kept }), row.version);
+          versions.push(Number(row.version));
+        }
+        const draftRow = this.#db
+          .statement("SELECT content FROM site_content_draft WHERE section = 'testimonials'")
+          .get();
+        const kept = draftRow
+          ? withoutTestimonialsOf(
+              JSON.parse(String(draftRow.content)) as SiteContent['testimonials'],
+              ids,
+            )
+          : null;
+        if (kept) {
+          this.#db
+            .statement(
+              `UPDATE site_content_draft
+               SET content = ?, revision = revision + 1, updated_at = ?, updated_by = NULL
+               WHERE section = 'testimonials'`,
+            )
+            .run(JSON.stringify(kept), at);
+        }
+        return { versions, draft: kept !== null };
+      }),
+    );
   }
 }
