@@ -519,4 +519,45 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
         WHERE decision = 'waiting';
     `,
   },
+  {
+    // When each lead's stage last changed (docs/operations.md#follow-ups): a
+    // quote to chase is one at the stage quoted for some days, and a won
+    // job's time is when it was marked won. Leads stored before this: when
+    // the owners' activity list shows the save that put the lead at its
+    // stage (the first of its last run of saves at that stage, after any
+    // other), that save's time; a spam lead, the time it became spam;
+    // otherwise the time the lead came in.
+    version: 22,
+    name: 'lead stage changed at',
+    sql: `
+      ALTER TABLE leads ADD COLUMN stage_changed_at TEXT;
+      UPDATE leads SET stage_changed_at =
+        CASE WHEN stage = 'spam' THEN coalesce(spam_at, created_at) ELSE created_at END;
+      UPDATE leads SET stage_changed_at = latest.at FROM (
+        SELECT lead_id, stage, at FROM (
+          SELECT lead_id, stage, at,
+            row_number() OVER (PARTITION BY lead_id ORDER BY at DESC, id DESC) AS n
+          FROM (
+            SELECT id, lead_id, stage, at,
+              coalesce(lag(stage) OVER (PARTITION BY lead_id ORDER BY at, id), first_prior)
+                AS prior
+            FROM (
+              SELECT id, at, substr(detail, 6, 36) AS lead_id,
+                CASE action WHEN 'lead.saved' THEN substr(detail, 49)
+                  WHEN 'lead.spam' THEN 'spam' ELSE 'new' END AS stage,
+                CASE action WHEN 'lead.not-spam' THEN 'spam' ELSE 'new' END AS first_prior
+              FROM owner_activity
+              WHERE action IN ('lead.saved', 'lead.spam', 'lead.not-spam')
+                AND detail LIKE 'lead=%'
+            ) AS events
+          ) AS ordered
+          WHERE stage <> prior
+        ) AS changes
+        WHERE n = 1
+      ) AS latest
+      WHERE latest.lead_id = leads.id AND latest.stage = leads.stage
+        AND leads.stage <> 'spam';
+      CREATE INDEX leads_stage_changed ON leads (stage, stage_changed_at);
+    `,
+  },
 ];

@@ -868,3 +868,87 @@ describe('upgrading a store made before spam had reasons', () => {
     }
   });
 });
+
+const V21_LEADS = {
+  untouched: '7b1b2c3d-4e5f-4a6b-8c7d-000000000011',
+  quoted: '7b1b2c3d-4e5f-4a6b-8c7d-000000000012',
+  wonAgain: '7b1b2c3d-4e5f-4a6b-8c7d-000000000013',
+  ownerSpam: '7b1b2c3d-4e5f-4a6b-8c7d-000000000014',
+  rescued: '7b1b2c3d-4e5f-4a6b-8c7d-000000000015',
+  quotedUnknown: '7b1b2c3d-4e5f-4a6b-8c7d-000000000016',
+  noteOnly: '7b1b2c3d-4e5f-4a6b-8c7d-000000000017',
+};
+const V21_STAGES: Record<keyof typeof V21_LEADS, string> = {
+  untouched: 'new',
+  quoted: 'quoted',
+  wonAgain: 'won',
+  ownerSpam: 'spam',
+  rescued: 'new',
+  quotedUnknown: 'quoted',
+  noteOnly: 'new',
+};
+const at = (day: number) => `2025-04-${String(day).padStart(2, '0')}T00:00:00.000Z`;
+const saved = (id: string, stage: string, day: number) =>
+  `('${at(day)}', 'owner@example.co.nz', 'lead.saved', 'lead=${id},stage=${stage}')`;
+const V21_ROWS = [
+  ...Object.entries(V21_LEADS).map(([kind, id]) => {
+    const stage = V21_STAGES[kind as keyof typeof V21_LEADS];
+    const spam = stage === 'spam';
+    return `INSERT INTO leads (id, name, email, phone, service, message, created_at, source,
+         status, stage, spam_reason, spam_at)
+       VALUES ('${id}', 'Aroha Ngata', 'aroha@example.co.nz', '021 555 0101', 'Windows', 'm',
+               '${at(1)}', 'contact_form', '${spam ? 'spam' : 'accepted'}', '${stage}',
+               ${spam ? `'owner', '${at(9)}'` : 'NULL, NULL'})`;
+  }),
+  `INSERT INTO owner_activity (at, actor, action, detail) VALUES
+     ${saved(V21_LEADS.quoted, 'contacted', 2)}, ${saved(V21_LEADS.quoted, 'quoted', 3)},
+     ${saved(V21_LEADS.quoted, 'quoted', 4)},
+     ${saved(V21_LEADS.wonAgain, 'won', 2)}, ${saved(V21_LEADS.wonAgain, 'contacted', 3)},
+     ${saved(V21_LEADS.wonAgain, 'won', 5)}, ${saved(V21_LEADS.wonAgain, 'won', 6)},
+     ('${at(7)}', 'owner@example.co.nz', 'lead.not-spam', 'lead=${V21_LEADS.rescued},targets=1'),
+     ${saved(V21_LEADS.rescued, 'new', 8)},
+     ${saved(V21_LEADS.noteOnly, 'new', 4)},
+     ('${at(5)}', 'owner@example.co.nz', 'owner.signed-in', '')`,
+];
+
+async function expectUpgradedToStageChanges(store: AppStore) {
+  const read = async (id: string) => (await store.getLead(id))?.stage_changed_at;
+  expect(await read(V21_LEADS.untouched)).toBe(at(1));
+  // The save that made it quoted, not the later save of its note.
+  expect(await read(V21_LEADS.quoted)).toBe(at(3));
+  // Won, then contacted, then won again: the second time.
+  expect(await read(V21_LEADS.wonAgain)).toBe(at(5));
+  expect(await read(V21_LEADS.ownerSpam)).toBe(at(9));
+  // Taken out of spam: new since then.
+  expect(await read(V21_LEADS.rescued)).toBe(at(7));
+  // Nothing in the activity list: the time it came in.
+  expect(await read(V21_LEADS.quotedUnknown)).toBe(at(1));
+  expect(await read(V21_LEADS.noteOnly)).toBe(at(1));
+}
+
+describe('upgrading a store made before leads kept when their stage changed', () => {
+  it('SQLite: each lead keeps the save that gave it its stage, or when it came in', async () => {
+    const data = tempDataDir('leads-v21-');
+    cleanups.push(async () => data.remove());
+    writeSqliteStoreAt(data.dir, 21, V21_ROWS);
+    const { openSqliteStore } = await import('./store-sqlite.server.ts');
+    const store = await openSqliteStore({ dataDir: data.dir });
+    try {
+      await expectUpgradedToStageChanges(store);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(!TEST_DATABASE_URL)('PostgreSQL: the same', async () => {
+    const harness = await postgresHarness();
+    cleanups.push(() => harness.cleanup());
+    await writePostgresStoreAt(harness.schema, 21, V21_ROWS);
+    const store = await harness.open();
+    try {
+      await expectUpgradedToStageChanges(store);
+    } finally {
+      await store.close();
+    }
+  });
+});

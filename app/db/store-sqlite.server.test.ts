@@ -10,6 +10,7 @@ import { makeLead, runLeadsContract } from './leads/leads.contract.ts';
 import { runLeadsInboxContract } from './leads/leads-inbox.contract.ts';
 import { runLeadsSpamContract } from './leads/leads-spam.contract.ts';
 import { runLeadsAlertsContract } from './leads/leads-alerts.contract.ts';
+import { runLeadsFollowUpsContract } from './leads/leads-follow-ups.contract.ts';
 import { runOwnersContract } from './owners/owners.contract.ts';
 import { runPushContract } from './push/push.contract.ts';
 import { runProofsOfWorkContract } from './proofs-of-work/proofs-of-work.contract.ts';
@@ -31,6 +32,7 @@ for (const runContract of [
   runLeadsInboxContract,
   runLeadsSpamContract,
   runLeadsAlertsContract,
+  runLeadsFollowUpsContract,
   runRateLimitsContract,
   runOwnersContract,
   runActivityContract,

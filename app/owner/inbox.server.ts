@@ -439,7 +439,7 @@ export async function handleLeadPost(
       if (mine.note.length > NOTE_MAX) {
         return { kind: 'invalid', message: `A note holds at most ${NOTE_MAX} characters.` };
       }
-      const result = await store.saveLeadTracking(lead.id, revision, mine);
+      const result = await store.saveLeadTracking(lead.id, revision, mine, now.toISOString());
       if (result.saved) {
         await note(activity(owner.email, ACTIVITY.leadSaved, { lead: lead.id, stage }, now));
         return { kind: 'saved' };
@@ -480,7 +480,8 @@ export async function handleLeadPost(
       const escalateNotBefore = delivery
         ? new Date(now.getTime() + delivery.escalateAfterMinutes * 60_000).toISOString()
         : undefined;
-      if (!(await store.rescueLead(lead.id, rows, { escalateNotBefore }))) {
+      const rescued = { escalateNotBefore, at: now.toISOString() };
+      if (!(await store.rescueLead(lead.id, rows, rescued))) {
         return { kind: 'invalid', message: 'It is no longer in spam.' };
       }
       if (rows.length > 0) delivery?.kick();

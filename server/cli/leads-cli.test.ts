@@ -828,9 +828,11 @@ describe('CLI formatting helpers', () => {
   });
 
   it('deliverySummary', () => {
+    const created = lead({});
     const base = {
-      ...lead({}),
+      ...created,
       stage: 'new' as const,
+      stage_changed_at: created.created_at,
       note: '',
       revision: 0,
       seen_at: null,

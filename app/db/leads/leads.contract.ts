@@ -90,6 +90,7 @@ export function runLeadsContract(
         spam_reason: null,
         acknowledged_at: null,
         acknowledged_by: null,
+        stage_changed_at: lead.created_at,
         photos: [],
         deliveries: [
           {

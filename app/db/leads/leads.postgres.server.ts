@@ -11,9 +11,7 @@ import {
   type LeadSearch,
   type LeadSearchResult,
   type LeadStage,
-  type LeadSeen,
-  type LeadSpam,
-  type LeadAcknowledged,
+  type StoredLead,
   type AcknowledgeResult,
   failedAttemptAt,
   outageAlertName,
@@ -47,7 +45,7 @@ const DELIVERY_COLUMNS =
  * A lead as read back for people: what the visitor sent, the owner's
  * tracking, when first seen, why it is spam, who is on it.
  */
-const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision, seen_at, spam_reason, acknowledged_at, acknowledged_by`;
+const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision, seen_at, spam_reason, acknowledged_at, acknowledged_by, stage_changed_at`;
 function toLead(row: Row, prefix = ''): LeadRecord {
   const get = (column: string) => row[`${prefix}${column}`];
   return {
@@ -73,9 +71,7 @@ function toTracking(row: Row): LeadTracking {
   };
 }
 
-function toStoredLead(
-  row: Row,
-): LeadRecord & LeadTracking & LeadSeen & LeadSpam & LeadAcknowledged {
+function toStoredLead(row: Row): StoredLead {
   return {
     ...toLead(row),
     ...toTracking(row),
@@ -83,6 +79,7 @@ function toStoredLead(
     spam_reason: textOrNull(row.spam_reason) as SpamReason | null,
     acknowledged_at: iso(row.acknowledged_at),
     acknowledged_by: textOrNull(row.acknowledged_by),
+    stage_changed_at: iso(row.stage_changed_at) ?? iso(row.created_at) ?? '',
   };
 }
 
@@ -120,9 +117,7 @@ export class PostgresLeadsStore implements LeadsStore {
   }
 
   /** Leads with their deliveries and their photos' metadata. */
-  async #withDetails(
-    leads: ReadonlyArray<LeadRecord & LeadTracking & LeadSeen & LeadSpam & LeadAcknowledged>,
-  ): Promise<LeadWithDeliveries[]> {
+  async #withDetails(leads: ReadonlyArray<StoredLead>): Promise<LeadWithDeliveries[]> {
     const ids = leads.map((lead) => lead.id);
     if (ids.length === 0) return [];
     const [deliveries, photos] = await Promise.all([
@@ -178,9 +173,10 @@ export class PostgresLeadsStore implements LeadsStore {
         lead.status === 'spam' ? lead.created_at : null,
         lead.message_key ?? null,
       ];
-      const insertLead = `INSERT INTO leads (${LEAD_COLUMNS}, stage, spam_reason, spam_at, message_key)
+      const insertLead = `INSERT INTO leads (${LEAD_COLUMNS}, stage, spam_reason, spam_at, message_key,
+             stage_changed_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8, $9, $10, $11, $12, $13,
-             $14::timestamptz, $15)
+             $14::timestamptz, $15, $7::timestamptz)
            ON CONFLICT (idempotency_key) DO NOTHING
            RETURNING id`;
       const deliveryValues = [
@@ -497,7 +493,7 @@ export class PostgresLeadsStore implements LeadsStore {
     const result = await this.#pool.query<{ cancelled: number }>(
       `WITH lead AS (
          UPDATE leads SET status = 'spam', stage = 'spam', spam_reason = $2,
-           spam_at = $3::timestamptz, revision = revision + 1
+           spam_at = $3::timestamptz, stage_changed_at = $3::timestamptz, revision = revision + 1
          WHERE id = $1 AND status <> 'spam'
          RETURNING id
        ), cancelled AS (
@@ -517,18 +513,19 @@ export class PostgresLeadsStore implements LeadsStore {
   async rescueLead(
     id: string,
     deliveries: readonly NewDelivery[],
-    options: { escalateNotBefore?: string } = {},
+    options: { escalateNotBefore?: string; at?: string } = {},
   ): Promise<boolean> {
     if (!UUID.test(id)) return false;
+    const at = options.at ?? new Date().toISOString();
     const client = await this.#pool.connect();
     try {
       await client.query('BEGIN');
       const rescued = await client.query(
         `UPDATE leads SET status = 'accepted', stage = 'new', spam_reason = NULL,
-           spam_at = NULL, revision = revision + 1,
+           spam_at = NULL, revision = revision + 1, stage_changed_at = $3::timestamptz,
            escalation_claimed_until = COALESCE($2::timestamptz, escalation_claimed_until)
          WHERE id = $1 AND status = 'spam'`,
-        [id, options.escalateNotBefore ?? null],
+        [id, options.escalateNotBefore ?? null, at],
       );
       if (rescued.rowCount !== 1) {
         await client.query('ROLLBACK');
@@ -567,6 +564,7 @@ export class PostgresLeadsStore implements LeadsStore {
     id: string,
     expectedRevision: number,
     changes: { stage?: LeadStage | undefined; note?: string | undefined },
+    at = new Date().toISOString(),
   ): Promise<TrackingSaveResult> {
     checkTracking(changes);
     if (!UUID.test(id)) return { saved: false, reason: 'not_found' };
@@ -574,10 +572,11 @@ export class PostgresLeadsStore implements LeadsStore {
     // lock: of two saves on one revision, the second finds it changed.
     const saved = await this.#pool.query(
       `UPDATE leads SET stage = coalesce($3, stage), note = coalesce($4, note),
-         revision = revision + 1
+         revision = revision + 1, stage_changed_at = CASE WHEN $3 <> stage
+           THEN $5::timestamptz ELSE stage_changed_at END
        WHERE id = $1 AND revision = $2
        RETURNING stage, note, revision`,
-      [id, expectedRevision, changes.stage ?? null, changes.note ?? null],
+      [id, expectedRevision, changes.stage ?? null, changes.note ?? null, at],
     );
     const row = saved.rows[0] as Row | undefined;
     if (row) return { saved: true, tracking: toTracking(row) };

@@ -144,6 +144,16 @@ export interface LeadSeen {
   seen_at: string | null;
 }
 
+/**
+ * When the lead's stage last changed (docs/operations.md#follow-ups): the
+ * time it came in until a save, "Spam" or "Not spam" moves it to another
+ * stage. A quote to chase is one at `quoted` for some days; a won job was
+ * won at this time.
+ */
+export interface LeadStageChanged {
+  stage_changed_at: string;
+}
+
 /** Why a stored lead is spam (SpamReason), null for any other lead. */
 export interface LeadSpam {
   spam_reason: SpamReason | null;
@@ -198,7 +208,8 @@ export interface NewLeadPhoto {
  * A stored lead as read back: what the visitor sent, the owner's tracking,
  * when an owner first saw it, the deliveries, the photos.
  */
-export interface LeadWithDeliveries extends LeadRecord, LeadTracking, LeadSeen, LeadAcknowledged {
+export interface LeadWithDeliveries
+  extends LeadRecord, LeadTracking, LeadStageChanged, LeadSeen, LeadAcknowledged {
   spam_reason: SpamReason | null;
   deliveries: DeliveryRecord[];
   /** Its photos' metadata, by position; their bytes come from getLeadPhoto. */
@@ -429,7 +440,7 @@ export interface LeadsStore {
 
   /**
    * "Spam" on a lead that is not: it becomes spam (status and stage) for
-   * `reason` at `at`, one more revision, and its deliveries still pending
+   * `reason` at `at` (its stage changed then too), one more revision, and its deliveries still pending
    * are cancelled. Returns the number of deliveries cancelled, or null
    * when the lead is not there or already spam.
    */
@@ -445,11 +456,13 @@ export interface LeadsStore {
    * (claimEscalations) no sooner than this, URGENT_ESCALATE_MINUTES after
    * the rescue, however long ago it came in. It is kept as the escalation's
    * claim, which no worker takes before it ends.
+   *
+   * `at`: when its stage changed back to `new` (now when not given).
    */
   rescueLead(
     id: string,
     deliveries: readonly NewDelivery[],
-    options?: { escalateNotBefore?: string },
+    options?: { escalateNotBefore?: string; at?: string },
   ): Promise<boolean>;
 
   // -------------------------------------------------------------------------
@@ -458,12 +471,14 @@ export interface LeadsStore {
   /**
    * Saves a lead's stage and note (either, or both) when its revision is
    * still `expectedRevision`, and makes it one more; otherwise nothing is
-   * written and the caller is told what the other save left.
+   * written and the caller is told what the other save left. A save that
+   * changes the stage keeps `at` (now when not given) as when it changed.
    */
   saveLeadTracking(
     id: string,
     expectedRevision: number,
     changes: { stage?: LeadStage | undefined; note?: string | undefined },
+    at?: string,
   ): Promise<TrackingSaveResult>;
 
   /**
@@ -537,6 +552,14 @@ export interface LeadsStore {
   ): Promise<{ outage: boolean; alert: boolean }>;
 }
 
+/** A lead as both stores read it back, before its deliveries and photos. */
+export type StoredLead = LeadRecord &
+  LeadTracking &
+  LeadStageChanged &
+  LeadSeen &
+  LeadSpam &
+  LeadAcknowledged;
+
 /** Rows grouped by their lead id, in the order given. */
 function groupByLead<T extends { lead_id: string }>(rows: readonly T[]): Map<string, T[]> {
   const byLead = new Map<string, T[]>();
@@ -550,7 +573,7 @@ function groupByLead<T extends { lead_id: string }>(rows: readonly T[]): Map<str
 
 /** Groups delivery rows and photos' metadata under their leads, keeping the lead order. */
 export function attachDeliveries(
-  leads: ReadonlyArray<LeadRecord & LeadTracking & LeadSeen & LeadSpam & LeadAcknowledged>,
+  leads: ReadonlyArray<StoredLead>,
   deliveries: readonly DeliveryRecord[],
   photos: ReadonlyArray<LeadPhotoInfo & { lead_id: string }> = [],
 ): LeadWithDeliveries[] {

@@ -12,9 +12,7 @@ import {
   type LeadSearch,
   type LeadSearchResult,
   type LeadStage,
-  type LeadSeen,
-  type LeadSpam,
-  type LeadAcknowledged,
+  type StoredLead,
   failedAttemptAt,
   type LeadTracking,
   type SpamReason,
@@ -49,7 +47,7 @@ const DELIVERY_COLUMNS =
  * A lead as read back for people: what the visitor sent, the owner's
  * tracking, when first seen, why it is spam, who is on it.
  */
-const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision, seen_at, spam_reason, acknowledged_at, acknowledged_by`;
+const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision, seen_at, spam_reason, acknowledged_at, acknowledged_by, stage_changed_at`;
 /** Every lead but spam (docs/operations.md#spam): the inbox's list and its count of new ones. */
 const NOT_SPAM = `stage <> 'spam'`;
 
@@ -100,9 +98,7 @@ function toTracking(row: Row): LeadTracking {
   };
 }
 
-function toStoredLead(
-  row: Row,
-): LeadRecord & LeadTracking & LeadSeen & LeadSpam & LeadAcknowledged {
+function toStoredLead(row: Row): StoredLead {
   return {
     ...toLead(row),
     ...toTracking(row),
@@ -110,6 +106,7 @@ function toStoredLead(
     spam_reason: textOrNull(row.spam_reason) as SpamReason | null,
     acknowledged_at: textOrNull(row.acknowledged_at),
     acknowledged_by: textOrNull(row.acknowledged_by),
+    stage_changed_at: String(row.stage_changed_at ?? row.created_at),
   };
 }
 
@@ -176,9 +173,7 @@ export class SqliteLeadsStore implements Omit<LeadsStore, LeadAlertMethods> {
   }
 
   /** Leads with their deliveries and their photos' metadata. */
-  #withDetails(
-    leads: ReadonlyArray<LeadRecord & LeadTracking & LeadSeen & LeadSpam & LeadAcknowledged>,
-  ): LeadWithDeliveries[] {
+  #withDetails(leads: ReadonlyArray<StoredLead>): LeadWithDeliveries[] {
     const ids = leads.map((lead) => lead.id);
     return attachDeliveries(leads, this.#deliveriesOf(ids), this.#photosOf(ids));
   }
@@ -212,8 +207,9 @@ export class SqliteLeadsStore implements Omit<LeadsStore, LeadAlertMethods> {
     return this.#db.transaction(() => {
       const inserted = this.#db
         .statement(
-          `INSERT INTO leads (${LEAD_COLUMNS}, stage, spam_reason, spam_at, message_key)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          `INSERT INTO leads (${LEAD_COLUMNS}, stage, spam_reason, spam_at, message_key,
+             stage_changed_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?7, ?, ?, ?, ?, ?, ?, ?, ?, ?7)
            ON CONFLICT (idempotency_key) DO NOTHING`,
         )
         .run(
@@ -584,11 +580,11 @@ export class SqliteLeadsStore implements Omit<LeadsStore, LeadAlertMethods> {
       this.#db.transaction(() => {
         const marked = this.#db
           .statement(
-            `UPDATE leads SET status = 'spam', stage = 'spam', spam_reason = ?, spam_at = ?,
-               revision = revision + 1
-             WHERE id = ? AND status <> 'spam'`,
+            `UPDATE leads SET status = 'spam', stage = 'spam', spam_reason = ?2, spam_at = ?1,
+               stage_changed_at = ?1, revision = revision + 1
+             WHERE id = ?3 AND status <> 'spam'`,
           )
-          .run(reason, at, id);
+          .run(at, reason, id);
         if (Number(marked.changes) === 0) return null;
         const cancelled = this.#db
           .statement(
@@ -605,18 +601,19 @@ export class SqliteLeadsStore implements Omit<LeadsStore, LeadAlertMethods> {
   async rescueLead(
     id: string,
     deliveries: readonly NewDelivery[],
-    options: { escalateNotBefore?: string } = {},
+    options: { escalateNotBefore?: string; at?: string } = {},
   ): Promise<boolean> {
+    const at = options.at ?? new Date().toISOString();
     return this.#db.attempt('write', () =>
       this.#db.transaction(() => {
         const rescued = this.#db
           .statement(
             `UPDATE leads SET status = 'accepted', stage = 'new', spam_reason = NULL,
-               spam_at = NULL, revision = revision + 1,
+               spam_at = NULL, revision = revision + 1, stage_changed_at = ?,
                escalation_claimed_until = COALESCE(?, escalation_claimed_until)
              WHERE id = ? AND status = 'spam'`,
           )
-          .run(options.escalateNotBefore ?? null, id);
+          .run(at, options.escalateNotBefore ?? null, id);
         if (Number(rescued.changes) === 0) return false;
         this.#db.statement('DELETE FROM lead_deliveries WHERE lead_id = ?').run(id);
         const insert = this.#db.statement(
@@ -645,18 +642,20 @@ export class SqliteLeadsStore implements Omit<LeadsStore, LeadAlertMethods> {
     id: string,
     expectedRevision: number,
     changes: { stage?: LeadStage | undefined; note?: string | undefined },
+    at = new Date().toISOString(),
   ): Promise<TrackingSaveResult> {
     checkTracking(changes);
     return this.#db.attempt('write', () =>
       this.#db.transaction((): TrackingSaveResult => {
         const saved = this.#db
           .statement(
-            `UPDATE leads SET stage = coalesce(?, stage), note = coalesce(?, note),
-             revision = revision + 1
-           WHERE id = ? AND revision = ?
+            `UPDATE leads SET stage = coalesce(?1, stage), note = coalesce(?2, note),
+             revision = revision + 1,
+             stage_changed_at = CASE WHEN ?1 <> stage THEN ?5 ELSE stage_changed_at END
+           WHERE id = ?3 AND revision = ?4
            RETURNING stage, note, revision`,
           )
-          .get(changes.stage ?? null, changes.note ?? null, id, expectedRevision);
+          .get(changes.stage ?? null, changes.note ?? null, id, expectedRevision, at);
         if (saved) return { saved: true, tracking: toTracking(saved) };
         const current = this.#db
           .statement('SELECT stage, note, revision FROM leads WHERE id = ?')
