@@ -392,18 +392,17 @@ export class SqliteSiteContentStore implements SiteContentStore {
     return this.#db.attempt('write', () =>
       this.#db.transaction(() => {
         const versions: number[] = [];
-        const names = `%"leadId":%`;
         for (const row of this.#db
           .statement(
             'SELECT version, content FROM site_content_versions WHERE content LIKE ? ORDER BY version',
           )
-          .all(names)) {
+          .all('%"leadId":%')) {
           const content = JSON.parse(String(row.content)) as SiteContent;
           const kept = withoutTestimonialsOf(content.testimonials, ids);
           if (!kept) continue;
           this.#db
             .statement('UPDATE site_content_versions SET content = ? WHERE version = ?')
-            .run(JSON.stringify({ ...content, testimonials: kept }), row.version);
+            .run(JSON.stringify({ ...content, testimonials: kept }), Number(row.version));
           versions.push(Number(row.version));
         }
         const draftRow = this.#db
