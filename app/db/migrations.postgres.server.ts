@@ -479,6 +479,16 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX review_requests_lead ON review_requests (lead_id, created_at);
       CREATE INDEX review_requests_waiting ON review_requests (used_at)
         WHERE decision = 'waiting';
+      `,
+  },
+  {
+    // The value of a won job the owner typed (docs/operations.md#reports),
+    // in whole cents of NZ dollars; kept only while the lead is won.
+    version: 22,
+    name: 'job value of a won lead',
+    sql: `
+      ALTER TABLE leads ADD COLUMN job_value_cents integer
+        CHECK (job_value_cents BETWEEN 0 AND 1000000000);
     `,
   },
   {
@@ -489,7 +499,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     // stage (the first of its last run of saves at that stage, after any
     // other), that save's time; a spam lead, the time it became spam;
     // otherwise the time the lead came in.
-    version: 22,
+    version: 23,
     name: 'lead stage changed at',
     sql: `
       ALTER TABLE leads ADD COLUMN stage_changed_at timestamptz;

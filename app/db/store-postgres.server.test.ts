@@ -6,6 +6,7 @@ import { runLeadsInboxContract } from './leads/leads-inbox.contract.ts';
 import { runLeadsSpamContract } from './leads/leads-spam.contract.ts';
 import { runLeadsAlertsContract } from './leads/leads-alerts.contract.ts';
 import { runLeadsFollowUpsContract } from './leads/leads-follow-ups.contract.ts';
+import { runLeadsJobValueContract } from './leads/leads-job-value.contract.ts';
 import { runOwnersContract } from './owners/owners.contract.ts';
 import { runPushContract } from './push/push.contract.ts';
 import { runProofsOfWorkContract } from './proofs-of-work/proofs-of-work.contract.ts';
@@ -35,6 +36,7 @@ for (const runContract of [
   runLeadsSpamContract,
   runLeadsAlertsContract,
   runLeadsFollowUpsContract,
+  runLeadsJobValueContract,
   runRateLimitsContract,
   runOwnersContract,
   runActivityContract,

@@ -7,6 +7,7 @@ import {
 } from '../db/store.server.ts';
 import type { SignedInOwner } from '../owner/context.server.ts';
 import { removeReviewsOfLeads } from '../owner/site-review-removal.server.ts';
+import { jobValueDecimal } from './job-value.ts';
 
 /**
  * A person's data on request (Privacy Act 2020: IPP 6 access, and deletion),
@@ -38,6 +39,7 @@ export function exportRecord(lead: LeadWithDeliveries, photos: readonly LeadPhot
     note: lead.note,
     acknowledged_at: lead.acknowledged_at,
     acknowledged_by: lead.acknowledged_by,
+    job_value_nzd: jobValueDecimal(lead.job_value_cents),
     deliveries: lead.deliveries.map((delivery) => ({
       target: delivery.label,
       state: delivery.state,

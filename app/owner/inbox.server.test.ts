@@ -349,7 +349,7 @@ describe("a post to a lead's page", () => {
     expect(stale).toEqual({
       kind: 'conflict',
       current: { stage: 'contacted', note: 'Rang back\nQuote Fri', revision: 1 },
-      mine: { stage: 'lost', note: 'mine' },
+      mine: { stage: 'lost', note: 'mine', job_value: '' },
     });
     expect(await read()).toMatchObject({ stage: 'contacted', revision: 1 });
     expect(
@@ -360,6 +360,42 @@ describe("a post to a lead's page", () => {
         form({ action: 'save', revision: '1', stage: 'archived' }),
       ),
     ).toMatchObject({ kind: 'invalid' });
+  });
+
+  it('keeps the value typed when marking a job won, refuses one it cannot read, clears it after', async () => {
+    const lead = await stored();
+    const read = async () => (await store.getLead(lead.id))!;
+    const save = async (revision: number, stage: string, jobValue: string) =>
+      handleLeadPost(
+        store,
+        owner,
+        await read(),
+        form({ action: 'save', revision: String(revision), stage, note: 'n', job_value: jobValue }),
+      );
+
+    expect(await save(0, 'won', '$1,250.50')).toEqual({ kind: 'saved' });
+    expect(await read()).toMatchObject({ stage: 'won', job_value_cents: 125050, revision: 1 });
+
+    // Refused beside the field, with what was typed kept for the form; nothing saved.
+    expect(await save(1, 'won', '1250 dollars')).toEqual({
+      kind: 'invalid-value',
+      message: "Type the job's value in dollars, like 1250 or $1,250.50.",
+      mine: { stage: 'won', note: 'n', job_value: '1250 dollars' },
+    });
+    expect(await read()).toMatchObject({ job_value_cents: 125050, revision: 1 });
+
+    // Emptied while won: no value.
+    expect(await save(1, 'won', ' ')).toEqual({ kind: 'saved' });
+    expect(await read()).toMatchObject({ job_value_cents: null, revision: 2 });
+    expect(await save(2, 'won', '980')).toEqual({ kind: 'saved' });
+    expect((await read()).job_value_cents).toBe(98000);
+
+    // Moved away from won, the value goes; one typed at another stage is not kept
+    // (nor refused: the field is only read for a won job).
+    expect(await save(3, 'quoted', '980')).toEqual({ kind: 'saved' });
+    expect(await read()).toMatchObject({ stage: 'quoted', job_value_cents: null, revision: 4 });
+    expect(await save(4, 'lost', 'not a number')).toEqual({ kind: 'saved' });
+    expect((await read()).job_value_cents).toBeNull();
   });
 
   it('delivers a failed delivery again, once', async () => {

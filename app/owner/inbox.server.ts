@@ -18,6 +18,7 @@ import {
 } from '../db/store.server.ts';
 import type { SignedInOwner } from './context.server.ts';
 import { ownerName } from './owner-name.ts';
+import { parseJobValue, type ParsedJobValue } from '../leads/job-value.ts';
 
 /**
  * What the inbox, a lead's page and the activity list decide, apart from
@@ -370,9 +371,18 @@ export async function markAllSeen(store: AppStore, until: string, now = new Date
 }
 
 /** What a post to a lead's page did, for the page to show. */
+/** What the owner posted in the stage form, as typed (the job value too). */
+export interface MyTracking {
+  stage: LeadStage;
+  note: string;
+  job_value: string;
+}
+
 export type LeadAction =
   | { kind: 'saved' }
-  | { kind: 'conflict'; current: LeadTracking; mine: { stage: LeadStage; note: string } }
+  | { kind: 'conflict'; current: LeadTracking; mine: MyTracking }
+  /** The job value typed could not be read: nothing was saved; the form shows it again. */
+  | { kind: 'invalid-value'; message: string; mine: MyTracking }
   | { kind: 'retried'; label: string }
   | { kind: 'not-retried'; label: string }
   | { kind: 'confirm-delete'; count: number }
@@ -421,7 +431,11 @@ export async function handleLeadPost(
   switch (text(form, 'action')) {
     case 'save': {
       const stage = text(form, 'stage');
-      const mine = { stage: stage as LeadStage, note: text(form, 'note').replace(/\r\n/g, '\n') };
+      const mine: MyTracking = {
+        stage: stage as LeadStage,
+        note: text(form, 'note').replace(/\r\n/g, '\n'),
+        job_value: text(form, 'job_value'),
+      };
       const revision = Number(text(form, 'revision'));
       if (!(LEAD_STAGES as readonly string[]).includes(stage) || !Number.isSafeInteger(revision)) {
         return { kind: 'invalid', message: 'Choose one of the stages.' };
@@ -439,7 +453,16 @@ export async function handleLeadPost(
       if (mine.note.length > NOTE_MAX) {
         return { kind: 'invalid', message: `A note holds at most ${NOTE_MAX} characters.` };
       }
-      const result = await store.saveLeadTracking(lead.id, revision, mine, now.toISOString());
+      // The value of a won job; at any other stage the field is not read, and the store clears it.
+      const value: ParsedJobValue =
+        stage === 'won' ? parseJobValue(mine.job_value) : { ok: true, cents: null };
+      if (!value.ok) return { kind: 'invalid-value', message: value.message, mine };
+      const result = await store.saveLeadTracking(
+        lead.id,
+        revision,
+        { stage: mine.stage, note: mine.note, job_value_cents: value.cents },
+        now.toISOString(),
+      );
       if (result.saved) {
         await note(activity(owner.email, ACTIVITY.leadSaved, { lead: lead.id, stage }, now));
         return { kind: 'saved' };

@@ -202,6 +202,8 @@ describe('leads CLI', () => {
         delivered_at: null,
       },
     ]);
+    // A won job with the value the owner typed.
+    await store.saveLeadTracking(leads.refused.id, 0, { stage: 'won', job_value_cents: 125050 });
     await store.close();
   });
 
@@ -324,6 +326,7 @@ describe('leads CLI', () => {
       'note',
       'acknowledged_at',
       'acknowledged_by',
+      'job_value_nzd',
       'deliveries',
       'photos',
     ]);
@@ -343,6 +346,7 @@ describe('leads CLI', () => {
       note: PENDING_NOTE,
       acknowledged_at: '2025-03-02T09:05:00.000Z',
       acknowledged_by: 'kasey@example.nz',
+      job_value_nzd: null,
       deliveries: [
         {
           target: LABEL_A,
@@ -364,6 +368,10 @@ describe('leads CLI', () => {
       photos: [],
     });
     expect(exported[2]?.message).toBe(leads.hostile.message);
+    // The value of a won job in dollars, exactly: a string, never a rounded number.
+    expect(exported[3]).toEqual(
+      expect.objectContaining({ stage: 'won', job_value_nzd: '1250.50' }),
+    );
     // Safe to print: every control character escaped, none as it is.
     expect(result.stdout).not.toMatch(TERMINAL_CONTROL);
     expect(result.stdout).toContain('\\u009b32m green\\u009d0;owned\\u0007\\u007f\\u202e');
@@ -397,9 +405,11 @@ describe('leads CLI', () => {
       'acknowledged_by',
       'delivery',
       'deliveries',
+      'job_value_nzd',
     ]);
     expect(rows).toHaveLength(5);
-    expect(rows.every((row) => row.length === 16)).toBe(true);
+    expect(rows.every((row) => row.length === 17)).toBe(true);
+    expect(rows.map((row) => row[16])).toEqual(['job_value_nzd', '', '', '', '1250.50']);
     expect(rows[4]?.[5]).toBe('Mere Pōtae');
     expect(rows[4]?.[9]).toBe('Ranchslider in Pāpāmoa, another in Ōmokoroa');
     const hostile = rows[3]!;
@@ -839,6 +849,7 @@ describe('CLI formatting helpers', () => {
       acknowledged_at: null,
       acknowledged_by: null,
       spam_reason: null,
+      job_value_cents: null,
       photos: [],
     };
     const d = (state: 'pending' | 'delivered' | 'failed' | 'not_sent' | 'cancelled') => ({

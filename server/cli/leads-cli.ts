@@ -24,6 +24,7 @@ import { openStore } from '../../app/db/open-store.server.ts';
 import { openStoreForBuild } from '../site-content-build.server.ts';
 import { createDeliveryTargets } from '../delivery-targets.server.ts';
 import { EnvError, parseEnv, type Env } from '../env.server.ts';
+import { jobValueDecimal } from '../../app/leads/job-value.ts';
 
 /**
  * The operator's view of the store (docs/operations.md#commands):
@@ -213,6 +214,7 @@ export const CSV_COLUMNS = [
   'acknowledged_by',
   'delivery',
   'deliveries',
+  'job_value_nzd',
 ] as const;
 
 export function toCsv(leads: readonly LeadWithDeliveries[]): string {
@@ -237,6 +239,7 @@ export function toCsv(leads: readonly LeadWithDeliveries[]): string {
         lead.acknowledged_by,
         deliverySummary(lead),
         deliveries,
+        jobValueDecimal(lead.job_value_cents),
       ]
         .map(csvCell)
         .join(','),

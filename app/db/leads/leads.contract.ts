@@ -91,6 +91,7 @@ export function runLeadsContract(
         acknowledged_at: null,
         acknowledged_by: null,
         stage_changed_at: lead.created_at,
+        job_value_cents: null,
         photos: [],
         deliveries: [
           {

@@ -12,6 +12,8 @@ import {
   type LeadSearchResult,
   type LeadStage,
   type StoredLead,
+  type TrackingChanges,
+  trackingValues,
   type AcknowledgeResult,
   failedAttemptAt,
   outageAlertName,
@@ -45,7 +47,7 @@ const DELIVERY_COLUMNS =
  * A lead as read back for people: what the visitor sent, the owner's
  * tracking, when first seen, why it is spam, who is on it.
  */
-const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision, seen_at, spam_reason, acknowledged_at, acknowledged_by, stage_changed_at`;
+const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision, seen_at, spam_reason, acknowledged_at, acknowledged_by, stage_changed_at, job_value_cents`;
 function toLead(row: Row, prefix = ''): LeadRecord {
   const get = (column: string) => row[`${prefix}${column}`];
   return {
@@ -80,6 +82,7 @@ function toStoredLead(row: Row): StoredLead {
     acknowledged_at: iso(row.acknowledged_at),
     acknowledged_by: textOrNull(row.acknowledged_by),
     stage_changed_at: iso(row.stage_changed_at) ?? iso(row.created_at) ?? '',
+    job_value_cents: row.job_value_cents === null ? null : Number(row.job_value_cents),
   };
 }
 
@@ -563,7 +566,7 @@ export class PostgresLeadsStore implements LeadsStore {
   async saveLeadTracking(
     id: string,
     expectedRevision: number,
-    changes: { stage?: LeadStage | undefined; note?: string | undefined },
+    changes: TrackingChanges,
     at = new Date().toISOString(),
   ): Promise<TrackingSaveResult> {
     checkTracking(changes);
@@ -572,11 +575,13 @@ export class PostgresLeadsStore implements LeadsStore {
     // lock: of two saves on one revision, the second finds it changed.
     const saved = await this.#pool.query(
       `UPDATE leads SET stage = coalesce($3, stage), note = coalesce($4, note),
+         job_value_cents = CASE WHEN coalesce($3, stage) = 'won'
+           THEN CASE WHEN $5::int = 1 THEN $6::int ELSE job_value_cents END END,
          revision = revision + 1, stage_changed_at = CASE WHEN $3 <> stage
-           THEN $5::timestamptz ELSE stage_changed_at END
+           THEN $7::timestamptz ELSE stage_changed_at END
        WHERE id = $1 AND revision = $2
        RETURNING stage, note, revision`,
-      [id, expectedRevision, changes.stage ?? null, changes.note ?? null, at],
+      [id, expectedRevision, ...trackingValues(changes), at],
     );
     const row = saved.rows[0] as Row | undefined;
     if (row) return { saved: true, tracking: toTracking(row) };

@@ -134,6 +134,19 @@ export interface LeadTracking {
 }
 
 /**
+ * What a won job was worth (docs/operations.md#reports), in whole cents of
+ * New Zealand dollars, as the owner typed it when marking the lead won.
+ * Kept only while the stage is `won`: a save to any other stage clears it.
+ * Null when none was typed.
+ */
+export interface LeadJobValue {
+  job_value_cents: number | null;
+}
+
+/** The largest job value kept: NZ$10 million, in cents. */
+export const JOB_VALUE_MAX_CENTS = 1_000_000_000;
+
+/**
  * When an owner first saw a lead (docs/operations.md#owners-pages): opened its
  * page, or pressed "Mark all as seen" on an inbox that listed it. One time
  * per lead, whichever owner it was: a business with one or two owners sorts
@@ -209,7 +222,7 @@ export interface NewLeadPhoto {
  * when an owner first saw it, the deliveries, the photos.
  */
 export interface LeadWithDeliveries
-  extends LeadRecord, LeadTracking, LeadStageChanged, LeadSeen, LeadAcknowledged {
+  extends LeadRecord, LeadTracking, LeadStageChanged, LeadSeen, LeadAcknowledged, LeadJobValue {
   spam_reason: SpamReason | null;
   deliveries: DeliveryRecord[];
   /** Its photos' metadata, by position; their bytes come from getLeadPhoto. */
@@ -289,16 +302,41 @@ export interface LeadSearchResult {
 /** The longest note an owner may keep with a lead. */
 export const NOTE_MAX = 10_000;
 
-export function checkTracking(changes: {
+/**
+ * A save of a lead's stage, note and job value: each left out is kept. A job
+ * value of null clears it; any value is cleared when the stage saved is not
+ * `won` (LeadJobValue).
+ */
+export interface TrackingChanges {
   stage?: LeadStage | undefined;
   note?: string | undefined;
-}): void {
+  job_value_cents?: number | null | undefined;
+}
+
+export function checkTracking(changes: TrackingChanges): void {
+  const cents = changes.job_value_cents;
+  if (
+    cents !== undefined &&
+    cents !== null &&
+    !(Number.isSafeInteger(cents) && cents >= 0 && cents <= JOB_VALUE_MAX_CENTS)
+  ) {
+    throw new Error('Invalid job value: whole cents from 0 to JOB_VALUE_MAX_CENTS');
+  }
   if (changes.stage !== undefined && !LEAD_STAGES.includes(changes.stage)) {
     throw new Error('Invalid lead stage');
   }
   if (changes.note !== undefined && changes.note.length > NOTE_MAX) {
     throw new Error(`A note holds at most ${NOTE_MAX} characters`);
   }
+}
+
+/**
+ * A save's stage, note, whether it sets the job value (1 or 0) and the
+ * value, as both stores' update binds them (unset: null, kept).
+ */
+export function trackingValues(changes: TrackingChanges) {
+  const { stage, note, job_value_cents: cents } = changes;
+  return [stage ?? null, note ?? null, cents === undefined ? 0 : 1, cents ?? null] as const;
 }
 
 /**
@@ -469,7 +507,7 @@ export interface LeadsStore {
   // The owner's pages (docs/operations.md#owners-pages)
 
   /**
-   * Saves a lead's stage and note (either, or both) when its revision is
+   * Saves a lead's stage, note and job value (any of them) when its revision is
    * still `expectedRevision`, and makes it one more; otherwise nothing is
    * written and the caller is told what the other save left. A save that
    * changes the stage keeps `at` (now when not given) as when it changed.
@@ -477,7 +515,7 @@ export interface LeadsStore {
   saveLeadTracking(
     id: string,
     expectedRevision: number,
-    changes: { stage?: LeadStage | undefined; note?: string | undefined },
+    changes: TrackingChanges,
     at?: string,
   ): Promise<TrackingSaveResult>;
 
@@ -558,7 +596,8 @@ export type StoredLead = LeadRecord &
   LeadStageChanged &
   LeadSeen &
   LeadSpam &
-  LeadAcknowledged;
+  LeadAcknowledged &
+  LeadJobValue;
 
 /** Rows grouped by their lead id, in the order given. */
 function groupByLead<T extends { lead_id: string }>(rows: readonly T[]): Map<string, T[]> {

@@ -13,6 +13,8 @@ import {
   type LeadSearchResult,
   type LeadStage,
   type StoredLead,
+  type TrackingChanges,
+  trackingValues,
   failedAttemptAt,
   type LeadTracking,
   type SpamReason,
@@ -47,7 +49,7 @@ const DELIVERY_COLUMNS =
  * A lead as read back for people: what the visitor sent, the owner's
  * tracking, when first seen, why it is spam, who is on it.
  */
-const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision, seen_at, spam_reason, acknowledged_at, acknowledged_by, stage_changed_at`;
+const STORED_LEAD_COLUMNS = `${LEAD_COLUMNS}, stage, note, revision, seen_at, spam_reason, acknowledged_at, acknowledged_by, stage_changed_at, job_value_cents`;
 /** Every lead but spam (docs/operations.md#spam): the inbox's list and its count of new ones. */
 const NOT_SPAM = `stage <> 'spam'`;
 
@@ -107,6 +109,7 @@ function toStoredLead(row: Row): StoredLead {
     acknowledged_at: textOrNull(row.acknowledged_at),
     acknowledged_by: textOrNull(row.acknowledged_by),
     stage_changed_at: String(row.stage_changed_at ?? row.created_at),
+    job_value_cents: row.job_value_cents === null ? null : Number(row.job_value_cents),
   };
 }
 
@@ -641,7 +644,7 @@ export class SqliteLeadsStore implements Omit<LeadsStore, LeadAlertMethods> {
   async saveLeadTracking(
     id: string,
     expectedRevision: number,
-    changes: { stage?: LeadStage | undefined; note?: string | undefined },
+    changes: TrackingChanges,
     at = new Date().toISOString(),
   ): Promise<TrackingSaveResult> {
     checkTracking(changes);
@@ -650,12 +653,13 @@ export class SqliteLeadsStore implements Omit<LeadsStore, LeadAlertMethods> {
         const saved = this.#db
           .statement(
             `UPDATE leads SET stage = coalesce(?1, stage), note = coalesce(?2, note),
+             job_value_cents = iif(coalesce(?1, stage) = 'won', iif(?3, ?4, job_value_cents), NULL),
              revision = revision + 1,
-             stage_changed_at = CASE WHEN ?1 <> stage THEN ?5 ELSE stage_changed_at END
-           WHERE id = ?3 AND revision = ?4
+             stage_changed_at = CASE WHEN ?1 <> stage THEN ?7 ELSE stage_changed_at END
+           WHERE id = ?5 AND revision = ?6
            RETURNING stage, note, revision`,
           )
-          .get(changes.stage ?? null, changes.note ?? null, id, expectedRevision, at);
+          .get(...trackingValues(changes), id, expectedRevision, at);
         if (saved) return { saved: true, tracking: toTracking(saved) };
         const current = this.#db
           .statement('SELECT stage, note, revision FROM leads WHERE id = ?')

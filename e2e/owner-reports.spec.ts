@@ -1,0 +1,133 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { main } from '../server/cli/leads-cli.ts';
+import { freePort } from './support/free-port.ts';
+import {
+  attachServerLogsOnFailure,
+  startSiteServer,
+  tempDataDir,
+  type SiteServer,
+} from './support/lead-server.ts';
+import { signInAsOwner } from './support/owner-session.ts';
+
+/**
+ * Where enquiries come from, as the owner reads it (docs/operations.md#reports):
+ * the value typed when marking a job won, the report, and the won jobs for
+ * Google Ads, on a server of its own. The tests run in order on one server.
+ */
+
+test.describe.configure({ mode: 'default', timeout: 240_000 });
+test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
+// eslint-disable-next-line no-empty-pattern
+test.afterEach(async ({}, testInfo) => attachServerLogsOnFailure(testInfo));
+
+const PHONE_WIDTH = { width: 390, height: 844 };
+
+let server: SiteServer;
+let site: string;
+let data: ReturnType<typeof tempDataDir>;
+
+test.beforeAll(async () => {
+  data = tempDataDir();
+  const port = await freePort();
+  site = `http://localhost:${port}`;
+  server = await startSiteServer({
+    PORT: String(port),
+    SITE_URL: site,
+    DATA_DIR: data.dir,
+    LEAD_ACCEPT: 'stored',
+  });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  data?.remove();
+});
+
+async function postLead(fields: Record<string, string>): Promise<string> {
+  const response = await fetch(`${server.url}/api/leads`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: 'someone@example.nz',
+      phone: '021 555 0100',
+      service: 'Windows',
+      message: `A cracked pane in the lounge, sent ${Date.now()}`,
+      source: 'contact_form',
+      ...fields,
+    }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** `npm run leads -- ARGS` against the server's store, its stdout. */
+async function leadsCli(args: string[]): Promise<string> {
+  let stdout = '';
+  const code = await main(args, {
+    env: { ...process.env, DATA_DIR: data.dir },
+    stdout: (text) => (stdout += text),
+    stderr: () => undefined,
+  });
+  expect(code).toBe(0);
+  return stdout;
+}
+
+async function exported(id: string): Promise<Record<string, unknown> | undefined> {
+  const leads = JSON.parse(await leadsCli(['export', '--format', 'json'])) as Array<
+    Record<string, unknown>
+  >;
+  return leads.find((lead) => lead.id === id);
+}
+
+async function ownerPage(browser: Browser, js: boolean, email: string): Promise<Page> {
+  const context = await browser.newContext({ javaScriptEnabled: js, viewport: PHONE_WIDTH });
+  await signInAsOwner(context, server, email);
+  return context.newPage();
+}
+
+test('the value of a won job, without JavaScript: refused beside the field, kept, cleared', async ({
+  browser,
+}) => {
+  const id = await postLead({ name: 'Wiremu Value' });
+  const page = await ownerPage(browser, false, 'value@glass.example.com');
+  await page.goto(`${site}/admin/leads/${id}`);
+  const stage = page.getByLabel('Stage', { exact: true });
+  const value = page.getByLabel('Job value (optional), NZ$');
+  const save = page.getByRole('button', { name: 'Save stage and note' });
+
+  await stage.selectOption('won');
+  await value.fill('1250 dollars');
+  await save.click();
+  // Said beside the field, what was typed kept; nothing saved.
+  const error = page.locator('#job-value-error');
+  await expect(error).toHaveText(
+    "Type the job's value in dollars, like 1250 or $1,250.50. Nothing was saved.",
+  );
+  await expect(value).toHaveAttribute('aria-invalid', 'true');
+  await expect(value).toHaveAttribute('aria-describedby', /job-value-error/);
+  await expect(value).toHaveValue('1250 dollars');
+  await expect(stage).toHaveValue('won');
+  expect(await exported(id)).toEqual(
+    expect.objectContaining({ stage: 'new', job_value_nzd: null }),
+  );
+
+  await value.fill('$1,250.50');
+  await save.click();
+  await expect(page.getByRole('status')).toHaveText('Saved the stage and note.');
+  await expect(page.getByTestId('job-value')).toHaveText('$1,250.50');
+  await expect(value).toHaveValue('1250.50');
+  expect(await exported(id)).toEqual(
+    expect.objectContaining({ stage: 'won', job_value_nzd: '1250.50' }),
+  );
+
+  // Moved away from won: the value goes.
+  await stage.selectOption('lost');
+  await save.click();
+  await expect(page.getByRole('status')).toHaveText('Saved the stage and note.');
+  await expect(page.getByTestId('job-value')).toHaveCount(0);
+  await expect(value).toHaveValue('');
+  expect(await exported(id)).toEqual(
+    expect.objectContaining({ stage: 'lost', job_value_nzd: null }),
+  );
+  await page.context().close();
+});
