@@ -532,4 +532,22 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX leads_stage_changed ON leads (stage, stage_changed_at);
     `,
   },
+  {
+    // The owners' morning e-mail (docs/operations.md#follow-ups): one row
+    // per owner and New Zealand day, claimed by the process sending it
+    // (claimed_until) and marked done once sent or found empty, so several
+    // processes on one database send it once. Kept 31 days.
+    version: 24,
+    name: 'owner morning e-mails',
+    sql: `
+      CREATE TABLE owner_morning_emails (
+        owner_id uuid NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+        day date NOT NULL,
+        claimed_until timestamptz NOT NULL,
+        done_at timestamptz,
+        leads integer CHECK (leads >= 0),
+        PRIMARY KEY (owner_id, day)
+      );
+    `,
+  },
 ];

@@ -21,6 +21,8 @@ import type { RateLimitStore } from './rate-limits/rate-limits.server.ts';
 import { PostgresProofOfWorkStore } from './proofs-of-work/proofs-of-work.postgres.server.ts';
 import type { ProofOfWorkStore } from './proofs-of-work/proofs-of-work.server.ts';
 import { PostgresReviewStore } from './reviews/reviews.postgres.server.ts';
+import { PostgresLeadFollowUps } from './leads/lead-follow-ups.postgres.server.ts';
+import type { LeadFollowUpStore } from './leads/lead-follow-ups.server.ts';
 import type { ReviewStore } from './reviews/reviews.server.ts';
 import type { OwnerStore } from './owners/owners.server.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.postgres.server.ts';
@@ -55,6 +57,7 @@ export class PostgresAppStore implements AppStore {
   readonly #rateLimits: PostgresRateLimitStore;
   readonly #proofsOfWork: PostgresProofOfWorkStore;
   readonly #reviews: PostgresReviewStore;
+  readonly #followUps: PostgresLeadFollowUps;
   #closed = false;
 
   constructor(options: PostgresStoreOptions) {
@@ -81,6 +84,7 @@ export class PostgresAppStore implements AppStore {
     this.#rateLimits = new PostgresRateLimitStore(this.#pool);
     this.#proofsOfWork = new PostgresProofOfWorkStore(this.#pool);
     this.#reviews = new PostgresReviewStore(this.#pool);
+    this.#followUps = new PostgresLeadFollowUps(this.#pool);
     // An idle client losing its connection must not crash the process.
     this.#pool.on('error', (error) => {
       // Only the message and code: pg's error can carry the whole client object.
@@ -174,6 +178,14 @@ export class PostgresAppStore implements AppStore {
     this.#proofsOfWork.spendProofOfWork(...args);
   purgeSpentProofsOfWork: ProofOfWorkStore['purgeSpentProofsOfWork'] = () =>
     this.#proofsOfWork.purgeSpentProofsOfWork();
+
+  // Follow-ups and the morning e-mail (app/db/leads/lead-follow-ups.postgres.server.ts)
+  listFollowUps: LeadFollowUpStore['listFollowUps'] = (...args) =>
+    this.#followUps.listFollowUps(...args);
+  claimMorningEmail: LeadFollowUpStore['claimMorningEmail'] = (...args) =>
+    this.#followUps.claimMorningEmail(...args);
+  finishMorningEmail: LeadFollowUpStore['finishMorningEmail'] = (...args) =>
+    this.#followUps.finishMorningEmail(...args);
 
   // Review requests and the reviews they brought (app/db/reviews/reviews.postgres.server.ts)
   createReviewRequest: ReviewStore['createReviewRequest'] = (...args) =>

@@ -123,6 +123,12 @@ export class ReconnectingAppStore implements AppStore {
     this.#call((s) => s.finishEscalation(...args));
   checkTargetOutage: AppStore['checkTargetOutage'] = (...args) =>
     this.#call((s) => s.checkTargetOutage(...args));
+  listFollowUps: AppStore['listFollowUps'] = (...args) =>
+    this.#call((s) => s.listFollowUps(...args));
+  claimMorningEmail: AppStore['claimMorningEmail'] = (...args) =>
+    this.#call((s) => s.claimMorningEmail(...args));
+  finishMorningEmail: AppStore['finishMorningEmail'] = (...args) =>
+    this.#call((s) => s.finishMorningEmail(...args));
   createReviewRequest: AppStore['createReviewRequest'] = (...args) =>
     this.#call((s) => s.createReviewRequest(...args));
   latestReviewRequestForEmail: AppStore['latestReviewRequestForEmail'] = (...args) =>

@@ -51,6 +51,7 @@ const TABLES = [
   'push_vapid_keys',
   'lead_alerts',
   'lead_spent_proofs',
+  'owner_morning_emails',
 ];
 
 /** Unique keys in one order, whatever order each database lists them in. */

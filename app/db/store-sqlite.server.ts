@@ -23,6 +23,8 @@ import type { RateLimitStore } from './rate-limits/rate-limits.server.ts';
 import { SqliteProofOfWorkStore } from './proofs-of-work/proofs-of-work.sqlite.server.ts';
 import type { ProofOfWorkStore } from './proofs-of-work/proofs-of-work.server.ts';
 import { SqliteReviewStore } from './reviews/reviews.sqlite.server.ts';
+import { SqliteLeadFollowUps } from './leads/lead-follow-ups.sqlite.server.ts';
+import type { LeadFollowUpStore } from './leads/lead-follow-ups.server.ts';
 import type { ReviewStore } from './reviews/reviews.server.ts';
 import type { OwnerStore } from './owners/owners.server.ts';
 
@@ -76,6 +78,7 @@ export class SqliteAppStore implements AppStore {
   readonly #rateLimits: SqliteRateLimitStore;
   readonly #proofsOfWork: SqliteProofOfWorkStore;
   readonly #reviews: SqliteReviewStore;
+  readonly #followUps: SqliteLeadFollowUps;
 
   /** Use openSqliteStore(), which also sets the journal mode and migrates. */
   constructor(
@@ -93,6 +96,7 @@ export class SqliteAppStore implements AppStore {
     this.#rateLimits = new SqliteRateLimitStore(this.#db);
     this.#proofsOfWork = new SqliteProofOfWorkStore(this.#db);
     this.#reviews = new SqliteReviewStore(this.#db);
+    this.#followUps = new SqliteLeadFollowUps(this.#db);
   }
 
   get file(): string {
@@ -144,6 +148,14 @@ export class SqliteAppStore implements AppStore {
     this.#proofsOfWork.spendProofOfWork(...args);
   purgeSpentProofsOfWork: ProofOfWorkStore['purgeSpentProofsOfWork'] = () =>
     this.#proofsOfWork.purgeSpentProofsOfWork();
+
+  // Follow-ups and the morning e-mail (app/db/leads/lead-follow-ups.sqlite.server.ts)
+  listFollowUps: LeadFollowUpStore['listFollowUps'] = (...args) =>
+    this.#followUps.listFollowUps(...args);
+  claimMorningEmail: LeadFollowUpStore['claimMorningEmail'] = (...args) =>
+    this.#followUps.claimMorningEmail(...args);
+  finishMorningEmail: LeadFollowUpStore['finishMorningEmail'] = (...args) =>
+    this.#followUps.finishMorningEmail(...args);
 
   // Review requests and the reviews they brought (app/db/reviews/reviews.sqlite.server.ts)
   createReviewRequest: ReviewStore['createReviewRequest'] = (...args) =>

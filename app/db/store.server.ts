@@ -31,6 +31,13 @@ export type {
 } from './push/push.server.ts';
 import type { ProofOfWorkStore } from './proofs-of-work/proofs-of-work.server.ts';
 import type { ReviewStore } from './reviews/reviews.server.ts';
+import type { LeadFollowUpStore } from './leads/lead-follow-ups.server.ts';
+export type {
+  FollowUpLead,
+  FollowUpList,
+  FollowUps,
+  MorningEmailClaim,
+} from './leads/lead-follow-ups.server.ts';
 export {
   REVIEW_DECISIONS,
   REVIEW_DECLINE_REASONS,
@@ -84,7 +91,8 @@ export interface AppStore
     RateLimitStore,
     PushStore,
     ProofOfWorkStore,
-    ReviewStore {
+    ReviewStore,
+    LeadFollowUpStore {
   readonly kind: 'sqlite' | 'postgres';
 
   /** Resolves while the store answers (GET /healthz); rejects otherwise. */

@@ -145,6 +145,11 @@ class FailingStore implements AppStore {
     this.#inner.finishEscalation(...args);
   checkTargetOutage: AppStore['checkTargetOutage'] = async (...args) =>
     this.#inner.checkTargetOutage(...args);
+  listFollowUps: AppStore['listFollowUps'] = async (...args) => this.#inner.listFollowUps(...args);
+  claimMorningEmail: AppStore['claimMorningEmail'] = async (...args) =>
+    this.#inner.claimMorningEmail(...args);
+  finishMorningEmail: AppStore['finishMorningEmail'] = async (...args) =>
+    this.#inner.finishMorningEmail(...args);
   addOwner: AppStore['addOwner'] = async (...args) => this.#inner.addOwner(...args);
   getOwner: AppStore['getOwner'] = async (...args) => this.#inner.getOwner(...args);
   findOwnerByEmail: AppStore['findOwnerByEmail'] = async (...args) =>
