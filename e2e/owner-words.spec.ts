@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { openStore } from '../app/db/open-store.server.ts';
 import { E2E_BUILD_DIR } from './support/env.ts';
 import { attachServerLogsOnFailure } from './support/lead-server.ts';
 import {
@@ -301,6 +302,37 @@ async function saveStates(page: Page, pathname: string): Promise<void> {
   await look(page, nameOf(pathname, 'refused'));
 }
 
+/** A won enquiry's customer sent a review with their link (the store as the review page leaves it). */
+async function sentReview(leadId: string, email: string): Promise<void> {
+  const store = await openStore({ dataDir: site.env.DATA_DIR ?? '' });
+  try {
+    await store.saveLeadTracking(leadId, 0, { stage: 'won' });
+    const tokenHash = createHash('sha256').update(randomBytes(32)).digest('hex');
+    const now = new Date();
+    await store.createReviewRequest({
+      lead_id: leadId,
+      email,
+      token_hash: tokenHash,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + 30 * 24 * 60 * 60 * 1000).toISOString(),
+      sent_by: 'aroha@glass.example.nz',
+    });
+    await store.submitReview(
+      tokenHash,
+      {
+        rating: 2,
+        text: 'Fixed the lounge window, but it took two visits to get it right.',
+        display_name: 'Mere W.',
+        suburb: 'Greerton',
+        consent_at: now.toISOString(),
+      },
+      now.toISOString(),
+    );
+  } finally {
+    await store.close();
+  }
+}
+
 test('every owner page speaks plainly, at 390 and 1280 px', async ({ browser }) => {
   const tag = randomUUID().slice(0, 8);
   const email = 'aroha@glass.example.nz';
@@ -321,6 +353,8 @@ test('every owner page speaks plainly, at 390 and 1280 px', async ({ browser }) 
   });
   expect(sent.status).toBe(201);
   const leadId = ((await sent.json()) as { id: string }).id;
+  // Won, and the customer sent a review with the link they were e-mailed: it waits for the owner.
+  await sentReview(leadId, `mere.${tag}@example.nz`);
 
   // Signed out: the sign-in page, a link asked for, a link that works and one that does not.
   const setupLink = await site.addOwner(email);
@@ -423,6 +457,20 @@ test('every owner page speaks plainly, at 390 and 1280 px', async ({ browser }) 
   }
   // Then each editor saved and refused, and the activity all this left.
   for (const editor of editors) await saveStates(form, editor);
+  // The customer's review declined without a reason (refused), then with one.
+  await form.goto(`${site.url}/admin/site/testimonials`);
+  const decline = form.locator('main form:has(input[value="decline-review"])').first();
+  await decline.evaluate((element: HTMLFormElement) => (element.noValidate = true));
+  await decline.getByRole('button', { name: /^Decline/ }).click();
+  await form.waitForLoadState('load');
+  await look(form, 'site-testimonials-decline-refused');
+  await form.getByLabel('It is not about our work').first().check();
+  await form
+    .getByRole('button', { name: /^Decline/ })
+    .first()
+    .click();
+  await form.waitForLoadState('load');
+  await look(form, 'site-testimonials-declined');
   // Publishing, as the site page says it while it happens.
   await page.goto(`${site.url}/admin/site`);
   await page

@@ -138,7 +138,29 @@ describe('the activity list in words', () => {
     });
   });
 
-  it('says a customer’s review was taken down with their enquiries', () => {
+  it('says a customer’s review was published, declined with its reason, or taken down', () => {
+    const lead = randomUUID();
+    expect(
+      describeActivity({
+        actor: AROHA,
+        action: SITE_ACTIVITY.reviewPublished,
+        detail: `lead=${lead},version=5`,
+      }),
+    ).toEqual({
+      sentence: 'Aroha Ngata published a customer’s review on the site, as version 5.',
+      lead,
+    });
+    expect(
+      describeActivity({
+        actor: AROHA,
+        action: SITE_ACTIVITY.reviewDeclined,
+        detail: `lead=${lead},reason=not_about_our_work`,
+      }),
+    ).toEqual({
+      sentence:
+        'Aroha Ngata declined a customer’s review, not to be published: it is not about our work.',
+      lead,
+    });
     expect(
       describeActivity({
         actor: 'cli',

@@ -8,6 +8,7 @@ import { OWNER_ACTIVITY } from './owner-activity.ts';
 import { NOTIFY_WORDS, PUSH_ACTIVITY } from './push-devices.server.ts';
 import { ownerName } from './owner-name.ts';
 import { SERVER_ACTOR, SITE_ACTIVITY } from './site-activity.server.ts';
+import { DECLINE_WORDS, isDeclineReason } from './site-reviews.server.ts';
 
 /**
  * The activity list (/admin/activity) in an owner's words: each entry is
@@ -203,6 +204,21 @@ export function describeActivity(
       return {
         sentence: `${who} brought back version ${parts.get('from') ?? ''} of the site, as ${theVersion}.`,
       };
+    case SITE_ACTIVITY.reviewPublished:
+      return {
+        sentence: `${who} published a customer’s review on the site, as ${theVersion}.`,
+        lead,
+      };
+    case SITE_ACTIVITY.reviewDeclined: {
+      const reason = parts.get('reason') ?? null;
+      const why = isDeclineReason(reason) ? DECLINE_WORDS[reason] : null;
+      return {
+        sentence: why
+          ? `${who} declined a customer’s review, not to be published: ${why.charAt(0).toLowerCase()}${why.slice(1)}.`
+          : `${who} declined a customer’s review, not to be published.`,
+        lead,
+      };
+    }
     case SITE_ACTIVITY.reviewRemoved: {
       const reviews = count(
         Number(parts.get('count') ?? 0),

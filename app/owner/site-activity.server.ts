@@ -17,6 +17,9 @@ export const SITE_ACTIVITY = {
   restored: 'site.restored',
   live: 'site.live',
   failed: 'site.failed',
+  /** A review a customer sent, published or declined (site-reviews.server.ts). */
+  reviewPublished: 'site.review.published',
+  reviewDeclined: 'site.review.declined',
   /** A published review taken off the site with its customer's enquiries. */
   reviewRemoved: 'site.review.removed',
 } as const;
