@@ -67,6 +67,8 @@ export interface BusinessIdentity {
   mapEmbedUrl: string;
   /** A plain link that opens the location in a maps service. */
   mapLinkUrl: string;
+  /** The business's page for writing a Google review, when the owner has set one. */
+  googleReviewUrl?: string | undefined;
   /**
    * Privacy Act 2020 s 201: the person who handles privacy requests. The
    * privacy policy names the role and, when given, the person.

@@ -101,6 +101,24 @@ function time(label: string) {
  */
 export const MAP_EMBED_PREFIX = 'https://www.google.com/maps';
 
+/**
+ * The hosts Google gives a business's "write a review" link on: its short
+ * link (g.page, maps.app.goo.gl), Search and Maps. Nothing else is linked
+ * as the business's Google review page.
+ */
+export const GOOGLE_REVIEW_HOSTS: ReadonlySet<string> = new Set([
+  'g.page',
+  'maps.app.goo.gl',
+  'goo.gl',
+  'google.com',
+  'www.google.com',
+  'search.google.com',
+  'maps.google.com',
+  'google.co.nz',
+  'www.google.co.nz',
+  'maps.google.co.nz',
+]);
+
 export const identitySchema = z
   .object({
     name: line('Business name', 80),
@@ -177,6 +195,17 @@ export const identitySchema = z
       )
       .optional(),
     mapLinkUrl: httpsUrl('Map link').optional(),
+    /**
+     * Where a customer who has sent a review on the site may write one on
+     * Google too (docs/operations.md, "Reviews"): the link Google gives the
+     * business, on a Google host only.
+     */
+    googleReviewUrl: httpsUrl('Google review page')
+      .refine(
+        (address) => GOOGLE_REVIEW_HOSTS.has(new URL(address).hostname),
+        'Google review page: the address Google gives for writing a review, such as https://g.page/r/…/review',
+      )
+      .optional(),
     privacyOfficer: z.object({
       role: line('Privacy Officer’s role', 60),
       name: optionalLine('Privacy Officer’s name', 80),

@@ -116,6 +116,36 @@ describe('the site content schema', () => {
     ]);
   });
 
+  it('takes a Google review page, on a Google address only', () => {
+    const identity = defaultSiteContent.identity;
+    for (const address of [
+      'https://g.page/r/CbXyZ123/review',
+      'https://search.google.com/local/writereview?placeid=ChIJ123',
+      'https://www.google.com/maps/place/x',
+      'https://www.google.co.nz/search?q=x',
+    ]) {
+      const checked = checkSiteContentSection('identity', {
+        ...identity,
+        googleReviewUrl: address,
+      });
+      expect(checked.ok && checked.content.googleReviewUrl).toBe(address);
+    }
+    const without = checkSiteContentSection('identity', identity);
+    expect(without.ok && 'googleReviewUrl' in without.content).toBe(false);
+    const refusal =
+      'identity.googleReviewUrl: Google review page: the address Google gives for writing a review, such as https://g.page/r/…/review';
+    for (const address of [
+      'https://www.example.com/review',
+      'https://google.com.evil.example/review',
+      'https://evilgoogle.com/review',
+    ]) {
+      expect(messages('identity', { ...identity, googleReviewUrl: address })).toEqual([refusal]);
+    }
+    expect(messages('identity', { ...identity, googleReviewUrl: 'http://g.page/r/x' })).toEqual([
+      'identity.googleReviewUrl: Google review page: a full web address starting with https://',
+    ]);
+  });
+
   it('names the field and says why, in each section', () => {
     const identity = defaultSiteContent.identity;
     expect(messages('identity', { ...identity, phone: { display: '07 578 246' } })).toEqual([

@@ -91,6 +91,14 @@ export const IDENTITY_FIELDS: readonly FieldSpec[] = [
     maxLength: MAP_TEXT_MAX,
     hint: 'In Google Maps, find the business, tap Share, then Copy link, and paste it here. Or type the address. Left empty, the map shows the street address above.',
   },
+  {
+    name: 'googleReviewUrl',
+    label: 'Google review link',
+    kind: 'optional',
+    type: 'url',
+    maxLength: 2000,
+    hint: 'Shown to a customer after they send you a review, so they can post one on Google too. In your Google Business Profile, tap Ask for reviews, copy the link and paste it here. Optional.',
+  },
   { name: 'social.facebook', label: 'Facebook page', kind: 'text', type: 'url' },
   { name: 'social.instagram', label: 'Instagram page', kind: 'text', type: 'url' },
   {
