@@ -12,6 +12,11 @@ declare namespace App {
      */
     leads?: import('./leads/intake/receive-lead.server.ts').LeadsRequestContext | null;
     /**
+     * The store for a customer's review link's page (app/pages/on-demand/review),
+     * given by the same table; absent elsewhere.
+     */
+    reviews?: import('./reviews/review-page.server.ts').ReviewPageLocals | null;
+    /**
      * The owner's pages' context, given to pages under /admin by the gate in
      * front of them (server/owner-gate.server.ts); absent elsewhere.
      */

@@ -158,7 +158,11 @@ export async function createApp(options: AppOptions) {
     const release = releaseOf(res);
     res.setHeader(
       'Content-Security-Policy',
-      owner ? release.ownerPageCsp : locals.leads ? release.formPageCsp : release.renderedPageCsp,
+      owner
+        ? release.ownerPageCsp
+        : locals.leads || locals.reviews
+          ? release.formPageCsp
+          : release.renderedPageCsp,
     );
     res.setHeader('Cache-Control', 'no-store');
     return release.render(req, res, undefined, locals);
@@ -210,6 +214,7 @@ export async function createApp(options: AppOptions) {
         if (!leads.requestContext) throw new Error('form posts need the lead pipeline');
         return leads.requestContext(res);
       },
+      reviewStore: leads.ownerPages?.store,
       render: renderOnDemand,
     }),
   );

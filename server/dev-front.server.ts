@@ -46,6 +46,7 @@ export async function createDevFront(
     onDemandRoutes({
       postGuards: leads.formPostGuards ?? [],
       leadsContext: (res) => leads.requestContext!(res),
+      reviewStore: leads.ownerPages?.store,
       render: (req, _res, next, locals) => {
         Reflect.set(req, Symbol.for('astro.locals'), locals);
         next();

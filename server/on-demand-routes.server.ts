@@ -6,6 +6,7 @@ import {
   type Response,
 } from 'express';
 import type { LeadsRequestContext } from '../app/leads/intake/receive-lead.server.ts';
+import type { ReviewPageLocals } from '../app/reviews/review-page.server.ts';
 
 /**
  * The one table of public URLs answered by a page other than their own
@@ -31,6 +32,8 @@ export interface OnDemandRoute {
   query?: { name: string; except?: string };
   /** The on-demand page that answers (app/pages + this path). */
   page: string;
+  /** The page reads the review links in the store (Astro.locals.reviews). */
+  reviews?: true;
 }
 
 export const ON_DEMAND_ROUTES: readonly OnDemandRoute[] = [
@@ -47,6 +50,9 @@ export const ON_DEMAND_ROUTES: readonly OnDemandRoute[] = [
   },
   // The blog search without JavaScript (docs/blog.md).
   { method: 'GET', path: '/blog', query: { name: 'q' }, page: '/on-demand/blog-search' },
+  // A customer's review link, and its form posted (docs/operations.md, "Reviews").
+  { method: 'GET', path: '/review/:token', page: '/on-demand/review/:token', reviews: true },
+  { method: 'POST', path: '/review/:token', page: '/on-demand/review/:token', reviews: true },
   {
     method: 'GET',
     path: '/blog/category/:category',
@@ -59,6 +65,8 @@ export const ON_DEMAND_ROUTES: readonly OnDemandRoute[] = [
 export interface OnDemandLocals {
   /** Given to a form post's page only, after the lead guards. */
   leads: LeadsRequestContext | null;
+  /** Given to the review link's page only (a row with `reviews`); null without a store. */
+  reviews?: ReviewPageLocals | null;
 }
 
 export interface OnDemandOptions {
@@ -66,6 +74,8 @@ export interface OnDemandOptions {
   postGuards: readonly RequestHandler[];
   /** What receiveLead needs of the server for this request. */
   leadsContext: (res: Response) => LeadsRequestContext;
+  /** The store the review link's page reads and writes; without it every review link is unknown. */
+  reviewStore?: ReviewPageLocals['store'] | undefined;
   /** Renders the page the request now names (req.url is rewritten). */
   render: (req: Request, res: Response, next: NextFunction, locals: OnDemandLocals) => unknown;
 }
@@ -93,7 +103,9 @@ export function onDemandRoutes(options: OnDemandOptions): Router {
       const query = req.url.indexOf('?');
       req.url = fill(row.page, req.params) + (query === -1 ? '' : req.url.slice(query));
       const leads = row.method === 'POST' ? options.leadsContext(res) : null;
-      return options.render(req, res, next, { leads });
+      if (!row.reviews) return options.render(req, res, next, { leads });
+      const reviews = options.reviewStore ? { store: options.reviewStore } : null;
+      return options.render(req, res, next, { leads, reviews });
     };
     const route = router.route(row.path);
     if (row.method === 'POST') route.post(matches, ...guards, rewrite);

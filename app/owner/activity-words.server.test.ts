@@ -6,6 +6,7 @@ import { OWNER_ACTIVITY, deviceSlug } from './owner-activity.ts';
 import { deviceName } from './passkeys.server.ts';
 import { sessionTag } from './sessions.server.ts';
 import { PUSH_ACTIVITY } from './push-devices.server.ts';
+import { REVIEW_ACTIVITY } from './review-requests.server.ts';
 import { SERVER_ACTOR, SITE_ACTIVITY } from './site-activity.server.ts';
 
 const AROHA = 'aroha.ngata@glass.example.nz';
@@ -172,12 +173,37 @@ describe('the activity list in words', () => {
     );
   });
 
+  it('says who asked a customer for a review, and when one came in', () => {
+    const lead = randomUUID();
+    expect(
+      describeActivity({ actor: AROHA, action: REVIEW_ACTIVITY.asked, detail: `lead=${lead}` }),
+    ).toEqual({ sentence: 'Aroha Ngata asked a customer for a review.', lead });
+    expect(
+      describeActivity({
+        actor: AROHA,
+        action: REVIEW_ACTIVITY.asked,
+        detail: `lead=${lead},again=1`,
+      }).sentence,
+    ).toBe('Aroha Ngata asked a customer for a review again.');
+    expect(
+      describeActivity({
+        actor: SERVER_ACTOR,
+        action: REVIEW_ACTIVITY.received,
+        detail: `lead=${lead}`,
+      }),
+    ).toEqual({
+      sentence: 'A customer sent a review: it waits for you to publish or decline it.',
+      lead,
+    });
+  });
+
   it('has a sentence for every action the site notes, with no name, id or command in it', () => {
     const actions = [
       ...Object.values(OWNER_ACTIVITY),
       ...Object.values(ACTIVITY),
       ...Object.values(SITE_ACTIVITY),
       ...Object.values(PUSH_ACTIVITY),
+      ...Object.values(REVIEW_ACTIVITY),
     ];
     const details = [
       '',

@@ -7,6 +7,7 @@ import { STAGE_WORDS } from './inbox.server.ts';
 import { OWNER_ACTIVITY } from './owner-activity.ts';
 import { NOTIFY_WORDS, PUSH_ACTIVITY } from './push-devices.server.ts';
 import { ownerName } from './owner-name.ts';
+import { REVIEW_ACTIVITY } from './review-requests.server.ts';
 import { SERVER_ACTOR, SITE_ACTIVITY } from './site-activity.server.ts';
 import { DECLINE_WORDS, isDeclineReason } from './site-reviews.server.ts';
 
@@ -170,6 +171,16 @@ export function describeActivity(
         lead,
       };
     }
+    case REVIEW_ACTIVITY.asked:
+      return {
+        sentence: `${who} asked a customer for a review${parts.get('again') === '1' ? ' again' : ''}.`,
+        lead,
+      };
+    case REVIEW_ACTIVITY.received:
+      return {
+        sentence: 'A customer sent a review: it waits for you to publish or decline it.',
+        lead,
+      };
     case ACTIVITY.personExported:
       return { sentence: `${who} downloaded everything about one person (${enquiries}).`, lead };
     case ACTIVITY.personDeleted:

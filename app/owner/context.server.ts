@@ -2,7 +2,11 @@ import type { Logger } from 'pino';
 import { emailSender, type IdentitySource } from '../content/served-identity.ts';
 import type { SmtpSettings } from '../leads/delivery/lead-email.server.ts';
 import type { AppStore, OwnerLinkKind } from '../db/store.server.ts';
-import { sendOwnerLinkEmail } from './sign-in-email.server.ts';
+import { sendOwnerEmail, sendOwnerLinkEmail } from './sign-in-email.server.ts';
+import {
+  composeReviewRequestEmail,
+  type ReviewRequestEmail,
+} from '../reviews/review-request-email.server.ts';
 import type { BackupStatusForOwner } from './backup-words.ts';
 import type { LeadDeliveryControl } from './inbox.server.ts';
 import { signInLimits, type SignInLimits } from './limits.server.ts';
@@ -41,6 +45,12 @@ export interface OwnerPagesContext {
     kind: OwnerLinkKind;
     expiresAt: string;
   }) => Promise<boolean>;
+  /**
+   * E-mails a won customer their review link (docs/operations.md,
+   * "Reviews") from the business served now; false when it could not be
+   * sent. Undefined when lead e-mail is not configured.
+   */
+  sendReviewRequest?: (mail: CustomerReviewMail) => Promise<boolean>;
   logger: Logger;
   /**
    * Publishing as the web server has it (server/start.ts sets it):
@@ -62,6 +72,12 @@ export interface OwnerPagesContext {
    */
   delivery?: LeadDeliveryControl;
 }
+
+/** What the review request needs that the business details do not give. */
+export type CustomerReviewMail = Pick<
+  ReviewRequestEmail,
+  'to' | 'customerName' | 'url' | 'expiresAt'
+>;
 
 /** What the owner's pages may ask of publishing (server/start.ts, server/builder.ts). */
 export interface SitePublishingControl {
@@ -117,6 +133,23 @@ export function createOwnerPagesContext(options: OwnerPagesOptions): OwnerPagesC
           );
           if (!sent.ok)
             logger.error({ error: sent.error, kind: link.kind }, 'Owner link not e-mailed');
+          return sent.ok;
+        }
+      : undefined,
+    sendReviewRequest: email
+      ? async (mail) => {
+          const served = identity();
+          const sent = await sendOwnerEmail(
+            email.smtp,
+            composeReviewRequestEmail({
+              ...mail,
+              ...sender(),
+              phone: served.phone.display,
+              replyTo: served.email,
+            }),
+            { timeoutMs: email.timeoutMs, tls: email.tls },
+          );
+          if (!sent.ok) logger.error({ error: sent.error }, 'Review request not e-mailed');
           return sent.ok;
         }
       : undefined,

@@ -7,6 +7,8 @@ export function GET() {
     'Disallow: /api/',
     // The owner's pages: private, and every answer says noindex too.
     'Disallow: /admin',
+    // A customer's own review link (docs/operations.md, "Reviews"): its pages say noindex too.
+    'Disallow: /review/',
     '',
     `Sitemap: ${absoluteUrl('/sitemap.xml')}`,
     '',
