@@ -4,6 +4,7 @@ import {
   type AppStore,
   type LeadWithDeliveries,
   type NewActivity,
+  type ReviewRequestRecord,
 } from '../db/store.server.ts';
 import type { SignedInOwner } from '../owner/context.server.ts';
 import { removeReviewsOfLeads } from '../owner/site-review-removal.server.ts';
@@ -16,14 +17,21 @@ import { jobValueDecimal } from './job-value.ts';
  * ("Download everything about this person", "Delete this person's
  * enquiries", app/pages/admin/leads). The export is the JSON of the lead
  * record's fields (docs/operations.md "Lead record"), a person's with their
- * photos' bytes (base64).
+ * photos' bytes (base64), and the review requests sent to them with the
+ * review each brought (docs/operations.md, "Reviews"); never a link's token
+ * or its hash.
  */
 
 /**
  * The lead record's fields of one lead, for the JSON export: its photos'
- * metadata, with their bytes as base64 (`data_base64`) when given.
+ * metadata, with their bytes as base64 (`data_base64`) when given, and its
+ * review requests (`review_requests`) when given (a person's export).
  */
-export function exportRecord(lead: LeadWithDeliveries, photos: readonly LeadPhoto[] = []) {
+export function exportRecord(
+  lead: LeadWithDeliveries,
+  photos: readonly LeadPhoto[] = [],
+  reviewRequests?: readonly ReviewRequestRecord[],
+) {
   return {
     id: lead.id,
     name: lead.name,
@@ -61,6 +69,11 @@ export function exportRecord(lead: LeadWithDeliveries, photos: readonly LeadPhot
         ...(bytes ? { data_base64: Buffer.from(bytes.data).toString('base64') } : {}),
       };
     }),
+    ...(reviewRequests
+      ? {
+          review_requests: reviewRequests.map(({ lead_id: _lead, ...request }) => request),
+        }
+      : {}),
   };
 }
 
@@ -82,8 +95,11 @@ export const TERMINAL_CONTROLS =
 export function toJson(
   leads: readonly LeadWithDeliveries[],
   photos: readonly LeadPhoto[] = [],
+  reviewRequests?: ReadonlyMap<string, readonly ReviewRequestRecord[]>,
 ): string {
-  const records = leads.map((lead) => exportRecord(lead, photos));
+  const records = leads.map((lead) =>
+    exportRecord(lead, photos, reviewRequests ? (reviewRequests.get(lead.id) ?? []) : undefined),
+  );
   const json = JSON.stringify(records, null, 2).replace(
     TERMINAL_CONTROLS,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
@@ -101,13 +117,15 @@ export async function exportPerson(
 ): Promise<{ leads: LeadWithDeliveries[]; json: string }> {
   const leads = await store.findLeadsByEmail(normaliseEmail(email));
   const photos: LeadPhoto[] = [];
+  const reviewRequests = new Map<string, ReviewRequestRecord[]>();
   for (const lead of leads) {
     for (const info of lead.photos) {
       const photo = await store.getLeadPhoto(lead.id, info.position);
       if (photo) photos.push(photo);
     }
+    reviewRequests.set(lead.id, await store.listReviewRequestsForLead(lead.id));
   }
-  return { leads, json: toJson(leads, photos) };
+  return { leads, json: toJson(leads, photos, reviewRequests) };
 }
 
 /**
