@@ -57,6 +57,18 @@ describe('the privacy policy (Privacy Act 2020)', () => {
     );
   });
 
+  it('says what a review request keeps, why, and for how long (docs/operations.md#asking-for-a-review)', () => {
+    expect(policy).toContain(
+      'When we have done a job for you, we may e-mail you a link to review it. We keep when we sent it, the address we sent it to and who sent it; the link itself is not kept, only a code that recognises it, and it works for 30 days.',
+    );
+    expect(policy).toContain(
+      'If you send a review, we keep your rating, your words, the name to show, your suburb and when you agreed to us publishing them.',
+    );
+    expect(text(privacyPolicyFor({ leadRetentionDays: 90 }))).toContain(
+      'A review request and an unpublished review are kept with your enquiry and deleted with it, 90 days (about 3 months) after the enquiry was sent.',
+    );
+  });
+
   it('says how long a deleted enquiry can stay in a backup (the README sets backups up so)', () => {
     expect(policy).toContain(
       `Backups of our lead database are kept for no more than ${facts.leadBackupRetention.days} days, so a copy of an enquiry in a backup is gone no more than ${facts.leadBackupRetention.days} days after the enquiry was deleted.`,

@@ -67,7 +67,7 @@ export function privacyPolicyFor({ leadRetentionDays }: PrivacySettings) {
   return {
     title: 'Privacy Policy',
     metaDescription: `How ${business.name} collects, uses, stores and protects your personal information under New Zealand’s Privacy Act 2020, and how to see or correct it.`,
-    lastUpdated: '2026-11-01',
+    lastUpdated: '2026-11-29',
     intro: `This policy explains how ${business.legalName} (“${business.name}”, “we”, “us”) collects, uses, stores and shares personal information through this website and when we quote for and carry out work. We are bound by the Privacy Act 2020 and follow its information privacy principles (IPPs).`,
     sections: [
       {
@@ -91,6 +91,7 @@ export function privacyPolicyFor({ leadRetentionDays }: PrivacySettings) {
           'From the ‘Let Us Call You’ form: your first and last name, e-mail address, phone number, whether the job is for home or business glass, and your postal code.',
           'From the contact and quote forms: your name, e-mail address, phone number, the service you are interested in and your message.',
           'With every enquiry: the date and time it was sent and which form it came from.',
+          'When we have done a job for you, we may e-mail you a link to review it. We keep when we sent it, the address we sent it to and who sent it; the link itself is not kept, only a code that recognises it, and it works for 30 days. If you send a review, we keep your rating, your words, the name to show, your suburb and when you agreed to us publishing them.',
           `A check that an enquiry comes from a person’s browser rather than an automated sender: while you type, your browser works out a small puzzle our server gives it and sends the answer with your enquiry. There is nothing to click, no cookie, nothing stored on your device and no other company involved. The answer says nothing about you or your device; a puzzle can be answered for ${PROOF_OF_WORK_LIFETIME_MINUTES} minutes, and our server keeps a used answer for no more than a day after that, so it cannot be used twice.`,
           'Technical information recorded when you visit: our web server logs the pages requested, when, and how it answered. It never logs your full IP address: when the limit on our forms turns a request away, it logs only the first part (for example 203.0.113.x), which shows the network the request came from but not the device that sent it. The company that hosts the site may also log your IP address and browser type.',
         ],
@@ -108,6 +109,7 @@ export function privacyPolicyFor({ leadRetentionDays }: PrivacySettings) {
         list: [
           'reply to your enquiry, call you back and prepare a quote;',
           'arrange, carry out and follow up the work you ask us to do;',
+          'once a job is done, ask you for a review, and publish it on this website if you agree to that;',
           'invoice you or your insurer, and help with an insurance claim if you ask us to;',
           'keep the business records the law requires, such as tax records;',
           'keep this website secure and limit abuse of its forms: the server uses the IP address a form is sent from for ten minutes, to limit how many enquiries one address can send. It is not stored with your enquiry.',
@@ -153,6 +155,7 @@ export function privacyPolicyFor({ leadRetentionDays }: PrivacySettings) {
         list: [
           `Enquiries sent through this website are deleted from our lead database ${retentionPeriod(leadRetentionDays)} after they were sent, whether or not they led to a job.`,
           `A submission our website's checks take for spam (for example one with a link, or the same message sent again) is not passed on to us. It is kept ${retentionPeriod(SPAM_RETENTION_DAYS)} so that we can still answer a real enquiry caught by mistake, then deleted.`,
+          `A review request and an unpublished review are kept with your enquiry and deleted with it, ${retentionPeriod(leadRetentionDays)} after the enquiry was sent. A review you agreed to us publishing stays on this website until you ask us to take it down.`,
           `Backups of our lead database are kept for no more than ${facts.leadBackupRetention.days} days, so a copy of an enquiry in a backup is gone no more than ${facts.leadBackupRetention.days} days after the enquiry was deleted.`,
           'Records of jobs we carry out, including quotes and invoices, are kept for 7 years, as the Tax Administration Act 1994 requires for business records.',
           `Technical server logs are kept for no more than ${facts.serverLogRetention.days} days, unless we need them to investigate misuse of the site.`,
