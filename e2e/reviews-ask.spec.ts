@@ -248,6 +248,44 @@ test('the customer is told what to fix, then sends a review once, without JavaSc
   await page.context().close();
 });
 
+test('"Ask again" sends a new link, and with JavaScript the review carries a proof of work', async ({
+  browser,
+}) => {
+  const owner = await withoutJavaScript(browser);
+  await signInAsOwner(owner.context(), server, 'kiri@glass.example.nz');
+  await owner.goto(`${site}/admin/leads/${leadId}`);
+  const before = smtp.messages.length;
+  await owner.getByTestId('review-ask').getByRole('button', { name: 'Ask again' }).click();
+  await expect(owner.getByRole('status')).toHaveText(
+    'Review request sent. Their link works for 30 days.',
+  );
+  await owner.context().close();
+  const pattern = new RegExp(`${site}/review/[A-Za-z0-9_-]{43}`);
+  let mail = smtp.messages.slice(before).find((m) => m.envelope.to.includes(CUSTOMER.email));
+  while (!mail) {
+    await smtp.waitForMessages(smtp.messages.length + 1);
+    mail = smtp.messages.slice(before).find((m) => m.envelope.to.includes(CUSTOMER.email));
+  }
+  const again = pattern.exec(mail.parsed.text ?? '')![0];
+  expect(again).not.toBe(link);
+
+  const context = await browser.newContext({ viewport: PHONE_WIDTH });
+  const page = await context.newPage();
+  await page.goto(again);
+  await page.getByRole('radio', { name: '5 stars' }).check();
+  await page
+    .getByRole('textbox', { name: 'Your review' })
+    .fill('Second job, a new mirror for the hallway, just as good as the first.');
+  await page.getByRole('textbox', { name: 'Suburb or town' }).fill('Bethlehem');
+  await page.getByRole('checkbox').check();
+  const sent = page.waitForRequest((request) => request.method() === 'POST');
+  await page.getByRole('button', { name: 'Send my review' }).click();
+  const proof = new URLSearchParams((await sent).postData() ?? '').get('altcha');
+  expect(proof).toMatch(/^[A-Za-z0-9+/=]{40,}$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you for your review');
+  await context.close();
+});
+
 test('an unknown link is a kind 404, and no review link is ever indexed', async ({
   browser,
   request,
