@@ -100,6 +100,8 @@ describe('parseEnv (docs/operations.md, Environment)', () => {
     expect(env.LEAD_WEBHOOK_SECRET).toBe(secret);
     expect(env.LEAD_RETENTION_DAYS).toBe(365);
     expect(parseEnv({ URGENT_ESCALATE_MINUTES: '3' }).URGENT_ESCALATE_MINUTES).toBe(3);
+    expect(parseEnv({}).FOLLOW_UP_QUOTED_DAYS).toBe(3);
+    expect(parseEnv({ FOLLOW_UP_QUOTED_DAYS: ' 5 ' }).FOLLOW_UP_QUOTED_DAYS).toBe(5);
   });
 
   it('defaults LEAD_ACCEPT to delivered when a target is configured; webhook is its old name', () => {
@@ -176,7 +178,18 @@ describe('parseEnv (docs/operations.md, Environment)', () => {
     [{ URGENT_ESCALATE_MINUTES: '0' }, 'URGENT_ESCALATE_MINUTES'],
     [{ URGENT_ESCALATE_MINUTES: 'ten' }, 'URGENT_ESCALATE_MINUTES'],
     [{ URGENT_ESCALATE_MINUTES: '2.5' }, 'URGENT_ESCALATE_MINUTES'],
+    [{ FOLLOW_UP_QUOTED_DAYS: '0' }, 'FOLLOW_UP_QUOTED_DAYS'],
+    [{ FOLLOW_UP_QUOTED_DAYS: '-3' }, 'FOLLOW_UP_QUOTED_DAYS'],
+    [{ FOLLOW_UP_QUOTED_DAYS: '2.5' }, 'FOLLOW_UP_QUOTED_DAYS'],
+    [{ FOLLOW_UP_QUOTED_DAYS: 'three' }, 'FOLLOW_UP_QUOTED_DAYS'],
+    [{ FOLLOW_UP_QUOTED_DAYS: '' }, 'FOLLOW_UP_QUOTED_DAYS'],
   ])('rejects %o with a message naming %s', (source, variable) => {
     expect(() => parseEnv(source)).toThrow(new RegExp(`Invalid environment:[\\s\\S]*${variable}:`));
+  });
+
+  it('says what FOLLOW_UP_QUOTED_DAYS must be', () => {
+    expect(() => parseEnv({ FOLLOW_UP_QUOTED_DAYS: '2.5' })).toThrow(
+      'FOLLOW_UP_QUOTED_DAYS: must be a whole number of days, from 1 to 365',
+    );
   });
 });

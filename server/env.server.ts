@@ -80,6 +80,8 @@ const trustProxy = z
     return list;
   });
 
+const FOLLOW_UP_DAYS_MESSAGE = 'must be a whole number of days, from 1 to 365';
+
 const envSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
@@ -172,6 +174,15 @@ const envSchema = z
     // An urgent lead nobody said "I'm on it" to within this many minutes is
     // pushed and e-mailed again (docs/operations.md, "I'm on it" and escalation).
     URGENT_ESCALATE_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
+    // A lead quoted this many days ago and not moved on is a quote to chase:
+    // under "Follow up" in the inbox and in the morning e-mail
+    // (docs/operations.md#follow-ups).
+    FOLLOW_UP_QUOTED_DAYS: z.coerce
+      .number({ error: FOLLOW_UP_DAYS_MESSAGE })
+      .int({ error: FOLLOW_UP_DAYS_MESSAGE })
+      .min(1, { error: FOLLOW_UP_DAYS_MESSAGE })
+      .max(365, { error: FOLLOW_UP_DAYS_MESSAGE })
+      .default(3),
     GTAG_ID: optionalText.pipe(
       z
         .string()

@@ -124,6 +124,7 @@ export async function createRuntime(
   const ownerPages = ownerPagesContext(env, store, logger, identity);
   ownerPages.backup = () => backup.status();
   ownerPages.delivery = leads.delivery;
+  ownerPages.followUpQuotedDays = env.FOLLOW_UP_QUOTED_DAYS;
   return {
     storeKind,
     apiRouter: leads.apiRouter,

@@ -71,6 +71,11 @@ export interface OwnerPagesContext {
    * it to each. Unset: "Not spam" makes it new with nothing to send.
    */
   delivery?: LeadDeliveryControl;
+  /**
+   * FOLLOW_UP_QUOTED_DAYS (server/runtime.server.ts sets it): a lead quoted
+   * this many days ago is a quote to chase under "Follow up". Unset: 3.
+   */
+  followUpQuotedDays?: number;
 }
 
 /** What the review request needs that the business details do not give. */
