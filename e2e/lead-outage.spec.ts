@@ -18,6 +18,7 @@ import {
   POSTGRES_BINARIES_SKIP_MESSAGE,
   type PrivatePostgres,
 } from './support/postgres-server.ts';
+import { NO_ATTRIBUTION } from '../app/leads/intake/attribution.ts';
 
 /**
  * The store down is an outage, not a crash: a real
@@ -202,6 +203,7 @@ test('two server processes on one PostgreSQL: one rate limit, each lead delivere
         status: 'accepted',
         idempotency_key: null,
         urgent: false,
+        attribution: NO_ATTRIBUTION,
       },
       [],
     );

@@ -11,6 +11,7 @@ import {
   type SiteServer,
 } from './support/lead-server.ts';
 import { signInAsOwner } from './support/owner-session.ts';
+import { NO_ATTRIBUTION } from '../app/leads/intake/attribution.ts';
 
 /**
  * "Follow up" at the top of the inbox (docs/operations.md#follow-ups), as
@@ -50,6 +51,7 @@ function lead(overrides: Partial<LeadRecord>): LeadRecord {
     status: 'accepted',
     idempotency_key: null,
     urgent: false,
+    attribution: NO_ATTRIBUTION,
     ...overrides,
   };
 }

@@ -13,6 +13,7 @@ import {
 import type { LeadRecord, AppStore } from '../app/db/store.server.ts';
 import { STORE_BACKENDS, type StoreHarness } from '../app/leads/testing/test-support.server.ts';
 import { leadPhotoRoute, PHOTO_CSP } from './lead-photo-route.server.ts';
+import { NO_ATTRIBUTION } from '../app/leads/intake/attribution.ts';
 
 /**
  * The signed photo links of a webhook's JSON (docs/operations.md#webhook-payload),
@@ -35,6 +36,7 @@ function lead(): LeadRecord {
     status: 'accepted',
     idempotency_key: null,
     urgent: false,
+    attribution: NO_ATTRIBUTION,
   };
 }
 

@@ -550,4 +550,16 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Where an enquiry came from (docs/operations.md#where-enquiries-come-from):
+    // the first page of the visit, the site that sent the visitor, the
+    // campaign tags and the Google click id, as one JSON object written with
+    // the lead and read whole. Null when nothing is known, as for every lead
+    // stored before this.
+    version: 25,
+    name: 'lead attribution',
+    sql: `
+      ALTER TABLE leads ADD COLUMN attribution jsonb;
+    `,
+  },
 ];

@@ -8,6 +8,7 @@ import { SQLITE_MIGRATIONS } from './migrations.sqlite.server.ts';
 import { CLAIM_SQL } from './leads/leads.sqlite.server.ts';
 import { SQLITE_FILE_NAME } from './store-sqlite.server.ts';
 import type { DeliveryRecord, AppStore } from './store.server.ts';
+import { NO_ATTRIBUTION } from '../leads/intake/attribution.ts';
 import {
   POSTGRES_SKIP_MESSAGE,
   postgresHarness,
@@ -361,6 +362,7 @@ describe('upgrading a store whose delivery rows held webhook addresses', () => {
         status: 'accepted',
         idempotency_key: null,
         urgent: false,
+        attribution: NO_ATTRIBUTION,
       },
       [],
     );
@@ -579,11 +581,18 @@ const URGENT_LEAD = {
   status: 'accepted',
   idempotency_key: null,
   urgent: true,
+  attribution: NO_ATTRIBUTION,
 } as const;
 
 async function expectUpgradedToUrgent(store: AppStore) {
   expect(await store.getLead(V6_LEAD)).toEqual(
-    expect.objectContaining({ urgent: false, stage: 'new', name: 'Aroha Ngata' }),
+    expect.objectContaining({
+      urgent: false,
+      stage: 'new',
+      name: 'Aroha Ngata',
+      // Nothing is known of where an earlier lead came from.
+      attribution: NO_ATTRIBUTION,
+    }),
   );
   await store.insertLead({ ...URGENT_LEAD }, []);
   expect((await store.exportLeads()).map((lead) => [lead.id, lead.urgent])).toEqual([

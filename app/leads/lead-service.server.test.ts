@@ -23,6 +23,7 @@ import {
   type Receiver,
   type StoreHarness,
 } from './testing/test-support.server.ts';
+import { NO_ATTRIBUTION } from './intake/attribution.ts';
 
 const input = {
   name: 'Aroha Ngata',
@@ -328,6 +329,7 @@ for (const backend of STORE_BACKENDS)
             created_at: result.created_at,
             source: 'quote_form',
             urgent: false,
+            attribution: NO_ATTRIBUTION,
             photos: [],
           });
           expect(hook.requests[0]?.headers['idempotency-key']).toBe(result.id);

@@ -31,6 +31,7 @@ import {
   type TargetAttempt,
 } from './delivery/targets.server.ts';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './delivery/webhooks.server.ts';
+import { attributionOf } from './intake/attribution.ts';
 import {
   messageKey,
   REPEAT_WINDOW_MS,
@@ -329,6 +330,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       status,
       idempotency_key: null,
       urgent: value.urgent,
+      attribution: attributionOf(value),
       spam_reason: reason,
       message_key: messageKey(value),
     };

@@ -48,6 +48,7 @@ export function exportRecord(
     acknowledged_at: lead.acknowledged_at,
     acknowledged_by: lead.acknowledged_by,
     job_value_nzd: jobValueDecimal(lead.job_value_cents),
+    attribution: { ...lead.attribution },
     deliveries: lead.deliveries.map((delivery) => ({
       target: delivery.label,
       state: delivery.state,

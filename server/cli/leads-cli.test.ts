@@ -11,6 +11,7 @@ import type { LeadRecord, AppStore, NewLeadPhoto } from '../../app/db/store.serv
 import { startSmtpServer } from '../../app/leads/testing/smtp-test-support.server.ts';
 import { startReceiver, tempDataDir } from '../../app/leads/testing/test-support.server.ts';
 import { csvCell, deliverySummary, main } from './leads-cli.ts';
+import { NO_ATTRIBUTION } from '../../app/leads/intake/attribution.ts';
 
 const CLI = path.join(import.meta.dirname, 'leads-cli.ts');
 
@@ -111,9 +112,22 @@ function lead(overrides: Partial<LeadRecord>): LeadRecord {
     status: 'accepted',
     idempotency_key: null,
     urgent: false,
+    attribution: NO_ATTRIBUTION,
     ...overrides,
   };
 }
+
+/** Where the pending lead came from: a Google ad, a campaign tag that reads as a formula. */
+const PENDING_ATTRIBUTION = {
+  landing: '/?utm_source=google&utm_medium=cpc&gclid=Cj0KCQ',
+  referrer: 'www.google.com',
+  utm_source: 'google',
+  utm_medium: 'cpc',
+  utm_campaign: '=HYPERLINK("http://evil.example")',
+  utm_term: 'shower glass, frameless',
+  utm_content: null,
+  gclid: 'Cj0KCQ',
+};
 
 /** Starts like a formula, and runs over two lines. */
 const PENDING_NOTE = '=Rang back Tue 3 pm,\nquote sent for "double glazing"';
@@ -130,6 +144,7 @@ describe('leads CLI', () => {
       service: 'Home Glass',
       message: 'Service type: Home Glass. Postal code: 3110',
       urgent: true,
+      attribution: PENDING_ATTRIBUTION,
     }),
     hostile: lead({
       created_at: '2025-03-03T09:00:00.000Z',
@@ -327,6 +342,7 @@ describe('leads CLI', () => {
       'acknowledged_at',
       'acknowledged_by',
       'job_value_nzd',
+      'attribution',
       'deliveries',
       'photos',
     ]);
@@ -337,6 +353,7 @@ describe('leads CLI', () => {
         urgent: false,
         acknowledged_at: null,
         acknowledged_by: null,
+        attribution: NO_ATTRIBUTION,
       }),
     );
     expect(exported[1]).toEqual({
@@ -406,10 +423,30 @@ describe('leads CLI', () => {
       'delivery',
       'deliveries',
       'job_value_nzd',
+      'landing',
+      'referrer',
+      'utm_source',
+      'utm_medium',
+      'utm_campaign',
+      'utm_term',
+      'utm_content',
+      'gclid',
     ]);
     expect(rows).toHaveLength(5);
-    expect(rows.every((row) => row.length === 17)).toBe(true);
+    expect(rows.every((row) => row.length === 25)).toBe(true);
     expect(rows.map((row) => row[16])).toEqual(['job_value_nzd', '', '', '', '1250.50']);
+    // Where each lead came from, in columns of the same names; empty when not known.
+    expect(rows[2]?.slice(17)).toEqual([
+      '/?utm_source=google&utm_medium=cpc&gclid=Cj0KCQ',
+      'www.google.com',
+      'google',
+      'cpc',
+      `'=HYPERLINK("http://evil.example")`,
+      'shower glass, frameless',
+      '',
+      'Cj0KCQ',
+    ]);
+    expect(rows[1]?.slice(17)).toEqual(['', '', '', '', '', '', '', '']);
     expect(rows[4]?.[5]).toBe('Mere Pōtae');
     expect(rows[4]?.[9]).toBe('Ranchslider in Pāpāmoa, another in Ōmokoroa');
     const hostile = rows[3]!;
@@ -566,7 +603,12 @@ for (const backend of BACKENDS) {
         old: person({ created_at: ago(800), message: 'Old enquiry from Ōmokoroa' }),
         first: person({ created_at: ago(10), message: 'Ranchslider in Pāpāmoa' }),
         other: lead({ created_at: ago(5), email: 'someone@example.co.nz' }),
-        second: person({ created_at: ago(1), source: 'quote_form', phone: '027 555 0202' }),
+        second: person({
+          created_at: ago(1),
+          source: 'quote_form',
+          phone: '027 555 0202',
+          attribution: { ...NO_ATTRIBUTION, landing: '/quote', gclid: 'mere-click-1' },
+        }),
       };
       PHOTOS_OF.set(rows.second.id, [{ data: PHOTO_BYTES, width: 4, height: 3 }]);
       seeded = await backend.seed(Object.values(rows));
@@ -586,6 +628,7 @@ for (const backend of BACKENDS) {
           email: 'mere@example.co.nz',
           phone: '027 555 0202',
           source: 'quote_form',
+          attribution: { ...NO_ATTRIBUTION, landing: '/quote', gclid: 'mere-click-1' },
           deliveries: [expect.objectContaining({ target: LABEL_A, state: 'pending' })],
           photos: [
             {
@@ -600,6 +643,7 @@ for (const backend of BACKENDS) {
         }),
       );
       expect(exported[0]?.photos).toEqual([]);
+      expect(exported[0]?.attribution).toEqual(NO_ATTRIBUTION);
       expect(result.stdout).not.toContain('someone@example.co.nz');
     });
 
@@ -616,6 +660,11 @@ for (const backend of BACKENDS) {
         'Old enquiry from Ōmokoroa',
         'Ranchslider in Pāpāmoa',
         'Cracked pane',
+      ]);
+      expect(csv.slice(1).map((row) => [row[17], row[24]])).toEqual([
+        ['', ''],
+        ['', ''],
+        ['/quote', 'mere-click-1'],
       ]);
     });
 
@@ -644,6 +693,8 @@ for (const backend of BACKENDS) {
       const store = await seeded.open();
       try {
         expect(await store.getLeadPhoto(rows.second.id, 0)).toBeNull();
+        // Where they came from went with them.
+        expect(JSON.stringify(await store.exportLeads())).not.toContain('mere-click-1');
       } finally {
         await store.close();
       }

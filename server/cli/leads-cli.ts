@@ -13,6 +13,7 @@ import {
   toJson,
 } from '../../app/leads/person-data.server.ts';
 import { retentionCutoff } from '../../app/leads/retention.ts';
+import { ATTRIBUTION_FIELDS } from '../../app/leads/intake/attribution.ts';
 import { deliverToTargets, type DeliveryOutcome } from '../../app/leads/delivery/targets.server.ts';
 import {
   type DeliveryRecord,
@@ -25,6 +26,7 @@ import { openStoreForBuild } from '../site-content-build.server.ts';
 import { createDeliveryTargets } from '../delivery-targets.server.ts';
 import { EnvError, parseEnv, type Env } from '../env.server.ts';
 import { jobValueDecimal } from '../../app/leads/job-value.ts';
+import { NO_ATTRIBUTION } from '../../app/leads/intake/attribution.ts';
 
 /**
  * The operator's view of the store (docs/operations.md#commands):
@@ -215,6 +217,8 @@ export const CSV_COLUMNS = [
   'delivery',
   'deliveries',
   'job_value_nzd',
+  // Where the lead came from (docs/operations.md#where-enquiries-come-from).
+  ...ATTRIBUTION_FIELDS,
 ] as const;
 
 export function toCsv(leads: readonly LeadWithDeliveries[]): string {
@@ -240,6 +244,7 @@ export function toCsv(leads: readonly LeadWithDeliveries[]): string {
         deliverySummary(lead),
         deliveries,
         jobValueDecimal(lead.job_value_cents),
+        ...ATTRIBUTION_FIELDS.map((field) => lead.attribution[field]),
       ]
         .map(csvCell)
         .join(','),
@@ -459,6 +464,7 @@ async function testDelivery(env: Env, io: CliIo): Promise<number> {
       status: 'accepted',
       idempotency_key: null,
       urgent: false,
+      attribution: NO_ATTRIBUTION,
     };
     const attempts = await deliverToTargets(delivery.targets, lead, { test: true });
     for (const { target, outcome } of attempts) {

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { LeadRecord, AppStore, NewDelivery, NewLeadPhoto } from '../store.server.ts';
 import { iso, nextTime, openStorePerTest, type StoreHarness } from '../store.contract.ts';
+import { NO_ATTRIBUTION, type LeadAttribution } from '../../leads/intake/attribution.ts';
 
 /**
  * The behaviour every store must have for the leads and their outbox
@@ -32,9 +33,22 @@ export function makeLead(overrides: Partial<LeadRecord> = {}): LeadRecord {
     status: 'accepted',
     idempotency_key: null,
     urgent: false,
+    attribution: NO_ATTRIBUTION,
     ...overrides,
   };
 }
+
+/** Where a visitor came from, every field at its longest or awkward. */
+export const FULL_ATTRIBUTION: LeadAttribution = {
+  landing: `/?utm_source=google&utm_medium=cpc&gclid=${'G'.repeat(160)}`,
+  referrer: 'www.google.com',
+  utm_source: 'google',
+  utm_medium: 'cpc',
+  utm_campaign: 'Showers — Pāpāmoa “winter” 😀',
+  utm_term: '=HYPERLINK("x")',
+  utm_content: 'c'.repeat(200),
+  gclid: 'G'.repeat(160),
+};
 
 export const pending = (target: string, at: string | null): NewDelivery => ({
   target,
@@ -110,6 +124,44 @@ export function runLeadsContract(
         ],
       });
       expect(await store.findByIdempotencyKey('key-0001')).toEqual(lead);
+    });
+
+    it('keeps where the lead came from, read back by every query; null when not known', async () => {
+      const lead = makeLead({ attribution: FULL_ATTRIBUTION, idempotency_key: 'attributed-1' });
+      const partial = { ...NO_ATTRIBUTION, landing: '/contact' };
+      const other = makeLead({ attribution: partial, email: lead.email });
+      const unknown = makeLead({ email: lead.email });
+      await store.insertLead(lead, [pending(HOOK_A, lead.created_at)]);
+      await store.insertLead(other, []);
+      await store.insertLead(unknown, []);
+      expect((await store.getLead(lead.id))?.attribution).toEqual(FULL_ATTRIBUTION);
+      expect((await store.findByIdempotencyKey('attributed-1'))?.attribution).toEqual(
+        FULL_ATTRIBUTION,
+      );
+      const attributions = [FULL_ATTRIBUTION, partial, NO_ATTRIBUTION];
+      expect((await store.exportLeads()).map((l) => l.attribution)).toEqual(attributions);
+      expect((await store.findLeadsByEmail(lead.email)).map((l) => l.attribution)).toEqual(
+        attributions,
+      );
+      const newestFirst = [...attributions].reverse();
+      expect((await store.listLeads()).map((l) => l.attribution)).toEqual(newestFirst);
+      expect((await store.searchLeads()).leads.map((l) => l.attribution)).toEqual(newestFirst);
+      // The webhook's lead comes with its claim.
+      const [claim] = await store.claimDueDeliveries({
+        owner: 'worker-1',
+        now: nextTime(),
+        leaseUntil: nextTime(),
+        limit: 5,
+        targets: TARGETS,
+      });
+      expect(claim?.lead).toEqual(lead);
+      // Deleted with the lead: nothing of it is left to read.
+      expect(await store.deleteLeads([lead.id])).toBe(1);
+      expect(await store.getLead(lead.id)).toBeNull();
+      expect((await store.exportLeads()).map((l) => l.attribution)).toEqual([
+        partial,
+        NO_ATTRIBUTION,
+      ]);
     });
 
     it('keeps one lead per idempotency key and reports the holder', async () => {

@@ -33,9 +33,10 @@ import {
 } from './leads.server.ts';
 import { clipError } from '../store.server.ts';
 import { iso, textOrNull, UUID, type Row } from '../postgres-values.server.ts';
+import { attributionColumn, readAttribution } from './lead-attribution.server.ts';
 
 const LEAD_COLUMNS =
-  'id, name, email, phone, service, message, created_at, source, status, idempotency_key, urgent';
+  'id, name, email, phone, service, message, created_at, source, status, idempotency_key, urgent, attribution';
 /**
  * The inbox's order (docs/operations.md#urgent-enquiries): an urgent lead
  * the owner has not yet moved past `new` on top, then newest first.
@@ -62,6 +63,7 @@ function toLead(row: Row, prefix = ''): LeadRecord {
     status: String(get('status')) as LeadStatus,
     idempotency_key: textOrNull(get('idempotency_key')),
     urgent: get('urgent') === true,
+    attribution: readAttribution(get('attribution')),
   };
 }
 
@@ -170,6 +172,7 @@ export class PostgresLeadsStore implements LeadsStore {
         lead.status,
         lead.idempotency_key,
         lead.urgent,
+        attributionColumn(lead.attribution),
         // A spam lead is at the stage `spam` from the start, and spam since it came.
         lead.status === 'spam' ? 'spam' : 'new',
         lead.status === 'spam' ? (lead.spam_reason ?? 'trap') : null,
@@ -178,8 +181,8 @@ export class PostgresLeadsStore implements LeadsStore {
       ];
       const insertLead = `INSERT INTO leads (${LEAD_COLUMNS}, stage, spam_reason, spam_at, message_key,
              stage_changed_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8, $9, $10, $11, $12, $13,
-             $14::timestamptz, $15, $7::timestamptz)
+           VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8, $9, $10, $11, $12::jsonb, $13,
+             $14, $15::timestamptz, $16, $7::timestamptz)
            ON CONFLICT (idempotency_key) DO NOTHING
            RETURNING id`;
       const deliveryValues = [
@@ -193,7 +196,7 @@ export class PostgresLeadsStore implements LeadsStore {
              (lead_id, target, label, state, attempts, next_attempt_at, position)
            SELECT lead.id, u.target, u.label, u.state, 0, u.next_attempt_at, u.position
            FROM lead
-           CROSS JOIN unnest($16::text[], $17::text[], $18::text[], $19::timestamptz[], $20::int[])
+           CROSS JOIN unnest($17::text[], $18::text[], $19::text[], $20::timestamptz[], $21::int[])
              AS u (target, label, state, next_attempt_at, position)`;
       // Named, so each connection parses and plans them once. Without targets
       // (stored mode, nothing to deliver) the deliveries table is not touched,
@@ -207,7 +210,7 @@ export class PostgresLeadsStore implements LeadsStore {
            INSERT INTO lead_photos (lead_id, position, data, width, height, byte_size)
            SELECT lead.id, p.position, p.data, p.width, p.height, p.byte_size
            FROM lead
-           CROSS JOIN unnest($21::int[], $22::bytea[], $23::int[], $24::int[], $25::int[])
+           CROSS JOIN unnest($22::int[], $23::bytea[], $24::int[], $25::int[], $26::int[])
              AS p (position, data, width, height, byte_size)
          )
          SELECT count(*) AS inserted FROM lead`,
@@ -339,7 +342,7 @@ export class PostgresLeadsStore implements LeadsStore {
               l.id AS l_id, l.name AS l_name, l.email AS l_email, l.phone AS l_phone,
               l.service AS l_service, l.message AS l_message, l.created_at AS l_created_at,
               l.source AS l_source, l.status AS l_status, l.idempotency_key AS l_idempotency_key,
-              l.urgent AS l_urgent
+              l.urgent AS l_urgent, l.attribution AS l_attribution
        FROM claimed c JOIN leads l ON l.id = c.lead_id
        ORDER BY c.next_attempt_at`,
       [options.owner, options.leaseUntil, options.now, options.limit, options.targets],

@@ -1,4 +1,5 @@
 import type { LeadSource } from '../../leads/intake/schema.ts';
+import type { LeadAttribution } from '../../leads/intake/attribution.ts';
 
 /*
  * The leads and their outbox (docs/operations.md#lead-record, #delivery):
@@ -7,7 +8,7 @@ import type { LeadSource } from '../../leads/intake/schema.ts';
  * it; the store (store.server.ts) is made of this and the other domains.
  */
 
-export type { LeadSource };
+export type { LeadSource, LeadAttribution };
 
 /**
  * - `received`: committed in `delivered` mode while the first delivery attempt
@@ -82,6 +83,13 @@ export interface LeadRecord {
    * while it is at the first stage.
    */
   urgent: boolean;
+  /**
+   * Where the visitor came from (docs/operations.md#where-enquiries-come-from):
+   * the first page of their visit, the site that sent them, the campaign tags
+   * and the Google click id; every field null when not known (a lead stored
+   * before it was kept, a program that sent none).
+   */
+  attribution: LeadAttribution;
   /**
    * Written with a new lead, not read back here (LeadSpam is): the rule that
    * caught it when its status is `spam`.

@@ -32,6 +32,7 @@ import {
 } from './leads.server.ts';
 import { clipError } from '../store.server.ts';
 import type { SqliteConnection } from '../sqlite-connection.server.ts';
+import { attributionColumn, readAttribution } from './lead-attribution.server.ts';
 
 export type Row = Record<string, SQLOutputValue>;
 
@@ -42,7 +43,7 @@ export type Row = Record<string, SQLOutputValue>;
 const INBOX_ORDER = `(urgent = 1 AND stage = 'new') DESC, created_at DESC`;
 
 export const LEAD_COLUMNS =
-  'id, name, email, phone, service, message, created_at, source, status, idempotency_key, urgent';
+  'id, name, email, phone, service, message, created_at, source, status, idempotency_key, urgent, attribution';
 const DELIVERY_COLUMNS =
   'lead_id, target, label, state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_expires_at';
 /**
@@ -86,6 +87,7 @@ export function toLead(row: Row): LeadRecord {
     status: String(row.status) as LeadStatus,
     idempotency_key: row.idempotency_key === null ? null : String(row.idempotency_key),
     urgent: Number(row.urgent) === 1,
+    attribution: readAttribution(row.attribution),
   };
 }
 
@@ -212,7 +214,7 @@ export class SqliteLeadsStore implements Omit<LeadsStore, LeadAlertMethods> {
         .statement(
           `INSERT INTO leads (${LEAD_COLUMNS}, stage, spam_reason, spam_at, message_key,
              stage_changed_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?7, ?, ?, ?, ?, ?, ?, ?, ?, ?7)
+           VALUES (?, ?, ?, ?, ?, ?, ?7, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?7)
            ON CONFLICT (idempotency_key) DO NOTHING`,
         )
         .run(
@@ -227,6 +229,7 @@ export class SqliteLeadsStore implements Omit<LeadsStore, LeadAlertMethods> {
           lead.status,
           lead.idempotency_key,
           lead.urgent ? 1 : 0,
+          attributionColumn(lead.attribution),
           // A spam lead is at the stage `spam` from the start, and spam since it came.
           lead.status === 'spam' ? 'spam' : 'new',
           lead.status === 'spam' ? (lead.spam_reason ?? 'trap') : null,

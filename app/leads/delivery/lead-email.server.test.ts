@@ -34,6 +34,7 @@ import {
 } from '../testing/test-support.server.ts';
 import { webhookTargets } from './webhooks.server.ts';
 import { pushTarget } from './push.server.ts';
+import { NO_ATTRIBUTION } from '../intake/attribution.ts';
 
 const lead: LeadRecord = {
   id: '6f1c7f0e-8a51-4c1f-9a0e-2f3b0d9e1a11',
@@ -47,6 +48,7 @@ const lead: LeadRecord = {
   status: 'accepted',
   idempotency_key: null,
   urgent: false,
+  attribution: NO_ATTRIBUTION,
 };
 
 const options = {

@@ -22,6 +22,7 @@ import {
   tempDataDir,
   type Receiver,
 } from '../testing/test-support.server.ts';
+import { NO_ATTRIBUTION } from '../intake/attribution.ts';
 
 /** The top of each jittered wait: the schedule itself. */
 const noJitter = { random: () => 1 };
@@ -167,6 +168,7 @@ describe('outbox worker', () => {
       status: 'accepted',
       idempotency_key: null,
       urgent: false,
+      attribution: NO_ATTRIBUTION,
     };
     await store.insertLead(
       lead,
@@ -496,6 +498,7 @@ describe('outbox worker', () => {
           status,
           idempotency_key: null,
           urgent: false,
+          attribution: NO_ATTRIBUTION,
         },
         [
           {
@@ -526,6 +529,7 @@ describe('outbox worker', () => {
         status: 'received',
         idempotency_key: null,
         urgent: false,
+        attribution: NO_ATTRIBUTION,
       },
       [{ target: 'webhook:x', label: 'webhook 1 (x)', state: 'pending', next_attempt_at: null }],
     );

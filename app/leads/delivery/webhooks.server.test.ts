@@ -18,6 +18,7 @@ import {
   webhookTargets,
   type WebhookPayload,
 } from './webhooks.server.ts';
+import { NO_ATTRIBUTION } from '../intake/attribution.ts';
 
 const payload: WebhookPayload = {
   id: '6f1c7f0e-8a51-4c1f-9a0e-2f3b0d9e1a11',
@@ -29,6 +30,7 @@ const payload: WebhookPayload = {
   created_at: '2025-03-01T00:00:00.000Z',
   source: 'contact_form',
   urgent: false,
+  attribution: NO_ATTRIBUTION,
   photos: [],
 };
 
@@ -189,6 +191,35 @@ describe('webhook targets', () => {
       false,
     ]);
     expect(hook.requests[0]?.json).toEqual({ ...payload, urgent: true });
+  });
+
+  it('say where the enquiry came from: "attribution", every field null when not known', async () => {
+    const hook = await receiver('ok');
+    const [target] = webhookTargets([hook.url]);
+    const attribution = {
+      ...NO_ATTRIBUTION,
+      landing: '/?utm_source=google&utm_medium=cpc&gclid=Cj0KCQ',
+      referrer: 'www.google.com',
+      utm_source: 'google',
+      utm_medium: 'cpc',
+      gclid: 'Cj0KCQ',
+    };
+    await target?.deliver({ ...lead, attribution });
+    await target?.deliver(lead);
+    expect(hook.requests.map((request) => request.json)).toEqual([
+      { ...payload, attribution },
+      payload,
+    ]);
+    expect(payload.attribution).toEqual({
+      landing: null,
+      referrer: null,
+      utm_source: null,
+      utm_medium: null,
+      utm_campaign: null,
+      utm_term: null,
+      utm_content: null,
+      gclid: null,
+    });
   });
 
   it('classify refusals: 400, 401, 403, 404, 410, 422 are permanent, others are not', async () => {

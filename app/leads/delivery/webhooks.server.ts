@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import type { LeadRecord } from '../../db/store.server.ts';
+import type { LeadAttribution, LeadRecord } from '../../db/store.server.ts';
 import type { PhotoLinks } from './signed-photo-links.server.ts';
 import { webhookLabel, webhookTargetKey } from './target-names.ts';
 import {
@@ -50,6 +50,11 @@ export interface WebhookPayload {
   source: string;
   /** The visitor ticked "Glass broken now" (docs/operations.md#urgent-enquiries). */
   urgent: boolean;
+  /**
+   * Where the enquiry came from (docs/operations.md#where-enquiries-come-from):
+   * the eight fields, each null when not known.
+   */
+  attribution: LeadAttribution;
   /** The photos sent with the enquiry, by position; empty when there are none. */
   photos: WebhookPhoto[];
   /** Only on a lead sent by `leads test-delivery`. */
@@ -82,6 +87,7 @@ export function toWebhookPayload(
     created_at: lead.created_at,
     source: lead.source,
     urgent: lead.urgent,
+    attribution: { ...lead.attribution },
     photos: [...(options.photos ?? [])],
     ...(options.test ? { test: true as const } : {}),
   };

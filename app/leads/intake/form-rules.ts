@@ -48,6 +48,16 @@ export const PHOTOS_NOT_TAKEN_MESSAGE =
   'This form takes no photos. Please send them with the contact or quote form.';
 /** A program's mistake, never a visitor's: the forms' checkbox sends URGENT_VALUE or nothing. */
 export const URGENT_MESSAGE = 'urgent must be "yes" (or true in JSON), or left out';
+/**
+ * Where the enquiry came from (attribution.ts): a program's mistake or a
+ * forged post, never a visitor's (the forms send what the site module kept,
+ * cut to the limit, without control characters).
+ */
+export const ATTRIBUTION_MESSAGE =
+  'landing, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content and gclid must each be text of at most 200 characters, without control characters';
+export const LANDING_MESSAGE =
+  'landing must be a path on this site with its query, starting with a single "/"';
+export const REFERRER_MESSAGE = 'referrer must be a host name only, such as www.google.com';
 
 // ---------------------------------------------------------------------------
 // Limits (docs/forms.md#contact-and-quote-forms, #home-call-back-form). Forms

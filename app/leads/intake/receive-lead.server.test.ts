@@ -22,7 +22,10 @@ import {
   URGENT_MESSAGE,
   URGENT_VALUE,
   type LeadSource,
+  ATTRIBUTION_MESSAGE,
+  REFERRER_MESSAGE,
 } from './schema.ts';
+import { NO_ATTRIBUTION } from './attribution.ts';
 import { openSqliteStore } from '../../db/store-sqlite.server.ts';
 import type { AppStore } from '../../db/store.server.ts';
 import {
@@ -499,5 +502,76 @@ describe('the same rules for every door', () => {
     );
     expect(outcome.status).toBe(400);
     expect(await store.exportLeads()).toEqual([]);
+  });
+});
+
+describe('where the enquiry came from (docs/operations.md#where-enquiries-come-from)', () => {
+  const visit = {
+    landing: '/?utm_source=google&utm_medium=cpc&gclid=Cj0KCQ',
+    referrer: 'www.google.com',
+    utm_source: 'google',
+    utm_medium: 'cpc',
+    utm_campaign: 'showers',
+    utm_term: '',
+    utm_content: '',
+    gclid: 'Cj0KCQ',
+  };
+  const kept = { ...visit, utm_term: null, utm_content: null };
+
+  it("the form's script sends the visit's fields: kept on the lead, and in the webhook", async () => {
+    const outcome = await viaApi(post('/api/leads', { ...enquiry, ...visit, form: 'quote_form' }));
+    expect(outcome).toMatchObject({ ok: true, status: 201 });
+    const [lead] = await store.exportLeads();
+    expect(lead?.attribution).toEqual(kept);
+    expect(receivers[0]?.requests[0]?.json).toMatchObject({ attribution: kept });
+  });
+
+  it.each([
+    ['hero_form', '/', callback],
+    ['contact_form', '/contact', enquiry],
+    ['quote_form', '/quote', enquiry],
+  ] as const)(
+    '%s posted without JavaScript: only the form’s page is known',
+    async (form, path, fields) => {
+      // Whatever a plain post claims, only its page is known for sure.
+      const outcome = await run(form, post(path, { ...fields, ...visit }));
+      expect(outcome.status).toBe(303);
+      const [lead] = await store.exportLeads();
+      expect(lead?.attribution).toEqual({ ...NO_ATTRIBUTION, landing: path });
+    },
+  );
+
+  it('a bad value is refused with its message, naming the field; nothing is stored', async () => {
+    const outcome = await viaApi(
+      post('/api/leads', { ...enquiry, form: 'contact_form', gclid: 'x'.repeat(201) }),
+    );
+    expect(outcome).toMatchObject({
+      ok: false,
+      status: 400,
+      error: ATTRIBUTION_MESSAGE,
+      fields: { gclid: ATTRIBUTION_MESSAGE },
+    });
+    expect(await store.exportLeads()).toEqual([]);
+  });
+
+  it('a program may send them or not', async () => {
+    const json = (body: unknown) =>
+      new Request(`${ORIGIN}/api/leads`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const lead = { ...enquiry, source: 'contact_form' };
+    expect(await viaApi(json(lead))).toMatchObject({ ok: true });
+    expect(await viaApi(json({ ...lead, utm_source: 'newsletter' }))).toMatchObject({ ok: true });
+    expect(await viaApi(json({ ...lead, referrer: 'https://x.example/' }))).toMatchObject({
+      ok: false,
+      status: 400,
+      fields: { referrer: REFERRER_MESSAGE },
+    });
+    expect((await store.exportLeads()).map((stored) => stored.attribution)).toEqual([
+      NO_ATTRIBUTION,
+      { ...NO_ATTRIBUTION, utm_source: 'newsletter' },
+    ]);
   });
 });

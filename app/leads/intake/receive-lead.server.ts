@@ -22,6 +22,7 @@ import {
   PHOTOS_TOO_LARGE_MESSAGE,
 } from './form-rules.ts';
 import { readLeadMultipart, type MultipartPart } from './multipart.server.ts';
+import { ATTRIBUTION_FIELDS } from './attribution.ts';
 import { firstValues, readText, type BodyRequest } from '../../http/body.server.ts';
 import {
   callbackToLead,
@@ -331,6 +332,26 @@ const LEAD_FORMS: Record<LeadSource, LeadForm> = {
   ),
 };
 
+/**
+ * The page of each form, where a plain post is sent: without JavaScript
+ * nothing of the visit is known but this (docs/operations.md#where-enquiries-come-from).
+ */
+export const FORM_PAGE_PATHS: Record<LeadSource, string> = {
+  hero_form: '/',
+  contact_form: '/contact',
+  quote_form: '/quote',
+};
+
+/**
+ * Where the enquiry came from, as the lead service is to check it: a plain
+ * post's page alone (what else it claims is not the visit's), or the fields
+ * the form's script sent as the site module kept them.
+ */
+function attributionInput(record: Record<string, unknown>, page: LeadSource | undefined) {
+  if (page) return { landing: FORM_PAGE_PATHS[page] };
+  return Object.fromEntries(ATTRIBUTION_FIELDS.map((field) => [field, record[field]]));
+}
+
 const isLeadSource = (value: unknown): value is LeadSource =>
   typeof value === 'string' && (LEAD_SOURCES as readonly string[]).includes(value);
 
@@ -422,6 +443,7 @@ async function answerLead(
       ...check.value,
       idempotency_key: record.idempotency_key,
       [HONEYPOT_FIELD]: record[HONEYPOT_FIELD],
+      ...attributionInput(record, page),
     };
   } else if (posted.length > 0 || photoError) {
     // A program's lead is checked before its photos are decoded.

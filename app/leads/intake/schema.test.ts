@@ -33,7 +33,11 @@ import {
   validateCallbackForm,
   validateEnquiryForm,
   validateLead,
+  ATTRIBUTION_MESSAGE,
+  LANDING_MESSAGE,
+  REFERRER_MESSAGE,
 } from './schema.ts';
+import { ATTRIBUTION_FIELDS, attributionOf, NO_ATTRIBUTION } from './attribution.ts';
 
 const enquiry = {
   name: 'Aroha Ngata',
@@ -619,5 +623,126 @@ describe('control characters', () => {
       message: 'Kia ora — ranchslider in Pāpāmoa 😀',
     });
     expect(result.ok).toBe(true);
+  });
+});
+
+describe('where the enquiry came from (docs/operations.md#where-enquiries-come-from)', () => {
+  const sent = {
+    landing: '/?utm_source=google&utm_medium=cpc&gclid=Cj0KCQ',
+    referrer: 'www.google.com',
+    utm_source: 'google',
+    utm_medium: 'cpc',
+    utm_campaign: 'showers-tauranga',
+    utm_term: 'shower glass',
+    utm_content: 'ad 2',
+    gclid: 'Cj0KCQ',
+  };
+
+  it('takes the eight fields, trimmed, each at most 200 characters', () => {
+    const result = validateLead({ ...lead, ...sent, utm_term: '  shower glass ' });
+    expect(result.ok && attributionOf(result.value)).toEqual(sent);
+    const longest = { landing: `/${'a'.repeat(199)}`, gclid: 'g'.repeat(200) };
+    const kept = validateLead({ ...lead, ...longest });
+    expect(kept.ok && attributionOf(kept.value)).toEqual({ ...NO_ATTRIBUTION, ...longest });
+    for (const field of ATTRIBUTION_FIELDS) {
+      const value = field === 'landing' ? `/${'a'.repeat(200)}` : 'a'.repeat(201);
+      expect(validateLead({ ...lead, [field]: value }), field).toEqual({
+        ok: false,
+        error: ATTRIBUTION_MESSAGE,
+        fields: { [field]: ATTRIBUTION_MESSAGE },
+      });
+    }
+  });
+
+  it('empty, null or absent means not known: null on the lead', () => {
+    const result = validateLead({ ...lead, landing: '', referrer: null, utm_source: '   ' });
+    expect(result.ok && attributionOf(result.value)).toEqual(NO_ATTRIBUTION);
+    expect(NO_ATTRIBUTION).toEqual(Object.fromEntries(ATTRIBUTION_FIELDS.map((f) => [f, null])));
+  });
+
+  it('refuses control characters and the bidirectional overrides in every field', () => {
+    for (const control of ['\u0000', '\u001b[31m', '\u0085', '\u202e', '\u007f']) {
+      for (const field of ATTRIBUTION_FIELDS) {
+        const value = field === 'landing' ? `/x${control}y` : `x${control}y`;
+        const result = failure(validateLead({ ...lead, [field]: value }));
+        expect(result.fields, `${field} ${JSON.stringify(control)}`).toEqual({
+          [field]: field === 'referrer' ? REFERRER_MESSAGE : ATTRIBUTION_MESSAGE,
+        });
+      }
+    }
+  });
+
+  it('refuses a value that is not text', () => {
+    for (const value of [42, true, ['/'], { a: 1 }]) {
+      expect(failure(validateLead({ ...lead, gclid: value })).fields).toEqual({
+        gclid: ATTRIBUTION_MESSAGE,
+      });
+    }
+  });
+
+  it('landing is a path on this site, with its query', () => {
+    for (const landing of ['/', '/quote', '/?utm_source=google', '/services/windows#top']) {
+      const result = validateLead({ ...lead, landing });
+      expect(result.ok && result.value.landing, landing).toBe(landing);
+    }
+    for (const landing of [
+      'https://evil.example/',
+      '//evil.example/x',
+      'quote',
+      '/a b',
+      'javascript:alert(1)',
+    ]) {
+      expect(validateLead({ ...lead, landing }), landing).toEqual({
+        ok: false,
+        error: LANDING_MESSAGE,
+        fields: { landing: LANDING_MESSAGE },
+      });
+    }
+  });
+
+  it('referrer is a bare host name, kept in lower case', () => {
+    for (const [referrer, kept] of [
+      ['www.google.com', 'www.google.com'],
+      ['WWW.Bing.COM', 'www.bing.com'],
+      ['localhost', 'localhost'],
+      ['xn--mori-qsa.nz', 'xn--mori-qsa.nz'],
+      ['com.google.android.gm', 'com.google.android.gm'],
+    ]) {
+      const result = validateLead({ ...lead, referrer });
+      expect(result.ok && result.value.referrer, referrer).toBe(kept);
+    }
+    for (const referrer of [
+      'https://www.google.com/',
+      'www.google.com/search',
+      'www.google.com:443',
+      'a..b',
+      '.example.com',
+      'user@example.com',
+      'two words',
+    ]) {
+      expect(validateLead({ ...lead, referrer }), referrer).toEqual({
+        ok: false,
+        error: REFERRER_MESSAGE,
+        fields: { referrer: REFERRER_MESSAGE },
+      });
+    }
+  });
+
+  it('checks a long run in linear time (no regular expression backtracks)', () => {
+    const started = performance.now();
+    for (let i = 0; i < 200; i++) {
+      validateLead({
+        ...lead,
+        referrer: `${'a.'.repeat(5000)}!`,
+        landing: `/${'/'.repeat(9999)}\u0000`,
+      });
+    }
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('a form’s own fields are checked first, then the attribution', () => {
+    const result = failure(validateLead({ ...lead, name: '', gclid: 'x'.repeat(201) }));
+    expect(result.error).toBe(REQUIRED_FIELDS_MESSAGE);
+    expect(result.fields).toEqual({ name: REQUIRED_FIELDS_MESSAGE, gclid: ATTRIBUTION_MESSAGE });
   });
 });

@@ -27,7 +27,11 @@ import {
   EMAIL_PATTERN,
   URGENT_MESSAGE,
   URGENT_VALUE,
+  ATTRIBUTION_MESSAGE,
+  LANDING_MESSAGE,
+  REFERRER_MESSAGE,
 } from './form-rules.ts';
+import { ATTRIBUTION_MAX, CAMPAIGN_FIELDS, type AttributionField } from './attribution.ts';
 
 /**
  * The one set of rules for every lead form (docs/forms.md#validation) and for POST
@@ -171,6 +175,41 @@ const urgentField = () =>
     z.boolean({ error: URGENT_MESSAGE }),
   );
 
+/**
+ * Where the enquiry came from (attribution.ts): optional text of at most
+ * ATTRIBUTION_MAX characters, trimmed, without control characters; absent,
+ * null and blank all mean not known. `shape` checks what is left, with its
+ * own message (a host name is kept in lower case). Every pattern here reads
+ * each character once.
+ */
+function attributionField(shape?: { pattern: RegExp; message: string; lower?: boolean }) {
+  let schema = z.string({ error: ATTRIBUTION_MESSAGE }).trim();
+  if (shape?.lower) schema = schema.toLowerCase();
+  schema = schema
+    .max(ATTRIBUTION_MAX, { error: ATTRIBUTION_MESSAGE })
+    .refine((value) => !SINGLE_LINE_FORBIDDEN.test(value), { error: ATTRIBUTION_MESSAGE });
+  if (shape) schema = schema.regex(shape.pattern, { error: shape.message });
+  return z.preprocess(
+    (value) =>
+      value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value,
+    schema.optional(),
+  );
+}
+
+/** A path on this site with its query and fragment: one "/", then no space. */
+const LANDING_PATTERN = /^\/(?!\/)\S*$/;
+/** A host name: labels of letters, digits and hyphens between single dots. */
+const HOST_PATTERN = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/i;
+
+const attributionFields: Record<AttributionField, ReturnType<typeof attributionField>> = {
+  landing: attributionField({ pattern: LANDING_PATTERN, message: LANDING_MESSAGE }),
+  referrer: attributionField({ pattern: HOST_PATTERN, message: REFERRER_MESSAGE, lower: true }),
+  ...(Object.fromEntries(CAMPAIGN_FIELDS.map((field) => [field, attributionField()])) as Record<
+    (typeof CAMPAIGN_FIELDS)[number],
+    ReturnType<typeof attributionField>
+  >),
+};
+
 // ---------------------------------------------------------------------------
 // Schemas
 
@@ -235,6 +274,7 @@ export const leadInputSchema = z
       idempotency_key: idempotencyKeyField(),
       [HONEYPOT_FIELD]: honeypotField(),
       urgent: urgentField(),
+      ...attributionFields,
     },
     { error: REQUIRED_FIELDS_MESSAGE },
   )
@@ -288,6 +328,9 @@ const MESSAGE_PRIORITY: readonly string[] = [
   MESSAGE_CHARACTERS_MESSAGE,
   SOURCE_MESSAGE,
   URGENT_MESSAGE,
+  LANDING_MESSAGE,
+  REFERRER_MESSAGE,
+  ATTRIBUTION_MESSAGE,
   IDEMPOTENCY_KEY_MESSAGE,
   HONEYPOT_MESSAGE,
 ];
