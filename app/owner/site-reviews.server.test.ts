@@ -7,6 +7,7 @@ import { describeActivity } from './activity-words.server.ts';
 import {
   declineReview,
   publishReview,
+  samplesLine,
   waitingReviewCount,
   waitingReviews,
 } from './site-reviews.server.ts';
@@ -57,6 +58,20 @@ async function sentReview(
   if (!request || !sent) throw new Error('no review');
   return { id: request.id, lead: stored };
 }
+
+describe('the samples still on the site', () => {
+  const samples = defaultSiteContent.testimonials;
+  const real = { ...samples[0]!, id: 40, permission: true, sample: undefined };
+  it('says the real review joins them, and how to take them off', () => {
+    expect(samplesLine(samples, samples)).toBe(
+      'Your site still shows 7 invented sample reviews. A real review you publish joins them: remove the samples below, then publish, before you launch.',
+    );
+    expect(samplesLine(samples.slice(0, 1), [real])).toBe(
+      'Your site still shows 1 invented sample review. A real review you publish joins it. You took it out of the draft: tap Publish at the top to take it off the site.',
+    );
+    expect(samplesLine([real], [real])).toBeNull();
+  });
+});
 
 onEachStore(
   'a customer’s review on the testimonials page',

@@ -80,6 +80,24 @@ export function testimonialOfReview(
   };
 }
 
+/**
+ * What the page says while visitors still see invented sample reviews
+ * (the launch check reports them too): a real review joins them, and how
+ * to take them off; null when the site shows none.
+ */
+export function samplesLine(
+  shown: readonly Pick<SiteTestimonial, 'sample'>[],
+  draft: readonly Pick<SiteTestimonial, 'sample'>[],
+): string | null {
+  const count = shown.filter((testimonial) => testimonial.sample).length;
+  if (count === 0) return null;
+  const one = count === 1;
+  const start = `Your site still shows ${count} invented sample ${one ? 'review' : 'reviews'}. A real review you publish joins ${one ? 'it' : 'them'}`;
+  return draft.some((testimonial) => testimonial.sample)
+    ? `${start}: remove the samples below, then publish, before you launch.`
+    : `${start}. You took ${one ? 'it' : 'them'} out of the draft: tap Publish at the top to take ${one ? 'it' : 'them'} off the site.`;
+}
+
 /** The sent reviews no owner has decided on, oldest first, as the page shows them. */
 export async function waitingReviews(store: AppStore): Promise<WaitingReview[]> {
   const waiting = await store.listWaitingReviews();
