@@ -121,6 +121,18 @@ describe('asking a won customer for a review', () => {
     );
   });
 
+  it('sends one first request when two owners tap at once', async () => {
+    const lead = await leadAt('won');
+    const results = await Promise.all([
+      askForReview(context, OWNER, lead.id, { again: false }),
+      askForReview(context, { ...OWNER, email: 'kiri@glass.example.nz' }, lead.id, {
+        again: false,
+      }),
+    ]);
+    expect(results.map((result) => result.kind).sort()).toEqual(['already-asked', 'asked']);
+    expect(await context.store.listReviewRequestsForLead(lead.id)).toHaveLength(1);
+  });
+
   it('is offered and sent for a won enquiry only', async () => {
     const lead = await leadAt('quoted');
     expect(await reviewAskState(context, { ...lead, stage: 'quoted' })).toBeNull();

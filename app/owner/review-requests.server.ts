@@ -65,15 +65,23 @@ export async function askForReview(
   if (earlier && !options.again) return { kind: 'already-asked' };
 
   const token = newReviewToken();
-  const request = await store.createReviewRequest({
-    lead_id: lead.id,
-    email,
-    token_hash: reviewTokenHash(token),
-    created_at: now.toISOString(),
-    expires_at: new Date(now.getTime() + REVIEW_LINK_VALIDITY_MS).toISOString(),
-    sent_by: owner.email,
-  });
-  if (!request) return { kind: 'gone' };
+  // A first request is stored only if none was meanwhile (two phones, one tap each).
+  const request = await store.createReviewRequest(
+    {
+      lead_id: lead.id,
+      email,
+      token_hash: reviewTokenHash(token),
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + REVIEW_LINK_VALIDITY_MS).toISOString(),
+      sent_by: owner.email,
+    },
+    { onlyIfFirst: !options.again },
+  );
+  if (!request) {
+    return (await store.getLead(lead.id)) && !options.again
+      ? { kind: 'already-asked' }
+      : { kind: 'gone' };
+  }
   await store.recordActivity({
     at: now.toISOString(),
     actor: owner.email,

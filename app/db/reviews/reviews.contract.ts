@@ -97,6 +97,32 @@ export function runReviewsContract(
       expect(await store.listReviewRequestsForLead('not-an-id')).toEqual([]);
     });
 
+    it('makes a first request to an address once, even from two stores at once', async () => {
+      const lead = await storedLead();
+      const other = await open();
+      const made = await Promise.all(
+        Array.from({ length: 6 }, (_, index) =>
+          (index % 2 === 0 ? store : other).createReviewRequest(request(lead.id), {
+            onlyIfFirst: true,
+          }),
+        ),
+      );
+      expect(made.filter((entry) => entry !== null)).toHaveLength(1);
+      expect(await store.listReviewRequestsForLead(lead.id)).toHaveLength(1);
+      // Another enquiry of the same address: asked already.
+      const second = await storedLead();
+      expect(await store.createReviewRequest(request(second.id), { onlyIfFirst: true })).toBeNull();
+      // Asked again by hand: made.
+      expect(await store.createReviewRequest(request(second.id))).not.toBeNull();
+      // Another address is its own.
+      const third = await storedLead({ email: 'kiri@example.co.nz' });
+      expect(
+        await store.createReviewRequest(request(third.id, { email: 'kiri@example.co.nz' }), {
+          onlyIfFirst: true,
+        }),
+      ).not.toBeNull();
+    });
+
     it('keeps one review per link, and tells a used or expired link from an open one', async () => {
       const lead = await storedLead();
       const asked = request(lead.id);

@@ -20,25 +20,45 @@ export class PostgresReviewStore implements ReviewStore {
     this.#pool = db;
   }
 
-  async createReviewRequest(request: NewReviewRequest): Promise<ReviewRequestRecord | null> {
+  async createReviewRequest(
+    request: NewReviewRequest,
+    options: { onlyIfFirst?: boolean } = {},
+  ): Promise<ReviewRequestRecord | null> {
     if (!UUID.test(request.lead_id)) return null;
-    const result = await this.#pool.query(
-      `INSERT INTO review_requests
-         (id, lead_id, email, token_hash, created_at, expires_at, sent_by)
-       SELECT $1, id, $2, $3, $4::timestamptz, $5::timestamptz, $6 FROM leads WHERE id = $7
-       RETURNING ${REVIEW_COLUMNS}`,
-      [
-        randomUUID(),
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN');
+      // Requests to one address take turns, so a first one sees any other's
+      // committed row (READ COMMITTED alone would let two both see none).
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext('review-request:' || $1))`, [
         request.email,
-        request.token_hash,
-        request.created_at,
-        request.expires_at,
-        request.sent_by,
-        request.lead_id,
-      ],
-    );
-    const row = result.rows[0] as Row | undefined;
-    return row ? toReviewRequest(row) : null;
+      ]);
+      const result = await client.query(
+        `INSERT INTO review_requests
+           (id, lead_id, email, token_hash, created_at, expires_at, sent_by)
+         SELECT $1, id, $2, $3, $4::timestamptz, $5::timestamptz, $6 FROM leads WHERE id = $7
+           AND (NOT $8 OR NOT EXISTS (SELECT 1 FROM review_requests WHERE email = $2))
+         RETURNING ${REVIEW_COLUMNS}`,
+        [
+          randomUUID(),
+          request.email,
+          request.token_hash,
+          request.created_at,
+          request.expires_at,
+          request.sent_by,
+          request.lead_id,
+          options.onlyIfFirst === true,
+        ],
+      );
+      await client.query('COMMIT');
+      const row = result.rows[0] as Row | undefined;
+      return row ? toReviewRequest(row) : null;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   async #one(where: string, value: string): Promise<ReviewRequestRecord | null> {

@@ -93,8 +93,16 @@ export type ReviewDecisionInput =
   | { decision: 'declined'; reason: ReviewDeclineReason };
 
 export interface ReviewStore {
-  /** Stores a request; null when its lead is gone (deleted meanwhile). */
-  createReviewRequest(request: NewReviewRequest): Promise<ReviewRequestRecord | null>;
+  /**
+   * Stores a request; null when its lead is gone (deleted meanwhile), or,
+   * with `onlyIfFirst`, when its address was asked before (an owner's "Ask
+   * again" leaves it out). Atomic: of two first requests to one address at
+   * once, exactly one is stored.
+   */
+  createReviewRequest(
+    request: NewReviewRequest,
+    options?: { onlyIfFirst?: boolean },
+  ): Promise<ReviewRequestRecord | null>;
 
   /** The newest request sent to this address (normalised), whatever lead it was for. */
   latestReviewRequestForEmail(email: string): Promise<ReviewRequestRecord | null>;

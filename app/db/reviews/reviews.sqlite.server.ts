@@ -19,13 +19,18 @@ export class SqliteReviewStore implements ReviewStore {
     this.#db = db;
   }
 
-  async createReviewRequest(request: NewReviewRequest): Promise<ReviewRequestRecord | null> {
+  async createReviewRequest(
+    request: NewReviewRequest,
+    options: { onlyIfFirst?: boolean } = {},
+  ): Promise<ReviewRequestRecord | null> {
+    // One statement under the write lock: a first request sees any other's.
     const row = await this.#db.attempt('write', () =>
       this.#db
         .statement(
           `INSERT INTO review_requests
              (id, lead_id, email, token_hash, created_at, expires_at, sent_by)
            SELECT ?, id, ?, ?, ?, ?, ? FROM leads WHERE id = ?
+             AND (? = 0 OR NOT EXISTS (SELECT 1 FROM review_requests WHERE email = ?))
            RETURNING ${REVIEW_COLUMNS}`,
         )
         .get(
@@ -36,6 +41,8 @@ export class SqliteReviewStore implements ReviewStore {
           request.expires_at,
           request.sent_by,
           request.lead_id,
+          options.onlyIfFirst === true ? 1 : 0,
+          request.email,
         ),
     );
     return row ? toReviewRequest(row) : null;
