@@ -141,6 +141,21 @@ onEachStore(
         expect((await publishStatus(store, undefined)).changes).toBe(1);
       });
 
+      it('is refused, and stays waiting, when the site or the draft has 30 reviews', async () => {
+        const { id } = await sentReview();
+        const thirty = Array.from({ length: 30 }, (_, index) => ({
+          ...defaultSiteContent.testimonials[0]!,
+          id: index + 1,
+        }));
+        await store.saveSiteContentSection('testimonials', thirty, 0, owner.id);
+        expect(await publishReview(store, owner, undefined, id)).toEqual({
+          kind: 'refused',
+          message: 'It could not be added: Testimonials: at most 30',
+        });
+        expect(await waitingReviewCount(store)).toBe(1);
+        expect(await store.listSiteContentVersions(1)).toEqual([]);
+      });
+
       it('a second tap, or another owner’s at once, publishes it once', async () => {
         const { id } = await sentReview();
         const outcomes = await Promise.all([

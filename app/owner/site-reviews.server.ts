@@ -1,5 +1,9 @@
 import type { TestimonialCardData } from '../components/home/home-cards.ts';
-import { checkSiteContent, type SiteTestimonial } from '../content/site-content.ts';
+import {
+  checkSiteContent,
+  checkSiteContentSection,
+  type SiteTestimonial,
+} from '../content/site-content.ts';
 import type { ReviewDeclineReason, SentReviewRecord } from '../db/reviews/reviews.server.ts';
 import { REVIEW_DECLINE_REASONS } from '../db/reviews/reviews.server.ts';
 import type { AppStore, LeadWithDeliveries } from '../db/store.server.ts';
@@ -190,12 +194,19 @@ export async function publishReview(
       ...draft.testimonials.content.map((t) => t.id),
     ) + 1;
   const testimonial = testimonialOfReview(sent, lead, testimonialId);
+  // Both lists must take it (at most 30 each) before anything is decided.
   const checked = checkSiteContent({ ...base, testimonials: [...base.testimonials, testimonial] });
-  if (!checked.ok) {
-    return {
-      kind: 'refused',
-      message: `It could not be added: ${checked.problems.map((problem) => problem.message).join('; ')}`,
-    };
+  const inDraft = checkSiteContentSection('testimonials', [
+    ...draft.testimonials.content,
+    testimonial,
+  ]);
+  const problems = [
+    ...(checked.ok ? [] : checked.problems),
+    ...(inDraft.ok ? [] : inDraft.problems),
+  ];
+  if (!checked.ok || problems.length > 0) {
+    const messages = [...new Set(problems.map((problem) => problem.message))];
+    return { kind: 'refused', message: `It could not be added: ${messages.join('; ')}` };
   }
   // The decision first: of two taps at once, one publishes.
   const decided = await store.decideReview(
