@@ -378,6 +378,7 @@ describe('the modules of app/content state the content put in place', () => {
         ...defaultSiteContent.identity,
         name: 'Kōwhai Glass',
         phone: { display: '07 578 2468', e164: '+6475782468' },
+        googleReviewUrl: 'https://g.page/r/CbKowhai/review',
         privacyOfficer: {
           role: 'Privacy Officer',
           name: 'Ana Kōwhai',
@@ -425,6 +426,9 @@ describe('the modules of app/content state the content put in place', () => {
 
     const { business, telHref, placeholderBusiness } = modules.business;
     expect(business.name).toBe('Kōwhai Glass');
+    // What a customer's review page links to after they send theirs.
+    expect(business.googleReviewUrl).toBe('https://g.page/r/CbKowhai/review');
+    expect(defaultBusiness).not.toHaveProperty('googleReviewUrl');
     expect(business.address.country).toBe('NZ');
     expect(business.emergency).toMatchObject({ available: true, hours: '7 days, 6am to 10pm' });
     expect(telHref).toBe('tel:+6475782468');
