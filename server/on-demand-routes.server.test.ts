@@ -5,6 +5,7 @@ import path from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ERROR_MESSAGES } from '../app/leads/intake/receive-lead.server.ts';
+import type { AppStore } from '../app/db/store.server.ts';
 import { createLeadRateLimiter, leadGuards } from './lead-api.server.ts';
 import { ON_DEMAND_ROUTES, onDemandRoutes } from './on-demand-routes.server.ts';
 
@@ -43,9 +44,14 @@ describe('the table of on-demand pages', () => {
           service: { submit: () => Promise.reject(new Error('x')) },
           rateLimited: false,
         }),
-        // Stands in for Astro: reports the page it was asked for.
+        reviewStore: { kind: 'sqlite' } as AppStore,
+        // Stands in for Astro: reports the page it was asked for, and whether it got the store.
         render: (req, res, _next, locals) =>
-          res.json({ page: req.url, leads: locals.leads !== null }),
+          res.json({
+            page: req.url,
+            leads: locals.leads !== null,
+            ...(locals.reviews ? { reviews: locals.reviews.store.kind } : {}),
+          }),
       }),
     );
     app.use((_req, res) => res.status(404).json({ page: null }));
@@ -59,7 +65,11 @@ describe('the table of on-demand pages', () => {
   });
 
   const pageFor = async (target: string, init: RequestInit = {}) =>
-    (await (await fetch(url + target, init)).json()) as { page: string | null; leads?: boolean };
+    (await (await fetch(url + target, init)).json()) as {
+      page: string | null;
+      leads?: boolean;
+      reviews?: string;
+    };
   const form = { method: 'POST', headers: { 'content-type': FORM }, body: 'name=x' };
 
   it('sends form posts, blog queries and page numbers to their pages, and nothing else', async () => {
@@ -90,6 +100,27 @@ describe('the table of on-demand pages', () => {
       expect((await pageFor(target)).page, target).toBeNull();
     }
     expect((await pageFor('/about', form)).page).toBeNull();
+  });
+
+  it("sends a review link and its form's post to the review page, with the store", async () => {
+    const token = 'A'.repeat(43);
+    expect(await pageFor(`/review/${token}`)).toEqual({
+      page: `/on-demand/review/${token}`,
+      leads: false,
+      reviews: 'sqlite',
+    });
+    expect(await pageFor(`/review/${token}`, form)).toEqual({
+      page: `/on-demand/review/${token}`,
+      leads: true,
+      reviews: 'sqlite',
+    });
+    expect((await pageFor('/review')).page).toBeNull();
+    // The post passes the same guards as the enquiry forms'.
+    const response = await fetch(`${url}/review/${token}`, {
+      ...form,
+      headers: { ...form.headers, origin: 'https://evil.example' },
+    });
+    expect(response.status).toBe(403);
   });
 
   it('a form post passes the lead guards first: from another site, 403', async () => {
