@@ -74,3 +74,48 @@ describe('the server escalates', () => {
     expect(mail.messages).toHaveLength(1);
   });
 });
+
+describe('the server e-mails each owner in the morning', () => {
+  it('at 7:30 New Zealand time, through the lead e-mail’s mail server, what waits', async () => {
+    const data = tempDataDir('runtime-morning-');
+    cleanups.push(() => data.remove());
+    const mail = await startSmtpServer();
+    cleanups.push(() => mail.close());
+    const store = await openSqliteStore({ dataDir: data.dir });
+    cleanups.push(() => store.close());
+    await store.addOwner('kasey@glass.example.nz', '2026-06-01T00:00:00.000Z');
+    await store.insertLead(
+      makeLead({ name: 'Aroha Ngata', created_at: '2026-06-07T00:00:00.000Z' }),
+      [],
+    );
+
+    const env = parseEnv({
+      DATA_DIR: data.dir,
+      SMTP_URL: mail.url,
+      LEAD_EMAIL_TO: 'office@glass.example.nz',
+      LEAD_ACCEPT: 'stored',
+    });
+    // 7:31 am on Wednesday 10 June 2026 in Tauranga.
+    const runtime = await createRuntime(env, silentLogger(), {
+      morningEmail: { pollMs: 50, now: () => Date.parse('2026-06-09T19:31:00.000Z') },
+    });
+    cleanups.push(() => runtime.close());
+
+    await mail.waitForMessages(1, 20_000);
+    expect(mail.messages[0]?.envelope.to).toEqual(['kasey@glass.example.nz']);
+    expect(mail.messages[0]?.parsed.subject).toBe('This morning: 1 to follow up');
+    expect(mail.messages[0]?.parsed.text).toContain('- Aroha Ngata, Windows. New for 2 days.');
+    // Once that day, however many looks.
+    await eventually(async () =>
+      expect(
+        await store.claimMorningEmail({
+          ownerId: (await store.listOwners())[0]!.id,
+          day: '2026-06-10',
+          now: '2026-06-09T19:40:00.000Z',
+          leaseUntil: '2026-06-09T19:45:00.000Z',
+        }),
+      ).toBe('done'),
+    );
+    expect(mail.messages).toHaveLength(1);
+  });
+});

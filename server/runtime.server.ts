@@ -16,6 +16,11 @@ import { sendBackupAlertEmail } from '../app/owner/backup-email.server.ts';
 import { sendEscalationEmail } from '../app/owner/escalation-email.server.ts';
 import { createEscalation, type EscalationOptions } from '../app/leads/alerts/escalation.server.ts';
 import { createOutageWatch } from '../app/leads/alerts/outage-alert.server.ts';
+import {
+  createMorningEmail,
+  type MorningEmailOptions,
+} from '../app/leads/alerts/morning-email.server.ts';
+import { sendMorningEmail } from '../app/owner/morning-email.server.ts';
 import type { PushToDevices } from '../app/leads/alerts/owner-push.server.ts';
 import { backupAlertPush } from '../app/owner/backup-email.server.ts';
 import {
@@ -89,6 +94,8 @@ export async function createRuntime(
     backupCheck?: Pick<BackupCheckOptions, 'firstCheckMs' | 'checkEveryMs' | 'lagEveryMs'>;
     /** How often the escalation looks for urgent leads nobody took (tests; default 15 s). */
     escalationPollMs?: number;
+    /** The morning e-mail's looks and clock (tests; default once a minute, the real time). */
+    morningEmail?: { pollMs?: number; now?: () => number };
   } = {},
 ): Promise<Runtime> {
   const identity = options.identity ?? shippedIdentity;
@@ -104,6 +111,7 @@ export async function createRuntime(
   const storeKind = env.DATABASE_URL ? 'postgres' : 'sqlite';
   const leads = leadPipeline(env, store, storeKind, leadLogger, identity, {
     escalationPollMs: options.escalationPollMs,
+    morningEmail: options.morningEmail,
   });
   // The daily proof that the backup restores (docs/operations.md#backups).
   const backup = createBackupCheck({
@@ -166,7 +174,10 @@ function leadPipeline(
   storeKind: 'sqlite' | 'postgres',
   leadLogger: Logger,
   identity: IdentitySource,
-  timing: { escalationPollMs?: number | undefined } = {},
+  timing: {
+    escalationPollMs?: number | undefined;
+    morningEmail?: { pollMs?: number; now?: () => number } | undefined;
+  } = {},
 ): LeadPipeline {
   // Photos go with their lead: attached to the e-mail, signed links in a
   // webhook's JSON, keyed with the store's own secret so every process agrees.
@@ -226,6 +237,19 @@ function leadPipeline(
     ? createOutageWatch({ store, logger: leadLogger, push: pushToDevices })
     : undefined;
   outageWatch?.start();
+  // Each owner's e-mail at 7:30 New Zealand time of what waits, once a day.
+  const emailMorning = morningEmailer(env, identity, leadLogger);
+  const morningEmail = emailMorning
+    ? createMorningEmail({
+        store,
+        logger: leadLogger,
+        quotedDays: env.FOLLOW_UP_QUOTED_DAYS,
+        emailOwner: emailMorning,
+        pollIntervalMs: timing.morningEmail?.pollMs,
+        now: timing.morningEmail?.now,
+      })
+    : undefined;
+  morningEmail?.start();
 
   // One write check at a time, its outcome reused for WRITE_CHECK_REUSE_MS.
   let writeCheck: { startedAt: number; writable: Promise<boolean> } | undefined;
@@ -312,6 +336,7 @@ function leadPipeline(
       retention.stop();
       await escalation.stop();
       await outageWatch?.stop();
+      await morningEmail?.stop();
       await outbox.stop();
       delivery.close();
     },
@@ -402,6 +427,29 @@ function escalationEmailer(
       { timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS },
     );
     if (!sent.ok) logger.error({ error: sent.error, leadId: lead.id }, 'Escalation not e-mailed');
+    return sent.ok;
+  };
+}
+
+/**
+ * E-mails an owner the morning's list of what waits, through lead e-mail's
+ * SMTP settings; undefined when no mail server is configured.
+ */
+function morningEmailer(
+  env: Env,
+  identity: IdentitySource,
+  logger: Logger,
+): MorningEmailOptions['emailOwner'] | undefined {
+  const smtp = env.SMTP_URL;
+  if (!smtp) return undefined;
+  const sender = emailSender(identity, env.LEAD_EMAIL_FROM);
+  return async (to, lists, now) => {
+    const sent = await sendMorningEmail(
+      smtp,
+      { to, lists, now, siteUrl: env.SITE_URL, ...sender() },
+      { timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS },
+    );
+    if (!sent.ok) logger.error({ error: sent.error }, 'Morning e-mail not sent');
     return sent.ok;
   };
 }

@@ -1,0 +1,173 @@
+import type { Logger } from 'pino';
+import { storeErrorForLog, type AppStore } from '../../db/store.server.ts';
+import { listFollowUps } from '../../owner/follow-ups.server.ts';
+import {
+  MORNING_EMAIL_LISTED,
+  morningLists,
+  type MorningLists,
+} from '../../owner/morning-email.server.ts';
+
+/**
+ * The owners' morning e-mail (docs/operations.md#follow-ups): at 7:30 New
+ * Zealand time each owner is e-mailed the urgent leads nobody said "I'm on
+ * it" to, the leads still new a day on and the quotes to chase; nothing
+ * when all three are empty.
+ *
+ * Every process looks once a minute. From 7:30 on a New Zealand day (the
+ * platform's time zone data says when that is, daylight saving included:
+ * Intl.DateTimeFormat with Pacific/Auckland, no offset kept here), it
+ * claims each owner's e-mail of that day in the store, as escalation
+ * claims a lead: one conditional write that one process wins, holding for
+ * `leaseMs`, marked done once sent (or found empty). So several processes
+ * on one PostgreSQL send it once; a process restarted after 7:30 sends the
+ * day's e-mail if nobody has; one that dies before sending leaves it to
+ * another once its claim expires; one that could not send tries again at
+ * the next expiry. The day is always today's: a process down all day never
+ * sends yesterday's.
+ */
+
+export interface MorningEmailOptions {
+  store: AppStore;
+  logger: Logger;
+  /** FOLLOW_UP_QUOTED_DAYS. */
+  quotedDays: number;
+  /** E-mails one owner the lists as they are at `now`; false when it could not be sent. */
+  emailOwner: (to: string, lists: MorningLists, now: Date) => Promise<boolean>;
+  /** How often to look (default a minute). */
+  pollIntervalMs?: number;
+  /** How long a claim holds (default 5 minutes). */
+  leaseMs?: number;
+  /** Milliseconds since the epoch; injectable for tests. */
+  now?: () => number;
+}
+
+export interface MorningEmailLoop {
+  start(): void;
+  stop(): Promise<void>;
+  /** Sends the day's e-mails due now; returns how many were sent. */
+  runOnce(): Promise<number>;
+}
+
+/** 7:30 am, in minutes since midnight. */
+export const MORNING_EMAIL_AT_MINUTES = 7 * 60 + 30;
+
+const NZ_PARTS = new Intl.DateTimeFormat('en-NZ', {
+  timeZone: 'Pacific/Auckland',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** The New Zealand date (YYYY-MM-DD) of an instant, and its minutes since midnight there. */
+export function nzLocalTime(at: Date): { day: string; minutes: number } {
+  const parts: Record<string, string> = {};
+  for (const part of NZ_PARTS.formatToParts(at)) parts[part.type] = part.value;
+  return {
+    day: `${parts.year}-${parts.month}-${parts.day}`,
+    minutes: Number(parts.hour) * 60 + Number(parts.minute),
+  };
+}
+
+export function createMorningEmail(options: MorningEmailOptions): MorningEmailLoop {
+  const { store } = options;
+  const log = options.logger.child({ component: 'morning-email' });
+  const now = options.now ?? Date.now;
+  const leaseMs = options.leaseMs ?? 5 * 60_000;
+  const pollIntervalMs = options.pollIntervalMs ?? 60_000;
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<number> | undefined;
+  let storeDown = false;
+  /** The day every owner's e-mail was found done: nothing to look at until the next. */
+  let finishedDay: string | undefined;
+
+  async function round(): Promise<number> {
+    const at = new Date(now());
+    const { day, minutes } = nzLocalTime(at);
+    if (minutes < MORNING_EMAIL_AT_MINUTES || finishedDay === day) return 0;
+    let lists: MorningLists | undefined;
+    let sent = 0;
+    let open = 0;
+    for (const owner of await store.listOwners()) {
+      const claim = await store.claimMorningEmail({
+        ownerId: owner.id,
+        day,
+        now: at.toISOString(),
+        leaseUntil: new Date(at.getTime() + leaseMs).toISOString(),
+      });
+      if (claim === 'done') continue;
+      open += 1;
+      if (claim === 'held') continue;
+      lists ??= morningLists(
+        await listFollowUps(store, {
+          now: at,
+          quotedDays: options.quotedDays,
+          limit: MORNING_EMAIL_LISTED,
+        }),
+      );
+      if (lists.count === 0) {
+        await store.finishMorningEmail(owner.id, day, new Date(now()).toISOString(), 0);
+        open -= 1;
+        continue;
+      }
+      if (!(await options.emailOwner(owner.email, lists, at))) {
+        // The claim runs out and the next look tries again.
+        log.error({ ownerId: owner.id, day }, 'Morning e-mail not sent; trying again');
+        continue;
+      }
+      await store.finishMorningEmail(owner.id, day, new Date(now()).toISOString(), lists.count);
+      open -= 1;
+      sent += 1;
+      log.info({ ownerId: owner.id, day, leads: lists.count }, 'Morning e-mail sent');
+    }
+    if (open === 0) finishedDay = day;
+    return sent;
+  }
+
+  function runOnce(): Promise<number> {
+    current ??= round().finally(() => {
+      current = undefined;
+    });
+    return current;
+  }
+
+  function schedule(): void {
+    timer = setTimeout(() => {
+      runOnce()
+        .then(
+          () => {
+            if (storeDown) log.info('Morning e-mail reaches the lead store again');
+            storeDown = false;
+          },
+          (error: unknown) => {
+            if (!storeDown) {
+              log.error(
+                { err: storeErrorForLog(error) },
+                'Morning e-mail cannot reach the lead store',
+              );
+            }
+            storeDown = true;
+          },
+        )
+        .finally(() => {
+          if (timer) schedule();
+        });
+    }, pollIntervalMs);
+    timer.unref();
+  }
+
+  return {
+    start() {
+      if (timer) return;
+      schedule();
+    },
+    async stop() {
+      clearTimeout(timer);
+      timer = undefined;
+      await current?.catch(() => undefined);
+    },
+    runOnce,
+  };
+}
