@@ -224,6 +224,14 @@ test('a won customer’s review: asked, sent without JavaScript, published, decl
   expect(home).not.toContain(kept.id);
   expect(home).not.toContain('tama@example.co.nz');
 
+  // In the draft's list, the published review names its enquiry.
+  await expect(
+    plain
+      .getByTestId('testimonial-item')
+      .filter({ hasText: 'Tama R.' })
+      .getByRole('link', { name: 'The enquiry from Tama Rangi' }),
+  ).toHaveAttribute('href', `/admin/leads/${kept.id}`);
+
   // The declined review is in no version and not in the draft.
   const store = await openStore({ dataDir: site.env.DATA_DIR ?? '' });
   try {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { makeLead } from '../db/leads/leads.contract.ts';
 import { defaultSiteContent } from '../content/site-content.ts';
@@ -7,6 +7,7 @@ import { describeActivity } from './activity-words.server.ts';
 import {
   declineReview,
   publishReview,
+  reviewOrigins,
   samplesLine,
   waitingReviewCount,
   waitingReviews,
@@ -118,6 +119,21 @@ onEachStore(
           sentence: 'Kiri published a customer’s review on the site, as version 1.',
           lead: lead.id,
         });
+      });
+
+      it('the draft’s list names the enquiry each published review came from', async () => {
+        const { id, lead } = await sentReview();
+        await publishReview(store, owner, undefined, id);
+        const draft = (await store.siteContentDraft()).testimonials.content;
+        const published = draft.at(-1)!;
+        const gone = { ...published, id: published.id + 1, leadId: randomUUID() };
+        const origins = await reviewOrigins(store, [...draft, gone]);
+        expect(origins.get(published.id)).toEqual({
+          href: `/admin/leads/${lead.id}`,
+          name: lead.name,
+        });
+        expect(origins.get(gone.id)).toEqual({ href: null, name: null });
+        expect(origins.has(draft[0]!.id)).toBe(false);
       });
 
       it('a homeowner unless the enquiry says business', async () => {

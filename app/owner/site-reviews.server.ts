@@ -119,6 +119,30 @@ export async function waitingReviews(store: AppStore): Promise<WaitingReview[]> 
   return reviews;
 }
 
+/**
+ * The enquiry each customer's review among `testimonials` came from, by
+ * testimonial number: its page and who it was from, or nulls when the
+ * enquiry has since been deleted (the retention purge). Testimonials the
+ * owner typed have none.
+ */
+export async function reviewOrigins(
+  store: AppStore,
+  testimonials: readonly SiteTestimonial[],
+): Promise<Map<number, { href: string | null; name: string | null }>> {
+  const origins = new Map<number, { href: string | null; name: string | null }>();
+  for (const testimonial of testimonials) {
+    if (testimonial.leadId === undefined) continue;
+    const lead = await store.getLead(testimonial.leadId);
+    origins.set(
+      testimonial.id,
+      lead
+        ? { href: `/admin/leads/${encodeURIComponent(lead.id)}`, name: lead.name }
+        : { href: null, name: null },
+    );
+  }
+  return origins;
+}
+
 /** How many sent reviews wait for an owner: the inbox's line. */
 export async function waitingReviewCount(store: AppStore): Promise<number> {
   return (await store.listWaitingReviews()).length;
