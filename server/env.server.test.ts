@@ -104,6 +104,14 @@ describe('parseEnv (docs/operations.md, Environment)', () => {
     expect(parseEnv({ FOLLOW_UP_QUOTED_DAYS: ' 5 ' }).FOLLOW_UP_QUOTED_DAYS).toBe(5);
   });
 
+  it('names the won jobs for Google Ads by ADS_CONVERSION_NAME, "Won job" unless set', () => {
+    expect(parseEnv({}).ADS_CONVERSION_NAME).toBe('Won job');
+    expect(parseEnv({ ADS_CONVERSION_NAME: '  ' }).ADS_CONVERSION_NAME).toBe('Won job');
+    expect(parseEnv({ ADS_CONVERSION_NAME: ' Job won – paid ' }).ADS_CONVERSION_NAME).toBe(
+      'Job won – paid',
+    );
+  });
+
   it('defaults LEAD_ACCEPT to delivered when a target is configured; webhook is its old name', () => {
     const env = parseEnv({ LEAD_WEBHOOK_URLS: ' https://a.example/hook , https://b.example/x ' });
     expect(env.LEAD_WEBHOOK_URLS).toEqual(['https://a.example/hook', 'https://b.example/x']);
@@ -183,6 +191,8 @@ describe('parseEnv (docs/operations.md, Environment)', () => {
     [{ FOLLOW_UP_QUOTED_DAYS: '2.5' }, 'FOLLOW_UP_QUOTED_DAYS'],
     [{ FOLLOW_UP_QUOTED_DAYS: 'three' }, 'FOLLOW_UP_QUOTED_DAYS'],
     [{ FOLLOW_UP_QUOTED_DAYS: '' }, 'FOLLOW_UP_QUOTED_DAYS'],
+    [{ ADS_CONVERSION_NAME: 'x'.repeat(101) }, 'ADS_CONVERSION_NAME'],
+    [{ ADS_CONVERSION_NAME: 'Won\njob' }, 'ADS_CONVERSION_NAME'],
   ])('rejects %o with a message naming %s', (source, variable) => {
     expect(() => parseEnv(source)).toThrow(new RegExp(`Invalid environment:[\\s\\S]*${variable}:`));
   });

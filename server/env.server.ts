@@ -5,6 +5,7 @@ import { parseSmtpUrl } from '../app/leads/delivery/lead-email.server.ts';
 import { isLoopbackHost } from '../app/leads/delivery/webhooks.server.ts';
 import { isVapidSubject } from '../app/leads/delivery/push.server.ts';
 import { parseBackupUrl, type BackupTarget } from './backup/litestream.server.ts';
+import { DEFAULT_CONVERSION_NAME } from '../app/owner/google-ads.server.ts';
 
 /**
  * The environment (docs/operations.md, "Environment"), parsed once at start-up.
@@ -194,6 +195,15 @@ const envSchema = z
         .string()
         .regex(/^AW-[A-Za-z0-9]+\/[A-Za-z0-9_-]+$/, 'must look like AW-123456789/AbCdEf')
         .optional(),
+    ),
+    // The conversion name of the won jobs for Google Ads (docs/operations.md#won-jobs-for-google-ads):
+    // it must be the name of the conversion action made for the import in Google Ads.
+    ADS_CONVERSION_NAME: optionalText.pipe(
+      z
+        .string()
+        .max(100)
+        .refine((value) => !/\p{Cc}/u.test(value), 'must be one line of text')
+        .default(DEFAULT_CONVERSION_NAME),
     ),
     // How often the builder checks for newly published site content (docs/operations.md, "Publishing the site").
     SITE_PUBLISH_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(10),

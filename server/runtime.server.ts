@@ -466,6 +466,7 @@ function ownerPagesContext(
     siteUrl: env.SITE_URL,
     logger: logger.child({ component: 'owner-pages' }),
     identity,
+    adsConversionName: env.ADS_CONVERSION_NAME,
     email:
       env.LEAD_EMAIL_TO.length > 0 && env.SMTP_URL
         ? {

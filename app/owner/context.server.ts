@@ -10,6 +10,7 @@ import {
 import type { BackupStatusForOwner } from './backup-words.ts';
 import type { LeadDeliveryControl } from './inbox.server.ts';
 import { signInLimits, type SignInLimits } from './limits.server.ts';
+import { DEFAULT_CONVERSION_NAME } from './google-ads.server.ts';
 import {
   ownerSessions,
   sessionCookie,
@@ -76,6 +77,11 @@ export interface OwnerPagesContext {
    * this many days ago is a quote to chase under "Follow up". Unset: 3.
    */
   followUpQuotedDays?: number;
+  /**
+   * ADS_CONVERSION_NAME: the conversion name of the won jobs the report's
+   * "Download for Google Ads" lists (app/owner/google-ads.server.ts).
+   */
+  adsConversionName: string;
 }
 
 /** What the review request needs that the business details do not give. */
@@ -114,6 +120,8 @@ export interface OwnerPagesOptions {
   };
   /** The business identity served now: the e-mails' sender and the passkey's relying party name. */
   identity: IdentitySource;
+  /** ADS_CONVERSION_NAME; unset, DEFAULT_CONVERSION_NAME. */
+  adsConversionName?: string | undefined;
 }
 
 export function createOwnerPagesContext(options: OwnerPagesOptions): OwnerPagesContext {
@@ -159,5 +167,6 @@ export function createOwnerPagesContext(options: OwnerPagesOptions): OwnerPagesC
         }
       : undefined,
     logger,
+    adsConversionName: options.adsConversionName ?? DEFAULT_CONVERSION_NAME,
   };
 }

@@ -242,6 +242,8 @@ describe('leads CLI', () => {
       ['delete', '--email', ''],
       ['purge', '--yes'],
       ['export', '--id', 'x'],
+      ['export', '--google-ads', '--format', 'json'],
+      ['export', '--google-ads', '--email', 'a@example.com'],
     ]) {
       let stdout = '';
       let stderr = '';
@@ -266,6 +268,23 @@ describe('leads CLI', () => {
     expect(result.stdout).toContain('leads export [--format json|csv]');
     expect(result.stdout).toContain('leads delete --email ADDRESS [--yes]');
     expect(result.stdout).toContain('leads purge');
+    expect(result.stdout).toContain('leads export --google-ads [--output FILE]');
+    expect(result.stdout).toContain('ADS_CONVERSION_NAME');
+  });
+
+  it('export --google-ads: the won jobs from a Google ad in the offline conversion import layout', async () => {
+    // The fixture's one won lead came from no ad click: the file has no row.
+    const result = await cli(['export', '--google-ads'], {
+      DATA_DIR: data.dir,
+      ADS_CONVERSION_NAME: 'Job won',
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        'Parameters:TimeZone=Pacific/Auckland\r\n' +
+        'Google Click ID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency\r\n',
+      stderr: '',
+    });
   });
 
   it('exits 2 with the variable named on a bad environment', async () => {

@@ -9,7 +9,6 @@ import {
   eraseLeads,
   exportPerson,
   exportRecord,
-  TERMINAL_CONTROLS,
   toJson,
 } from '../../app/leads/person-data.server.ts';
 import { retentionCutoff } from '../../app/leads/retention.ts';
@@ -27,12 +26,15 @@ import { createDeliveryTargets } from '../delivery-targets.server.ts';
 import { EnvError, parseEnv, type Env } from '../env.server.ts';
 import { jobValueDecimal } from '../../app/leads/job-value.ts';
 import { NO_ATTRIBUTION } from '../../app/leads/intake/attribution.ts';
+import { csvCell } from '../../app/leads/csv.server.ts';
+import { googleAdsCsv } from '../../app/owner/google-ads.server.ts';
 
 /**
  * The operator's view of the store (docs/operations.md#commands):
  *
  *   npm run leads -- list [--limit N]
  *   npm run leads -- export [--format json|csv] [--email ADDRESS] [--output FILE]
+ *   npm run leads -- export --google-ads [--output FILE]
  *   npm run leads -- delete (--email ADDRESS | --id ID) [--yes]
  *   npm run leads -- purge
  *
@@ -48,6 +50,9 @@ export const USAGE = `Usage:
   leads export --email ADDRESS [--format json|csv]
                                              everything held about one person (Privacy Act
                                              2020, IPP 6 access request)
+  leads export --google-ads [--output FILE]  the won jobs from a Google ad click at most 90
+                                             days old, as a CSV for Google Ads' offline
+                                             conversion import (ADS_CONVERSION_NAME)
   leads delete --email ADDRESS [--yes]       that person's leads and their deliveries: shows
   leads delete --id ID [--yes]               what would go; deletes only with --yes
   leads purge                                deletes leads older than LEAD_RETENTION_DAYS now
@@ -57,6 +62,7 @@ export const USAGE = `Usage:
                                              stores nothing, and says how each went
 
 Environment: DATA_DIR (default ./data) or DATABASE_URL choose the lead store;
+ADS_CONVERSION_NAME (default "Won job") names the conversion for --google-ads;
 LEAD_RETENTION_DAYS (default 730) for purge; LEAD_WEBHOOK_URLS, LEAD_EMAIL_TO,
 SMTP_URL and LEAD_EMAIL_FROM for test-delivery.
 Tip: npm prints its own banner on stdout; use "npm run -s leads -- export ..." when redirecting.`;
@@ -74,13 +80,14 @@ type Command =
       output: string | undefined;
       email: string | undefined;
     }
+  | { name: 'google-ads'; output: string | undefined }
   | { name: 'delete'; selection: Selection; yes: boolean }
   | { name: 'purge' }
   | { name: 'test-delivery' };
 
 const OPTIONS_OF: Record<string, readonly string[]> = {
   list: ['limit'],
-  export: ['format', 'output', 'email'],
+  export: ['format', 'output', 'email', 'google-ads'],
   delete: ['email', 'id', 'yes'],
   purge: [],
   'test-delivery': [],
@@ -100,6 +107,7 @@ export function parseCommand(argv: readonly string[]): Command {
         email: { type: 'string' },
         id: { type: 'string' },
         yes: { type: 'boolean', short: 'y' },
+        'google-ads': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -131,6 +139,12 @@ export function parseCommand(argv: readonly string[]): Command {
       return { name: 'list', limit };
     }
     case 'export': {
+      if (values['google-ads']) {
+        if (values.format !== undefined || email !== undefined) {
+          throw new UsageError('export --google-ads takes only --output');
+        }
+        return { name: 'google-ads', output: values.output };
+      }
       const format = values.format ?? 'json';
       if (format !== 'json' && format !== 'csv') {
         throw new UsageError('--format must be json or csv');
@@ -187,17 +201,8 @@ function describeDelivery(delivery: DeliveryRecord): string {
   );
 }
 
-/**
- * Spreadsheet formula injection: a cell starting with = + - @ tab or CR is
- * run as a formula by Excel and friends; a leading ' makes it text.
- */
-export function csvCell(value: string | number | null): string {
-  // A CSV cannot escape them: shown as '?', as `leads list` does.
-  let text = value === null ? '' : String(value).replace(TERMINAL_CONTROLS, '?');
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  // RFC 4180: quote fields with commas, quotes or line breaks; double the quotes.
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+// Spreadsheet-safe cells, shared with the won jobs for Google Ads.
+export { csvCell };
 
 export const CSV_COLUMNS = [
   'id',
@@ -383,6 +388,15 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         } else {
           io.stdout(text);
         }
+        return 0;
+      }
+      case 'google-ads': {
+        const csv = googleAdsCsv(await store.exportLeads(), {
+          name: env.ADS_CONVERSION_NAME,
+          now: new Date(),
+        });
+        if (command.output) writePrivateFile(command.output, csv);
+        else io.stdout(csv);
         return 0;
       }
       case 'delete':
