@@ -1,5 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { monthlyReport, wonRate, type ReportLead } from '../app/owner/reports.ts';
 import { main } from '../server/cli/leads-cli.ts';
+import { axe } from './support/axe.ts';
 import { freePort } from './support/free-port.ts';
 import {
   attachServerLogsOnFailure,
@@ -129,5 +131,106 @@ test('the value of a won job, without JavaScript: refused beside the field, kept
   expect(await exported(id)).toEqual(
     expect.objectContaining({ stage: 'lost', job_value_nzd: null }),
   );
+  await page.context().close();
+});
+
+/** What a report row says, as the page writes it from the counts. */
+const figures = (row: { enquiries: number; won: number }) =>
+  `${row.enquiries} ${row.enquiries === 1 ? 'enquiry' : 'enquiries'}, ${row.won} won (${wonRate(row.won, row.enquiries)})`;
+
+/** The report as the page shows it: each month's total and rows, in order. */
+async function reportOnPage(page: Page) {
+  return page.getByTestId('report-month').evaluateAll((sections) =>
+    sections.map((section) => {
+      const rows = (id: string) =>
+        [...section.querySelectorAll(`[data-testid="${id}"]`)].map((li) =>
+          [...li.querySelectorAll('span')].map((span) => span.textContent?.trim()).join(' | '),
+        );
+      return {
+        label: section.querySelector('h2')?.textContent?.trim(),
+        total: section.querySelector('[data-testid="month-total"]')?.textContent?.trim(),
+        bySource: rows('source-row'),
+        byLanding: rows('landing-row'),
+      };
+    }),
+  );
+}
+
+/** The same, computed from `leads export` (JSON). */
+async function reportFromExport() {
+  const leads = JSON.parse(await leadsCli(['export', '--format', 'json'])) as ReportLead[];
+  return monthlyReport(leads).map((month) => ({
+    label: month.label,
+    total: figures(month),
+    bySource: month.bySource.map((row) => `${row.name} | ${figures(row)}`),
+    byLanding: month.byLanding.map((row) => `${row.name} | ${figures(row)}`),
+  }));
+}
+
+test('a stranger gets the sign-in page, never the report or the file', async () => {
+  for (const path of ['/admin/reports', '/admin/reports/google-ads.csv']) {
+    const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+    expect(response.status, path).toBe(303);
+    expect(response.headers.get('location'), path).toBe('/admin/sign-in');
+    expect(await response.text(), path).not.toContain('Google Click ID');
+  }
+});
+
+test('the report shows the figures the export gives, month by month, without JavaScript', async ({
+  browser,
+}) => {
+  // Two enquiries a program sent with where they came from, one won.
+  await postLead({
+    name: 'Ana Report',
+    landing: '/services/windows',
+    referrer: 'www.facebook.com',
+  });
+  const won = await postLead({ name: 'Ben Report', landing: '/quote' });
+  const page = await ownerPage(browser, false, 'figures@glass.example.com');
+  await page.goto(`${site}/admin/leads/${won}`);
+  await page.getByLabel('Stage', { exact: true }).selectOption('won');
+  await page.getByRole('button', { name: 'Save stage and note' }).click();
+  await expect(page.getByRole('status')).toHaveText('Saved the stage and note.');
+  await page.goto(`${site}/admin/reports`);
+  const report = await reportOnPage(page);
+  expect(report.length).toBeGreaterThan(0);
+  expect(report).toEqual(await reportFromExport());
+  await page.context().close();
+
+  // axe runs in the page: with JavaScript, the key to the sources open.
+  const scripted = await browser.newContext({ viewport: PHONE_WIDTH });
+  await signInAsOwner(scripted, server, 'reports-axe@glass.example.com');
+  const withScript = await scripted.newPage();
+  await withScript.goto(`${site}/admin/reports`);
+  await withScript.getByText('How sources are named').click();
+  expect((await axe(withScript)).violations).toEqual([]);
+  await scripted.close();
+});
+
+test('"Reports" in the navigation: on a phone it fits in two rows, nothing wider than the screen', async ({
+  browser,
+}, testInfo) => {
+  const page = await ownerPage(browser, false, 'nav@glass.example.com');
+  await page.goto(`${site}/admin/reports`);
+  const nav = page.getByRole('navigation', { name: "Owner's pages" });
+  await expect(nav.getByRole('link', { name: 'Reports' })).toHaveAttribute('aria-current', 'page');
+  // Every link and the sign-out button.
+  const items = await nav.locator('a, button').all();
+  const rows = new Set<number>();
+  for (const item of items) {
+    const box = await item.boundingBox();
+    expect(box, (await item.textContent()) ?? '').not.toBeNull();
+    rows.add(Math.round(box!.y + box!.height / 2));
+    expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE_WIDTH.width);
+    expect(box!.height).toBeGreaterThanOrEqual(44);
+  }
+  expect(rows.size).toBeLessThanOrEqual(2);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    PHONE_WIDTH.width,
+  );
+  await page.screenshot({ path: testInfo.outputPath('navigation-390.png') });
+  await testInfo.attach('navigation at 390 px', {
+    path: testInfo.outputPath('navigation-390.png'),
+  });
   await page.context().close();
 });

@@ -91,7 +91,16 @@ test('every /admin route and method, without a valid session, shows no personal 
 
   const routes = adminRoutes();
   // The pages this walk must at least cover.
-  expect(routes).toEqual(expect.arrayContaining(['', 'sign-in', 'sign-in/[token]', 'sign-out']));
+  expect(routes).toEqual(
+    expect.arrayContaining([
+      '',
+      'sign-in',
+      'sign-in/[token]',
+      'sign-out',
+      'reports',
+      'reports/google-ads.csv',
+    ]),
+  );
   const secrets = [lead.name, lead.email, lead.phone, lead.message, ownerEmail, leadId!];
   const urlOf = (route: string) =>
     `${site.server.url}/admin${route ? '/' : ''}${route.replace(/\[(\w+)\]/g, (_m, name: string) =>

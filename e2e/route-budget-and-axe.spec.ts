@@ -186,6 +186,7 @@ test.describe("the owner's pages", () => {
     { name: 'the site page', path: () => '/admin/site', signedIn: true },
     { name: 'the notice editor', path: () => '/admin/site/notice', signedIn: true },
     { name: 'the alerts page', path: () => '/admin/notifications', signedIn: true },
+    { name: 'the reports page', path: () => '/admin/reports', signedIn: true },
   ];
 
   for (const ownerPage of OWNER_PAGES) {
