@@ -12,6 +12,7 @@ import { startSmtpServer } from '../../app/leads/testing/smtp-test-support.serve
 import { startReceiver, tempDataDir } from '../../app/leads/testing/test-support.server.ts';
 import { csvCell, deliverySummary, main } from './leads-cli.ts';
 import { NO_ATTRIBUTION } from '../../app/leads/intake/attribution.ts';
+import { nzConversionTime } from '../../app/owner/google-ads.server.ts';
 
 const CLI = path.join(import.meta.dirname, 'leads-cli.ts');
 
@@ -285,6 +286,37 @@ describe('leads CLI', () => {
         'Google Click ID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency\r\n',
       stderr: '',
     });
+  });
+
+  it('export --google-ads: a row for each won lead from a click at most 90 days old, to a private file', async () => {
+    const own = tempDataDir('leads-cli-ads-');
+    try {
+      const store = await openSqliteStore({ dataDir: own.dir });
+      const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+      const click = (gclid: string) => ({ ...NO_ATTRIBUTION, landing: `/?gclid=${gclid}`, gclid });
+      const recent = lead({ created_at: ago(10), attribution: click('EAIaIQrecent') });
+      const old = lead({ created_at: ago(91), attribution: click('EAIaIQold') });
+      const quoted = lead({ created_at: ago(5), attribution: click('EAIaIQquoted') });
+      for (const each of [recent, old, quoted]) await store.insertLead(each, []);
+      await store.saveLeadTracking(recent.id, 0, { stage: 'won', job_value_cents: 98000 });
+      await store.saveLeadTracking(old.id, 0, { stage: 'won' });
+      await store.saveLeadTracking(quoted.id, 0, { stage: 'quoted' });
+      const wonAt = (await store.getLead(recent.id))!.stage_changed_at;
+      await store.close();
+
+      const file = path.join(own.dir, 'ads.csv');
+      const result = await cli(['export', '--google-ads', '--output', file], { DATA_DIR: own.dir });
+      expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(readFileSync(file, 'utf8').split('\r\n')).toEqual([
+        'Parameters:TimeZone=Pacific/Auckland',
+        'Google Click ID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency',
+        `EAIaIQrecent,Won job,${nzConversionTime(wonAt)},980.00,NZD`,
+        '',
+      ]);
+    } finally {
+      own.remove();
+    }
   });
 
   it('exits 2 with the variable named on a bad environment', async () => {
