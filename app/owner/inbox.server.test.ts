@@ -323,6 +323,36 @@ describe("a lead's page in words", () => {
 });
 
 describe("a post to a lead's page", () => {
+  it('keeps the time of the post as when the stage changed, by Save, Spam and Not spam', async () => {
+    const lead = await stored();
+    const read = async () => (await store.getLead(lead.id))!;
+    const at = (iso: string) => new Date(iso);
+    await handleLeadPost(
+      store,
+      owner,
+      await read(),
+      form({ action: 'save', revision: '0', stage: 'quoted', note: '' }),
+      at('2026-06-01T01:00:00.000Z'),
+    );
+    expect((await read()).stage_changed_at).toBe('2026-06-01T01:00:00.000Z');
+    await handleLeadPost(
+      store,
+      owner,
+      await read(),
+      form({ action: 'spam' }),
+      at('2026-06-02T01:00:00.000Z'),
+    );
+    expect((await read()).stage_changed_at).toBe('2026-06-02T01:00:00.000Z');
+    await handleLeadPost(
+      store,
+      owner,
+      await read(),
+      form({ action: 'not-spam' }),
+      at('2026-06-03T01:00:00.000Z'),
+    );
+    expect((await read()).stage_changed_at).toBe('2026-06-03T01:00:00.000Z');
+  });
+
   it('saves stage and note on the revision seen, and shows a save made meanwhile', async () => {
     const lead = await stored();
     const read = async () => (await store.getLead(lead.id))!;
