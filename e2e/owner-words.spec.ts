@@ -415,6 +415,13 @@ test('every owner page speaks plainly, at 390 and 1280 px', async ({ browser }) 
     await form.waitForLoadState('load');
     await look(form, 'lead-saved');
   }
+  // A job's value that cannot be read, refused beside its field.
+  await form.goto(`${site.url}/admin/leads/${leadId}`);
+  await form.locator('main select[name="stage"]').selectOption('won');
+  await form.locator('main input[name="job_value"]').fill('about twelve hundred');
+  await form.getByRole('button', { name: 'Save stage and note' }).click();
+  await expect(form.locator('#job-value-error')).toBeVisible();
+  await look(form, 'lead-job-value-refused');
 
   // A job photo, uploaded as a phone sends it.
   await form.goto(`${site.url}/admin/site/photos`);
@@ -500,6 +507,11 @@ test('every owner page speaks plainly, at 390 and 1280 px', async ({ browser }) 
   await look(page, 'notifications');
   await form.goto(`${site.url}/admin/notifications`);
   await look(form, 'notifications-no-script');
+  // The report, with the enquiries and the won job above, and its key open.
+  await page.goto(`${site.url}/admin/reports`);
+  await expect(page.getByTestId('report-month').first()).toBeVisible();
+  await page.getByText('How sources are named').click();
+  await look(page, 'reports');
   await plain.close();
   await phone.close();
 
