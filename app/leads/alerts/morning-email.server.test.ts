@@ -206,6 +206,28 @@ for (const backend of STORE_BACKENDS) {
       ]);
     });
 
+    it('an owner added after 7:30 gets the day’s e-mail at the next look', async () => {
+      await setUp();
+      const a = await serverProcess();
+      await a.store.addOwner('kasey@glass.example.nz', new Date(APRIL.from).toISOString());
+      await a.store.insertLead(makeLead({ created_at: '2026-03-01T00:00:00.000Z' }), []);
+      await run(
+        [a.loop],
+        Date.parse('2026-04-03T18:00:00.000Z'),
+        Date.parse('2026-04-03T19:00:00.000Z'),
+      );
+      await a.store.addOwner('mere@glass.example.nz', '2026-04-03T19:02:00.000Z');
+      await run(
+        [a.loop],
+        Date.parse('2026-04-03T19:05:00.000Z'),
+        Date.parse('2026-04-03T20:00:00.000Z'),
+      );
+      expect(sent.map(({ to, at }) => ({ to, at }))).toEqual([
+        { to: 'kasey@glass.example.nz', at: '2026-04-03T18:30:00.000Z' },
+        { to: 'mere@glass.example.nz', at: '2026-04-03T19:05:00.000Z' },
+      ]);
+    });
+
     it('tries again while an e-mail could not be sent, and a process that died with the claim leaves it to another', async () => {
       await setUp();
       let up = false;

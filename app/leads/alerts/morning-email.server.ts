@@ -80,25 +80,29 @@ export function createMorningEmail(options: MorningEmailOptions): MorningEmailLo
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<number> | undefined;
   let storeDown = false;
-  /** The day every owner's e-mail was found done: nothing to look at until the next. */
-  let finishedDay: string | undefined;
+  /** The owners whose e-mail of `day` this process found done: not claimed again that day. */
+  let finished: { day: string; owners: Set<string> } = { day: '', owners: new Set() };
 
   async function round(): Promise<number> {
     const at = new Date(now());
     const { day, minutes } = nzLocalTime(at);
-    if (minutes < MORNING_EMAIL_AT_MINUTES || finishedDay === day) return 0;
+    if (minutes < MORNING_EMAIL_AT_MINUTES) return 0;
+    if (finished.day !== day) finished = { day, owners: new Set() };
     let lists: MorningLists | undefined;
     let sent = 0;
-    let open = 0;
+    // An owner added later in the day is claimed at the next look.
     for (const owner of await store.listOwners()) {
+      if (finished.owners.has(owner.id)) continue;
       const claim = await store.claimMorningEmail({
         ownerId: owner.id,
         day,
         now: at.toISOString(),
         leaseUntil: new Date(at.getTime() + leaseMs).toISOString(),
       });
-      if (claim === 'done') continue;
-      open += 1;
+      if (claim === 'done') {
+        finished.owners.add(owner.id);
+        continue;
+      }
       if (claim === 'held') continue;
       lists ??= morningLists(
         await listFollowUps(store, {
@@ -109,7 +113,7 @@ export function createMorningEmail(options: MorningEmailOptions): MorningEmailLo
       );
       if (lists.count === 0) {
         await store.finishMorningEmail(owner.id, day, new Date(now()).toISOString(), 0);
-        open -= 1;
+        finished.owners.add(owner.id);
         continue;
       }
       if (!(await options.emailOwner(owner.email, lists, at))) {
@@ -118,11 +122,10 @@ export function createMorningEmail(options: MorningEmailOptions): MorningEmailLo
         continue;
       }
       await store.finishMorningEmail(owner.id, day, new Date(now()).toISOString(), lists.count);
-      open -= 1;
+      finished.owners.add(owner.id);
       sent += 1;
       log.info({ ownerId: owner.id, day, leads: lists.count }, 'Morning e-mail sent');
     }
-    if (open === 0) finishedDay = day;
     return sent;
   }
 
