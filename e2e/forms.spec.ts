@@ -9,6 +9,7 @@ import {
 import { startReceiver, type Receiver } from '../app/leads/testing/test-support.server.ts';
 import { API_ERROR_MESSAGES } from '../app/leads/intake/receive-lead.server.ts';
 import { E2E_BUILD_ENV } from './support/env.ts';
+import { NO_ATTRIBUTION } from '../app/leads/intake/attribution.ts';
 import { recordTag, type TagRecord } from './support/tag-record.ts';
 import {
   attachServerLogsOnFailure,
@@ -192,6 +193,8 @@ test('home call-back: Submitting..., then /thank-you; payload at both webhooks; 
     created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     source: 'hero_form',
     urgent: false,
+    // The visit began on the home page, typed in: nothing else is known.
+    attribution: { ...NO_ATTRIBUTION, landing: '/' },
     photos: [],
   });
   expect(payloads[1]![0]!.json).toEqual(payload);

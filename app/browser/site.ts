@@ -16,12 +16,16 @@ import { startMapEmbeds } from '../components/map-embed.ts';
 import { startMobileOnlyDisclosures } from '../components/services/mobile-only-disclosure.ts';
 import { startImageFallbacks } from '../components/ui/image-fallback.ts';
 import { loadAnalytics, trackPageView } from './analytics.ts';
+import { rememberVisit, sendVisitWithForms } from './visit.ts';
 
 // No-JavaScript fallbacks step aside (the stylesheets read this).
 document.documentElement.dataset.js = 'on';
 
 loadAnalytics();
 trackPageView(location.pathname + location.search);
+// Where this visit came from, sent with an enquiry (docs/operations.md#where-enquiries-come-from).
+rememberVisit();
+sendVisitWithForms();
 
 const header = document.querySelector<HTMLElement>('.site-header');
 if (header) startHeaderMenus(header);

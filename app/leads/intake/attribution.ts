@@ -34,8 +34,25 @@ export type LeadAttribution = Record<AttributionField, string | null>;
 /** The longest value of any attribution field. */
 export const ATTRIBUTION_MAX = 200;
 
+/**
+ * Control characters and bidirectional overrides: never in an attribution
+ * field. The same characters as SINGLE_LINE_FORBIDDEN (form-rules.ts, whose
+ * test checks they agree), kept here so the site module, which checks what
+ * it keeps, takes this small module and not the forms' rules.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const ATTRIBUTION_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+/** `landing`: a path on this site with its query and fragment: one "/", then no space. */
+export const LANDING_PATTERN = /^\/(?!\/)\S*$/;
+/**
+ * `referrer`: a host name, labels of letters, digits and hyphens between
+ * single dots. Each character is read once (a dot starts every repeat).
+ */
+export const HOST_PATTERN = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/i;
+
 /** A lead of which nothing is known: a lead stored before attribution was kept. */
-export const NO_ATTRIBUTION: LeadAttribution = Object.freeze({
+export const NO_ATTRIBUTION: Readonly<LeadAttribution> = {
   landing: null,
   referrer: null,
   utm_source: null,
@@ -44,7 +61,7 @@ export const NO_ATTRIBUTION: LeadAttribution = Object.freeze({
   utm_term: null,
   utm_content: null,
   gclid: null,
-});
+};
 
 /** The attribution fields out of a checked lead, null for each one not given. */
 export function attributionOf(

@@ -37,7 +37,13 @@ import {
   LANDING_MESSAGE,
   REFERRER_MESSAGE,
 } from './schema.ts';
-import { ATTRIBUTION_FIELDS, attributionOf, NO_ATTRIBUTION } from './attribution.ts';
+import {
+  ATTRIBUTION_FIELDS,
+  ATTRIBUTION_FORBIDDEN,
+  attributionOf,
+  NO_ATTRIBUTION,
+} from './attribution.ts';
+import { SINGLE_LINE_FORBIDDEN } from './form-rules.ts';
 
 const enquiry = {
   name: 'Aroha Ngata',
@@ -670,6 +676,10 @@ describe('where the enquiry came from (docs/operations.md#where-enquiries-come-f
         });
       }
     }
+  });
+
+  it('refuses the same characters as every single-line field', () => {
+    expect(ATTRIBUTION_FORBIDDEN.source).toBe(SINGLE_LINE_FORBIDDEN.source);
   });
 
   it('refuses a value that is not text', () => {

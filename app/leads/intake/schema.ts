@@ -31,7 +31,14 @@ import {
   LANDING_MESSAGE,
   REFERRER_MESSAGE,
 } from './form-rules.ts';
-import { ATTRIBUTION_MAX, CAMPAIGN_FIELDS, type AttributionField } from './attribution.ts';
+import {
+  ATTRIBUTION_FORBIDDEN,
+  ATTRIBUTION_MAX,
+  CAMPAIGN_FIELDS,
+  HOST_PATTERN,
+  LANDING_PATTERN,
+  type AttributionField,
+} from './attribution.ts';
 
 /**
  * The one set of rules for every lead form (docs/forms.md#validation) and for POST
@@ -187,7 +194,7 @@ function attributionField(shape?: { pattern: RegExp; message: string; lower?: bo
   if (shape?.lower) schema = schema.toLowerCase();
   schema = schema
     .max(ATTRIBUTION_MAX, { error: ATTRIBUTION_MESSAGE })
-    .refine((value) => !SINGLE_LINE_FORBIDDEN.test(value), { error: ATTRIBUTION_MESSAGE });
+    .refine((value) => !ATTRIBUTION_FORBIDDEN.test(value), { error: ATTRIBUTION_MESSAGE });
   if (shape) schema = schema.regex(shape.pattern, { error: shape.message });
   return z.preprocess(
     (value) =>
@@ -195,11 +202,6 @@ function attributionField(shape?: { pattern: RegExp; message: string; lower?: bo
     schema.optional(),
   );
 }
-
-/** A path on this site with its query and fragment: one "/", then no space. */
-const LANDING_PATTERN = /^\/(?!\/)\S*$/;
-/** A host name: labels of letters, digits and hyphens between single dots. */
-const HOST_PATTERN = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/i;
 
 const attributionFields: Record<AttributionField, ReturnType<typeof attributionField>> = {
   landing: attributionField({ pattern: LANDING_PATTERN, message: LANDING_MESSAGE }),
