@@ -45,6 +45,7 @@ export function exportRecord(
     status: lead.status,
     stage: lead.stage,
     note: lead.note,
+    stage_changed_at: lead.stage_changed_at,
     acknowledged_at: lead.acknowledged_at,
     acknowledged_by: lead.acknowledged_by,
     job_value_nzd: jobValueDecimal(lead.job_value_cents),

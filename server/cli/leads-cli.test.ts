@@ -203,7 +203,12 @@ describe('leads CLI', () => {
       },
     ]);
     // The owner's stage and note, as the owner's pages save them.
-    await store.saveLeadTracking(leads.pending.id, 0, { stage: 'contacted', note: PENDING_NOTE });
+    await store.saveLeadTracking(
+      leads.pending.id,
+      0,
+      { stage: 'contacted', note: PENDING_NOTE },
+      '2025-03-02T09:04:00.000Z',
+    );
     // "I'm on it", as the lead's page or the phone's notification says it.
     await store.acknowledgeLead(leads.pending.id, 'kasey@example.nz', '2025-03-02T09:05:00.000Z');
     await store.insertLead(leads.hostile, []);
@@ -390,6 +395,7 @@ describe('leads CLI', () => {
       'status',
       'stage',
       'note',
+      'stage_changed_at',
       'acknowledged_at',
       'acknowledged_by',
       'job_value_nzd',
@@ -402,6 +408,7 @@ describe('leads CLI', () => {
         stage: 'new',
         note: '',
         urgent: false,
+        stage_changed_at: leads.delivered.created_at,
         acknowledged_at: null,
         acknowledged_by: null,
         attribution: NO_ATTRIBUTION,
@@ -412,6 +419,8 @@ describe('leads CLI', () => {
       idempotency_key: undefined,
       stage: 'contacted',
       note: PENDING_NOTE,
+      // When the stage last changed: for a won lead, when it was won (the Google Ads file's time).
+      stage_changed_at: '2025-03-02T09:04:00.000Z',
       acknowledged_at: '2025-03-02T09:05:00.000Z',
       acknowledged_by: 'kasey@example.nz',
       job_value_nzd: null,
