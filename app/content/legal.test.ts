@@ -69,6 +69,27 @@ describe('the privacy policy (Privacy Act 2020)', () => {
     );
   });
 
+  it('says where a visit began is kept with an enquiry, why, and without a cookie (docs/operations.md#where-enquiries-come-from)', () => {
+    expect(policy).toContain(
+      'With every enquiry: where your visit to this website began. That is the first page you landed on, with the campaign tags in its address (such as utm_source or utm_campaign) and the Google click id (gclid) that Google Ads adds to an ad’s link, and the name of the website that sent you there (such as www.google.com), never the page you were reading on it.',
+    );
+    expect(policy).toContain(
+      'Your browser keeps these only for your visit, in its session storage, not in a cookie, and sends them with the form. Without JavaScript, only the page of the form is sent.',
+    );
+    expect(policy).toContain(
+      'know which of our advertising and which pages of this website bring us work, and tell Google Ads which ad clicks became jobs;',
+    );
+    expect(policy).toContain(
+      'Google Ads, when we tell it which ad clicks became jobs: the Google click id of your visit, when the job was won and its value if we recorded one. Never your name, contact details or message.',
+    );
+    expect(text(privacyPolicyFor({ leadRetentionDays: 90 }))).toContain(
+      'Where your visit began is kept with your enquiry and deleted with it, 90 days (about 3 months) after the enquiry was sent.',
+    );
+    expect(policy).toContain(
+      'Where your visit began is kept in your browser’s session storage, not in a cookie, and is gone when you close the tab.',
+    );
+  });
+
   it('says how long a deleted enquiry can stay in a backup (the README sets backups up so)', () => {
     expect(policy).toContain(
       `Backups of our lead database are kept for no more than ${facts.leadBackupRetention.days} days, so a copy of an enquiry in a backup is gone no more than ${facts.leadBackupRetention.days} days after the enquiry was deleted.`,

@@ -91,6 +91,7 @@ export function privacyPolicyFor({ leadRetentionDays }: PrivacySettings) {
           'From the ‘Let Us Call You’ form: your first and last name, e-mail address, phone number, whether the job is for home or business glass, and your postal code.',
           'From the contact and quote forms: your name, e-mail address, phone number, the service you are interested in and your message.',
           'With every enquiry: the date and time it was sent and which form it came from.',
+          'With every enquiry: where your visit to this website began. That is the first page you landed on, with the campaign tags in its address (such as utm_source or utm_campaign) and the Google click id (gclid) that Google Ads adds to an ad’s link, and the name of the website that sent you there (such as www.google.com), never the page you were reading on it. Your browser keeps these only for your visit, in its session storage, not in a cookie, and sends them with the form. Without JavaScript, only the page of the form is sent.',
           'When we have done a job for you, we may e-mail you a link to review it. We keep when we sent it, the address we sent it to and who sent it; the link itself is not kept, only a code that recognises it, and it works for 30 days. If you send a review, we keep your rating, your words, the name to show, your suburb and when you agreed to us publishing them.',
           `A check that an enquiry comes from a person’s browser rather than an automated sender: while you type, your browser works out a small puzzle our server gives it and sends the answer with your enquiry. There is nothing to click, no cookie, nothing stored on your device and no other company involved. The answer says nothing about you or your device; a puzzle can be answered for ${PROOF_OF_WORK_LIFETIME_MINUTES} minutes, and our server keeps a used answer for no more than a day after that, so it cannot be used twice.`,
           'Technical information recorded when you visit: our web server logs the pages requested, when, and how it answered. It never logs your full IP address: when the limit on our forms turns a request away, it logs only the first part (for example 203.0.113.x), which shows the network the request came from but not the device that sent it. The company that hosts the site may also log your IP address and browser type.',
@@ -110,6 +111,7 @@ export function privacyPolicyFor({ leadRetentionDays }: PrivacySettings) {
           'reply to your enquiry, call you back and prepare a quote;',
           'arrange, carry out and follow up the work you ask us to do;',
           'once a job is done, ask you for a review, and publish it on this website if you agree to that;',
+          'know which of our advertising and which pages of this website bring us work, and tell Google Ads which ad clicks became jobs;',
           'invoice you or your insurer, and help with an insurance claim if you ask us to;',
           'keep the business records the law requires, such as tax records;',
           'keep this website secure and limit abuse of its forms: the server uses the IP address a form is sent from for ten minutes, to limit how many enquiries one address can send. It is not stored with your enquiry.',
@@ -130,6 +132,7 @@ export function privacyPolicyFor({ leadRetentionDays }: PrivacySettings) {
         list: [
           'Our e-mail provider and our enquiry-management service (an automation or customer-relationship service): each enquiry is passed on to the business by e-mail or through that service, over an encrypted connection, so we can follow it up promptly. They handle it on our behalf and may not use it for their own purposes.',
           'The company that hosts this website and our lead database.',
+          'Google Ads, when we tell it which ad clicks became jobs: the Google click id of your visit, when the job was won and its value if we recorded one. Never your name, contact details or message.',
           'Your insurer, property manager or builder, when the job is for them or you ask us to.',
           'Our professional advisers, such as our accountant, when they need it to do their job.',
           'Anyone we are required to share it with by law.',
@@ -146,6 +149,7 @@ export function privacyPolicyFor({ leadRetentionDays }: PrivacySettings) {
         heading: 'Cookies',
         paragraphs: [
           'This website does not use cookies of its own to track you. When analytics are turned on, the Google tags described above set cookies (such as _ga) to tell visits apart and to measure conversions. The map on our home and contact pages is provided by Google Maps and may set its own cookies when it loads.',
+          'Where your visit began is kept in your browser’s session storage, not in a cookie, and is gone when you close the tab.',
           'You can refuse or delete cookies in your browser settings. The site and its forms work without them.',
         ],
       },
@@ -155,6 +159,7 @@ export function privacyPolicyFor({ leadRetentionDays }: PrivacySettings) {
         list: [
           `Enquiries sent through this website are deleted from our lead database ${retentionPeriod(leadRetentionDays)} after they were sent, whether or not they led to a job.`,
           `A submission our website's checks take for spam (for example one with a link, or the same message sent again) is not passed on to us. It is kept ${retentionPeriod(SPAM_RETENTION_DAYS)} so that we can still answer a real enquiry caught by mistake, then deleted.`,
+          `Where your visit began is kept with your enquiry and deleted with it, ${retentionPeriod(leadRetentionDays)} after the enquiry was sent.`,
           `A review request and an unpublished review are kept with your enquiry and deleted with it, ${retentionPeriod(leadRetentionDays)} after the enquiry was sent. A review you agreed to us publishing stays on this website until you ask us to take it down.`,
           `Backups of our lead database are kept for no more than ${facts.leadBackupRetention.days} days, so a copy of an enquiry in a backup is gone no more than ${facts.leadBackupRetention.days} days after the enquiry was deleted.`,
           'Records of jobs we carry out, including quotes and invoices, are kept for 7 years, as the Tax Administration Act 1994 requires for business records.',

@@ -206,6 +206,25 @@ export const REQUEST_INPUT_CASES: Record<string, () => unknown> = {
       validateCallbackForm({ ...callback, email });
     }
   },
+  'where the enquiry came from: landing, referrer and tags far past their limits': () => {
+    const values = [
+      ...hostileText,
+      `${'a.'.repeat(FIELD_RUN / 2)}!`,
+      `${'a-'.repeat(FIELD_RUN / 2)}..`,
+      `/${'/'.repeat(FIELD_RUN)} `,
+      `/${'a'.repeat(FIELD_RUN)}\u0000`,
+    ];
+    for (const value of values) {
+      validateLead({
+        ...enquiry,
+        source: 'contact_form',
+        landing: value,
+        referrer: value,
+        utm_source: value,
+        gclid: value,
+      });
+    }
+  },
   'name, phone, message, postal code, service and key far past their limits': () => {
     for (const value of hostileText) {
       validateLead({

@@ -738,18 +738,6 @@ describe('where the enquiry came from (docs/operations.md#where-enquiries-come-f
     }
   });
 
-  it('checks a long run in linear time (no regular expression backtracks)', () => {
-    const started = performance.now();
-    for (let i = 0; i < 200; i++) {
-      validateLead({
-        ...lead,
-        referrer: `${'a.'.repeat(5000)}!`,
-        landing: `/${'/'.repeat(9999)}\u0000`,
-      });
-    }
-    expect(performance.now() - started).toBeLessThan(2000);
-  });
-
   it('a form’s own fields are checked first, then the attribution', () => {
     const result = failure(validateLead({ ...lead, name: '', gclid: 'x'.repeat(201) }));
     expect(result.error).toBe(REQUIRED_FIELDS_MESSAGE);
