@@ -1,5 +1,13 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { monthlyReport, wonRate, type ReportLead } from '../app/owner/reports.ts';
+import { nzConversionTime } from '../app/owner/google-ads.server.ts';
+import {
+  monthlyReport,
+  monthWords,
+  nzMonth,
+  wonRate,
+  type ReportLead,
+} from '../app/owner/reports.ts';
 import { main } from '../server/cli/leads-cli.ts';
 import { axe } from './support/axe.ts';
 import { freePort } from './support/free-port.ts';
@@ -233,4 +241,110 @@ test('"Reports" in the navigation: on a phone it fits in two rows, nothing wider
     path: testInfo.outputPath('navigation-390.png'),
   });
   await page.context().close();
+});
+
+test('an ad click to a won job: the lead, the report and the file for Google Ads agree', async ({
+  browser,
+}, testInfo) => {
+  const gclid = `EAIaIQobChMI${Date.now()}`;
+  const landing = `/?utm_source=google&utm_medium=cpc&gclid=${gclid}`;
+  const token = `Ad${Date.now()}`;
+
+  // The visitor: lands from the ad, moves to the quote page, sends the form.
+  const visitor = await browser.newContext({ viewport: PHONE_WIDTH });
+  const page = await visitor.newPage();
+  await page.goto(`${site}${landing}`);
+  await expect(page.locator('html[data-ready]')).toBeAttached();
+  await page.goto(`${site}/quote`);
+  await expect(page.locator('html[data-ready]')).toBeAttached();
+  const form = page.locator('form[data-quote-form]');
+  await form.getByLabel('Name', { exact: true }).fill(`Hemi ${token}`);
+  await form.getByLabel('Email', { exact: true }).fill(`hemi.${token.toLowerCase()}@example.co.nz`);
+  await form.getByLabel('Phone', { exact: true }).fill('027 555 0142');
+  await form.getByLabel('Service').selectOption('Windows');
+  await form.getByLabel('Message', { exact: true }).fill(`New glass for a slider, ${token}.`);
+  await form.getByRole('button', { name: 'Request My Free Quote' }).click();
+  await expect(page).toHaveURL(/\/thank-you$/, { timeout: 60_000 });
+  await visitor.close();
+
+  // The lead: where it came from.
+  const leads = JSON.parse(await leadsCli(['export', '--format', 'json'])) as Array<
+    Record<string, unknown> & ReportLead & { id: string; name: string }
+  >;
+  const lead = leads.find((each) => each.name === `Hemi ${token}`);
+  expect(lead?.attribution).toEqual({
+    landing,
+    referrer: null,
+    utm_source: 'google',
+    utm_medium: 'cpc',
+    utm_campaign: null,
+    utm_term: null,
+    utm_content: null,
+    gclid,
+  });
+  const month = monthWords(nzMonth(lead!.created_at));
+
+  // The report: that month, google / cpc, 1 enquiry; the same figures as the export.
+  const owner = await ownerPage(browser, false, 'reports@glass.example.com');
+  await owner.goto(`${site}/admin/reports`);
+  const section = owner.getByTestId('report-month').filter({ hasText: month });
+  await expect(section.getByTestId('source-row').filter({ hasText: 'google / cpc' })).toHaveText(
+    'google / cpc1 enquiry, 0 won (0%)',
+  );
+  await expect(section.getByTestId('landing-row').filter({ hasText: 'home page' })).toContainText(
+    '1 enquiry, 0 won (0%)',
+  );
+  expect(await reportOnPage(owner)).toEqual(await reportFromExport());
+
+  // Marked won with a value on its page.
+  await owner.goto(`${site}/admin/leads/${lead!.id}`);
+  await owner.getByLabel('Stage', { exact: true }).selectOption('won');
+  await owner.getByLabel('Job value (optional), NZ$').fill('$1,250.50');
+  await owner.getByRole('button', { name: 'Save stage and note' }).click();
+  await expect(owner.getByRole('status')).toHaveText('Saved the stage and note.');
+
+  await owner.goto(`${site}/admin/reports`);
+  await expect(section.getByTestId('source-row').filter({ hasText: 'google / cpc' })).toHaveText(
+    'google / cpc1 enquiry, 1 won (100%)',
+  );
+  expect(await reportOnPage(owner)).toEqual(await reportFromExport());
+
+  // The file for Google Ads: the report's link, and the command, the same row.
+  const won = (JSON.parse(await leadsCli(['export', '--format', 'json'])) as typeof leads).find(
+    (each) => each.id === lead!.id,
+  ) as unknown as { stage: string; stage_changed_at: string; job_value_nzd: string };
+  expect(won).toEqual(expect.objectContaining({ stage: 'won', job_value_nzd: '1250.50' }));
+  const row = `${gclid},Won job,${nzConversionTime(won.stage_changed_at)},1250.50,NZD`;
+  const download = owner.waitForEvent('download');
+  await owner.getByRole('link', { name: 'Download for Google Ads' }).click();
+  const file = await (await download).path();
+  const downloaded = await readFile(file, 'utf8');
+  expect(downloaded.split('\r\n')).toEqual([
+    'Parameters:TimeZone=Pacific/Auckland',
+    'Google Click ID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency',
+    row,
+    '',
+  ]);
+  const answer = await owner.request.get(`${site}/admin/reports/google-ads.csv`);
+  expect(answer.headers()['content-disposition']).toMatch(/^attachment; filename=/);
+  expect(answer.headers()['content-type']).toBe('text/csv; charset=utf-8');
+  expect(await leadsCli(['export', '--google-ads'])).toBe(downloaded);
+
+  // On a phone: nothing wider than the screen, every link and button 44 px, axe clean.
+  await owner.setViewportSize(PHONE_WIDTH);
+  await owner.goto(`${site}/admin/reports`);
+  expect(await owner.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    PHONE_WIDTH.width,
+  );
+  for (const target of await owner
+    .locator('main')
+    .locator('a:visible, button:visible, summary:visible')
+    .all()) {
+    const box = await target.boundingBox();
+    expect(box?.height, (await target.textContent()) ?? '').toBeGreaterThanOrEqual(44);
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(PHONE_WIDTH.width);
+  }
+  await owner.screenshot({ path: testInfo.outputPath('reports-390.png'), fullPage: true });
+  await testInfo.attach('the report at 390 px', { path: testInfo.outputPath('reports-390.png') });
+  await owner.context().close();
 });
