@@ -296,8 +296,11 @@ test('an ad click to a won job: the lead, the report and the file for Google Ads
   );
   expect(await reportOnPage(owner)).toEqual(await reportFromExport());
 
-  // Marked won with a value on its page.
+  // Its page says where it came from, in the report's words.
   await owner.goto(`${site}/admin/leads/${lead!.id}`);
+  await expect(owner.getByTestId('came-from')).toHaveText('google / cpc');
+
+  // Marked won with a value on its page.
   await owner.getByLabel('Stage', { exact: true }).selectOption('won');
   await owner.getByLabel('Job value (optional), NZ$').fill('$1,250.50');
   await owner.getByRole('button', { name: 'Save stage and note' }).click();
