@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
-import { storeErrorForLog, type AppStore, type LeadRecord } from '../../db/store.server.ts';
+import type { AppStore, LeadRecord } from '../../db/store.server.ts';
 import { SERVER_ACTOR } from '../../owner/site-activity.server.ts';
 import { ACTIVITY, activity } from '../person-data.server.ts';
 import { escalationPush, type PushToDevices } from './owner-push.server.ts';
+import { createStoreLoop, type StoreLoop } from './store-loop.server.ts';
 
 /**
  * Escalation (docs/operations.md, "I'm on it" and escalation): an urgent
@@ -44,12 +45,8 @@ export interface EscalationOptions {
   now?: () => number;
 }
 
-export interface Escalation {
-  start(): void;
-  stop(): Promise<void>;
-  /** Escalates every lead due now; returns how many were escalated. */
-  runOnce(): Promise<number>;
-}
+/** `runOnce` escalates every lead due now and says how many were escalated. */
+export type Escalation = StoreLoop<number>;
 
 /** Past this long after it was due, an escalation nothing could send is given up (and logged). */
 const GIVE_UP_AFTER_MS = 60 * 60_000;
@@ -61,9 +58,6 @@ export function createEscalation(options: EscalationOptions): Escalation {
   const dueAfterMs = options.minutes * 60_000;
   const leaseMs = options.leaseMs ?? 2 * 60_000;
   const pollIntervalMs = options.pollIntervalMs ?? 15_000;
-  let timer: NodeJS.Timeout | undefined;
-  let current: Promise<number> | undefined;
-  let storeDown = false;
 
   /** Pushes and e-mails it: how many devices and owners it was sent to, and how many took it. */
   async function send(lead: LeadRecord): Promise<{ tried: number; reached: number }> {
@@ -130,45 +124,5 @@ export function createEscalation(options: EscalationOptions): Escalation {
     }
   }
 
-  function runOnce(): Promise<number> {
-    current ??= round().finally(() => {
-      current = undefined;
-    });
-    return current;
-  }
-
-  function schedule(): void {
-    timer = setTimeout(() => {
-      runOnce()
-        .then(
-          () => {
-            if (storeDown) log.info('Escalation reaches the lead store again');
-            storeDown = false;
-          },
-          (error: unknown) => {
-            if (!storeDown) {
-              log.error({ err: storeErrorForLog(error) }, 'Escalation cannot reach the lead store');
-            }
-            storeDown = true;
-          },
-        )
-        .finally(() => {
-          if (timer) schedule();
-        });
-    }, pollIntervalMs);
-    timer.unref();
-  }
-
-  return {
-    start() {
-      if (timer) return;
-      schedule();
-    },
-    async stop() {
-      clearTimeout(timer);
-      timer = undefined;
-      await current?.catch(() => undefined);
-    },
-    runOnce,
-  };
+  return createStoreLoop({ name: 'Escalation', log, intervalMs: pollIntervalMs, look: round });
 }

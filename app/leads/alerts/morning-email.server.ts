@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { storeErrorForLog, type AppStore } from '../../db/store.server.ts';
+import type { AppStore } from '../../db/store.server.ts';
+import { createStoreLoop, type StoreLoop } from './store-loop.server.ts';
 import { listFollowUps } from '../../owner/follow-ups.server.ts';
 import {
   MORNING_EMAIL_LISTED,
@@ -41,12 +42,8 @@ export interface MorningEmailOptions {
   now?: () => number;
 }
 
-export interface MorningEmailLoop {
-  start(): void;
-  stop(): Promise<void>;
-  /** Sends the day's e-mails due now; returns how many were sent. */
-  runOnce(): Promise<number>;
-}
+/** `runOnce` sends the day's e-mails due now and says how many were sent. */
+export type MorningEmailLoop = StoreLoop<number>;
 
 /** 7:30 am, in minutes since midnight. */
 export const MORNING_EMAIL_AT_MINUTES = 7 * 60 + 30;
@@ -77,9 +74,6 @@ export function createMorningEmail(options: MorningEmailOptions): MorningEmailLo
   const now = options.now ?? Date.now;
   const leaseMs = options.leaseMs ?? 5 * 60_000;
   const pollIntervalMs = options.pollIntervalMs ?? 60_000;
-  let timer: NodeJS.Timeout | undefined;
-  let current: Promise<number> | undefined;
-  let storeDown = false;
   /** The owners whose e-mail of `day` this process found done: not claimed again that day. */
   let finished: { day: string; owners: Set<string> } = { day: '', owners: new Set() };
 
@@ -129,48 +123,10 @@ export function createMorningEmail(options: MorningEmailOptions): MorningEmailLo
     return sent;
   }
 
-  function runOnce(): Promise<number> {
-    current ??= round().finally(() => {
-      current = undefined;
-    });
-    return current;
-  }
-
-  function schedule(): void {
-    timer = setTimeout(() => {
-      runOnce()
-        .then(
-          () => {
-            if (storeDown) log.info('Morning e-mail reaches the lead store again');
-            storeDown = false;
-          },
-          (error: unknown) => {
-            if (!storeDown) {
-              log.error(
-                { err: storeErrorForLog(error) },
-                'Morning e-mail cannot reach the lead store',
-              );
-            }
-            storeDown = true;
-          },
-        )
-        .finally(() => {
-          if (timer) schedule();
-        });
-    }, pollIntervalMs);
-    timer.unref();
-  }
-
-  return {
-    start() {
-      if (timer) return;
-      schedule();
-    },
-    async stop() {
-      clearTimeout(timer);
-      timer = undefined;
-      await current?.catch(() => undefined);
-    },
-    runOnce,
-  };
+  return createStoreLoop({
+    name: 'Morning e-mail',
+    log,
+    intervalMs: pollIntervalMs,
+    look: round,
+  });
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
-import { storeErrorForLog, type AppStore } from '../../db/store.server.ts';
+import type { AppStore } from '../../db/store.server.ts';
 import type { AlertPush, PushToDevices } from './owner-push.server.ts';
+import { createStoreLoop, type StoreLoop } from './store-loop.server.ts';
 
 /**
  * Silent failure is not silent (docs/operations.md, "I'm on it" and
@@ -36,21 +37,14 @@ export interface OutageWatchOptions {
   now?: () => number;
 }
 
-export interface OutageWatch {
-  start(): void;
-  stop(): Promise<void>;
-  /** Looks now: 'alerted' when this call found a new outage (and pushed), 'outage' or 'none'. */
-  runOnce(): Promise<'alerted' | 'outage' | 'none'>;
-}
+/** `runOnce` looks now: 'alerted' when this look found a new outage (and pushed), 'outage' or 'none'. */
+export type OutageWatch = StoreLoop<'alerted' | 'outage' | 'none'>;
 
 export function createOutageWatch(options: OutageWatchOptions): OutageWatch {
   const log = options.logger.child({ component: 'outage-alert' });
   const target = options.target ?? 'email';
   const now = options.now ?? Date.now;
-  let timer: NodeJS.Timeout | undefined;
-  let current: Promise<unknown> | undefined;
-
-  async function runOnce(): Promise<'alerted' | 'outage' | 'none'> {
+  async function look(): Promise<'alerted' | 'outage' | 'none'> {
     const at = now();
     const { outage, alert } = await options.store.checkTargetOutage(
       target,
@@ -70,29 +64,10 @@ export function createOutageWatch(options: OutageWatchOptions): OutageWatch {
     return 'alerted';
   }
 
-  function schedule(): void {
-    timer = setTimeout(() => {
-      current = runOnce()
-        .catch((error: unknown) =>
-          log.warn({ err: storeErrorForLog(error) }, 'Cannot check the lead e-mail for an outage'),
-        )
-        .finally(() => {
-          current = undefined;
-          if (timer) schedule();
-        });
-    }, options.checkEveryMs ?? 60_000);
-    timer.unref();
-  }
-
-  return {
-    start() {
-      if (!timer) schedule();
-    },
-    async stop() {
-      clearTimeout(timer);
-      timer = undefined;
-      await current;
-    },
-    runOnce,
-  };
+  return createStoreLoop({
+    name: 'The e-mail outage watch',
+    log,
+    intervalMs: options.checkEveryMs ?? 60_000,
+    look,
+  });
 }
