@@ -3,7 +3,13 @@ import path from 'node:path';
 import type { APIContext } from 'astro';
 import { describe, expect, it } from 'vitest';
 import type { OwnerPagesContext, SignedInOwner } from './context.server.ts';
-import { ownerPage, SIGN_IN_PATH, type OwnerPageOptions } from './owner-page.server.ts';
+import {
+  noSuchEnquiry,
+  ownerPage,
+  postOnly,
+  SIGN_IN_PATH,
+  type OwnerPageOptions,
+} from './owner-page.server.ts';
 
 /**
  * The opening every owner's page shares (owner-page.server.ts): the 404
@@ -88,6 +94,21 @@ describe('an owner page', () => {
     expect(put instanceof Response && [put.status, put.headers.get('allow')]).toEqual([
       405,
       'GET, HEAD, POST',
+    ]);
+  });
+
+  it('answers a button-only endpoint’s GET with 405 and which button, and a gone enquiry with 404', async () => {
+    const get = postOnly('Use the “I’m on it” button on the enquiry’s page.')();
+    expect([get.status, get.headers.get('allow'), await get.text()]).toEqual([
+      405,
+      'POST',
+      'Use the “I’m on it” button on the enquiry’s page.',
+    ]);
+    const gone = noSuchEnquiry();
+    expect([gone.status, gone.headers.get('content-type'), await gone.text()]).toEqual([
+      404,
+      'text/plain; charset=utf-8',
+      'There is no such enquiry.',
     ]);
   });
 

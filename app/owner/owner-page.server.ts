@@ -85,3 +85,19 @@ export async function ownerPage(
     readMultipart: (limits) => readMultipart(request, limits),
   };
 }
+
+const PLAIN_TEXT = { 'Content-Type': 'text/plain; charset=utf-8' };
+
+/**
+ * The GET of an endpoint that only a button's form post may use (a
+ * prefetch or a followed link changes nothing): 405, saying which button.
+ */
+export function postOnly(useTheButton: string): () => Response {
+  return () =>
+    new Response(useTheButton, { status: 405, headers: { Allow: 'POST', ...PLAIN_TEXT } });
+}
+
+/** A lead endpoint's answer for an enquiry that is not there (deleted, or never was). */
+export function noSuchEnquiry(): Response {
+  return new Response('There is no such enquiry.', { status: 404, headers: PLAIN_TEXT });
+}

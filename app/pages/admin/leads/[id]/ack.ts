@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { acknowledgeLead } from '../../../../owner/inbox.server.ts';
-import { ownerPage } from '../../../../owner/owner-page.server.ts';
+import { noSuchEnquiry, ownerPage, postOnly } from '../../../../owner/owner-page.server.ts';
 
 /**
  * POST /admin/leads/ID/ack: "I'm on it" (docs/operations.md, "I'm on it"
@@ -13,11 +13,7 @@ import { ownerPage } from '../../../../owner/owner-page.server.ts';
  */
 export const prerender = false;
 
-export const GET: APIRoute = () =>
-  new Response('Use the “I’m on it” button on the enquiry’s page.', {
-    status: 405,
-    headers: { Allow: 'POST', 'Content-Type': 'text/plain; charset=utf-8' },
-  });
+export const GET: APIRoute = postOnly('Use the “I’m on it” button on the enquiry’s page.');
 
 const wantsJson = (request: Request) =>
   (request.headers.get('accept') ?? '').toLowerCase().includes('application/json');
@@ -32,10 +28,7 @@ export const POST: APIRoute = async (api) => {
   if (!result) {
     return json
       ? Response.json({ error: 'There is no such enquiry.' }, { status: 404 })
-      : new Response('There is no such enquiry.', {
-          status: 404,
-          headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-        });
+      : noSuchEnquiry();
   }
   if (json) return Response.json({ id, ...result });
   return api.redirect(`/admin/leads/${encodeURIComponent(id)}?done=ack`, 303);

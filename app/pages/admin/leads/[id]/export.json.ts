@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { ACTIVITY, activity, exportPerson } from '../../../../leads/person-data.server.ts';
-import { ownerPage } from '../../../../owner/owner-page.server.ts';
+import { noSuchEnquiry, ownerPage, postOnly } from '../../../../owner/owner-page.server.ts';
 
 /**
  * POST /admin/leads/ID/export.json: "Download everything about this person"
@@ -12,11 +12,7 @@ import { ownerPage } from '../../../../owner/owner-page.server.ts';
  */
 export const prerender = false;
 
-export const GET: APIRoute = () =>
-  new Response('Use the button on the enquiry’s page to download this.', {
-    status: 405,
-    headers: { Allow: 'POST', 'Content-Type': 'text/plain; charset=utf-8' },
-  });
+export const GET: APIRoute = postOnly('Use the button on the enquiry’s page to download this.');
 
 export const POST: APIRoute = async (api) => {
   const route = await ownerPage(api, { methods: ['POST'] });
@@ -24,10 +20,7 @@ export const POST: APIRoute = async (api) => {
   const { context, owner } = route;
   const lead = await context.store.getLead(api.params.id ?? '');
   if (!lead) {
-    return new Response('No such enquiry.', {
-      status: 404,
-      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-    });
+    return noSuchEnquiry();
   }
   const { leads, json } = await exportPerson(context.store, lead.email);
   await context.store.recordActivity(

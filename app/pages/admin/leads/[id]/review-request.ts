@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { askForReview } from '../../../../owner/review-requests.server.ts';
-import { ownerPage } from '../../../../owner/owner-page.server.ts';
+import { noSuchEnquiry, ownerPage, postOnly } from '../../../../owner/owner-page.server.ts';
 
 /**
  * POST /admin/leads/ID/review-request: "Ask for a review" (or "Ask again",
@@ -10,11 +10,7 @@ import { ownerPage } from '../../../../owner/owner-page.server.ts';
  */
 export const prerender = false;
 
-export const GET: APIRoute = () =>
-  new Response('Use the “Ask for a review” button on the enquiry’s page.', {
-    status: 405,
-    headers: { Allow: 'POST', 'Content-Type': 'text/plain; charset=utf-8' },
-  });
+export const GET: APIRoute = postOnly('Use the “Ask for a review” button on the enquiry’s page.');
 
 export const POST: APIRoute = async (api) => {
   const route = await ownerPage(api, { methods: ['POST'] });
@@ -25,10 +21,7 @@ export const POST: APIRoute = async (api) => {
   const again = form?.get('again') === '1';
   const result = await askForReview(context, owner, id, { again });
   if (result.kind === 'gone') {
-    return new Response('There is no such enquiry.', {
-      status: 404,
-      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-    });
+    return noSuchEnquiry();
   }
   return api.redirect(`/admin/leads/${encodeURIComponent(id)}?done=review-${result.kind}`, 303);
 };
