@@ -169,6 +169,13 @@ test('a won customer’s review: asked, sent without JavaScript, published, decl
     'href',
     `/admin/leads/${kept.id}`,
   );
+  // Its heading under the page's, never larger.
+  const headings = await owner.evaluate(() =>
+    ['main h1', '#waiting-heading'].map((selector) =>
+      parseFloat(getComputedStyle(document.querySelector(selector)!).fontSize),
+    ),
+  );
+  expect(headings[1]).toBeLessThan(headings[0]!);
   await expect(owner.getByTestId('low-rating-rule')).toContainText(
     'A low rating is never a reason to decline',
   );
