@@ -167,6 +167,20 @@ test.describe('with enquiries waiting', () => {
         expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
         expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(PHONE_WIDTH.width);
       }
+      // The whole row is the link, but only the name is underlined, as on the inbox's cards.
+      const underlines = await rows
+        .first()
+        .evaluate((row) =>
+          [row.querySelector('a')!, ...row.querySelectorAll('a > *')].map(
+            (element) => `${element.textContent}: ${getComputedStyle(element).textDecorationLine}`,
+          ),
+        );
+      expect(underlines).toEqual([
+        'New for 2 daysAroha NgataHome Glass, Postcode 3110: none',
+        'New for 2 days: none',
+        'Aroha Ngata: underline',
+        'Home Glass, Postcode 3110: none',
+      ]);
 
       if (js) {
         for (const size of [PHONE_WIDTH, DESK_WIDTH]) {
