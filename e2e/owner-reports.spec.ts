@@ -347,6 +347,29 @@ test('an ad click to a won job: the lead, the report and the file for Google Ads
     expect(box?.height, (await target.textContent()) ?? '').toBeGreaterThanOrEqual(44);
     expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(PHONE_WIDTH.width);
   }
+  // Every row's figures keep to the right edge, beside the name or wrapped under it.
+  const ragged = await owner.locator('[data-testid$="-row"]').evaluateAll((rows) =>
+    rows
+      .filter((row) => {
+        const figures = row.querySelector('.admin-report__figures')!.getBoundingClientRect();
+        const box = row.getBoundingClientRect();
+        return Math.abs(box.right - figures.right) > 1;
+      })
+      .map((row) => row.textContent),
+  );
+  expect(ragged).toEqual([]);
+  // The month is the larger heading; the key says it opens.
+  const sizes = await owner
+    .getByTestId('report-month')
+    .first()
+    .evaluate((month) =>
+      ['h2', 'h3'].map((tag) => parseFloat(getComputedStyle(month.querySelector(tag)!).fontSize)),
+    );
+  expect(sizes[0]).toBeGreaterThan(sizes[1]!);
+  const marker = await owner
+    .locator('.admin-report__key > summary')
+    .evaluate((summary) => getComputedStyle(summary, '::before').content);
+  expect(marker).not.toBe('none');
   await owner.screenshot({ path: testInfo.outputPath('reports-390.png'), fullPage: true });
   await testInfo.attach('the report at 390 px', { path: testInfo.outputPath('reports-390.png') });
   await owner.context().close();
