@@ -117,6 +117,15 @@ test('the value of a won job, without JavaScript: refused beside the field, kept
   await expect(value).toHaveAttribute('aria-describedby', /job-value-error/);
   await expect(value).toHaveValue('1250 dollars');
   await expect(stage).toHaveValue('won');
+  // Said at the top too, where the page opens, with a link down to the field.
+  const refused = page.getByTestId('value-refused');
+  await expect(refused).toHaveText(
+    'Nothing was saved: the job value could not be read. Fix the job value',
+  );
+  await expect(refused.getByRole('link', { name: 'Fix the job value' })).toHaveAttribute(
+    'href',
+    '#job-value',
+  );
   expect(await exported(id)).toEqual(
     expect.objectContaining({ stage: 'new', job_value_nzd: null }),
   );
@@ -124,6 +133,7 @@ test('the value of a won job, without JavaScript: refused beside the field, kept
   await value.fill('$1,250.50');
   await save.click();
   await expect(page.getByRole('status')).toHaveText('Saved the stage and note.');
+  await expect(page.getByTestId('value-refused')).toHaveCount(0);
   await expect(page.getByTestId('job-value')).toHaveText('$1,250.50');
   await expect(value).toHaveValue('1250.50');
   expect(await exported(id)).toEqual(
