@@ -171,6 +171,17 @@ test('the customer is told what to fix, then sends a review once, without JavaSc
     const label = page.locator(`label[for="review-rating-${rating}"]`);
     expect((await label.boundingBox())?.height).toBeGreaterThanOrEqual(44);
   }
+  // One under the other on a phone, all five in one row on a desk: never three and two.
+  const ratingRows = async () =>
+    new Set(
+      await page
+        .locator('label[for^="review-rating-"]')
+        .evaluateAll((labels) => labels.map((label) => label.getBoundingClientRect().top)),
+    ).size;
+  expect(await ratingRows()).toBe(5);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  expect(await ratingRows()).toBe(1);
+  await page.setViewportSize(PHONE_WIDTH);
   await expectAxeClean(page);
 
   // Everything wrong at once: no rating, too short, no name, no suburb, no consent.
@@ -196,6 +207,15 @@ test('the customer is told what to fix, then sends a review once, without JavaSc
   await expect(page.locator('#review-consent-error')).toHaveText(
     'Please tick the box to let us publish your review',
   );
+  // Each message right under its field (or the field's hint), not a line's gap away.
+  for (const [above, message] of [
+    ['#review-text-hint', '#review-text-error'],
+    ['#review-suburb', '#review-suburb-error'],
+  ] as const) {
+    const upper = (await page.locator(above).boundingBox())!;
+    const lower = (await page.locator(message).boundingBox())!;
+    expect(lower.y - (upper.y + upper.height), message).toBeLessThanOrEqual(8);
+  }
   await expect(page.getByRole('textbox', { name: 'Your review' })).toHaveAttribute(
     'aria-invalid',
     'true',
@@ -244,6 +264,10 @@ test('the customer is told what to fix, then sends a review once, without JavaSc
   expect(again?.headers()['x-robots-tag']).toBe('noindex');
   await expect(page.getByTestId('review-used')).toBeVisible();
   await expect(page.getByRole('link', { name: /^0/ }).first()).toHaveAttribute('href', /^tel:/);
+  // The phone number is never split over two lines.
+  for (const tel of await page.locator('main a[href^="tel:"]').all()) {
+    expect(await tel.evaluate((link) => link.getClientRects().length)).toBe(1);
+  }
   await expectAxeClean(page);
   await page.context().close();
 });
