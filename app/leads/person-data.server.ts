@@ -43,6 +43,7 @@ export function exportRecord(
     source: lead.source,
     urgent: lead.urgent,
     status: lead.status,
+    spam_reason: lead.spam_reason,
     stage: lead.stage,
     note: lead.note,
     stage_changed_at: lead.stage_changed_at,

@@ -324,6 +324,36 @@ describe('leads CLI', () => {
     }
   });
 
+  it('export: a spam lead says why it is spam, in the JSON and the CSV; others say nothing', async () => {
+    const own = tempDataDir('leads-cli-spam-');
+    try {
+      const store = await openSqliteStore({ dataDir: own.dir });
+      const pitch = lead({ created_at: '2025-03-05T09:00:00.000Z', name: 'Pitch' });
+      const real = lead({ created_at: '2025-03-06T09:00:00.000Z', name: 'Real' });
+      for (const each of [pitch, real]) await store.insertLead(each, []);
+      await store.markSpam(pitch.id, '2025-03-05T10:00:00.000Z', 'link');
+      await store.close();
+
+      const json = await cli(['export', '--format', 'json'], { DATA_DIR: own.dir });
+      const exported = JSON.parse(json.stdout) as Array<{ name: string; spam_reason: unknown }>;
+      expect(exported.map((each) => [each.name, each.spam_reason])).toEqual([
+        ['Pitch', 'link'],
+        ['Real', null],
+      ]);
+      const csv = parseCsv(
+        (await cli(['export', '--format', 'csv'], { DATA_DIR: own.dir })).stdout.slice(1),
+      );
+      const at = csv[0]!.indexOf('spam_reason');
+      expect(csv.map((row) => [row[5], row[at]])).toEqual([
+        ['name', 'spam_reason'],
+        ['Pitch', 'link'],
+        ['Real', ''],
+      ]);
+    } finally {
+      own.remove();
+    }
+  });
+
   it('exits 2 with the variable named on a bad environment', async () => {
     const result = await run(['list'], { DATA_DIR: data.dir, DATABASE_URL: 'mysql://x' });
     expect(result.code).toBe(2);
@@ -393,6 +423,7 @@ describe('leads CLI', () => {
       'source',
       'urgent',
       'status',
+      'spam_reason',
       'stage',
       'note',
       'stage_changed_at',
@@ -417,6 +448,7 @@ describe('leads CLI', () => {
     expect(exported[1]).toEqual({
       ...leads.pending,
       idempotency_key: undefined,
+      spam_reason: null,
       stage: 'contacted',
       note: PENDING_NOTE,
       // When the stage last changed: for a won lead, when it was won (the Google Ads file's time).
@@ -491,12 +523,13 @@ describe('leads CLI', () => {
       'utm_term',
       'utm_content',
       'gclid',
+      'spam_reason',
     ]);
     expect(rows).toHaveLength(5);
-    expect(rows.every((row) => row.length === 25)).toBe(true);
+    expect(rows.every((row) => row.length === 26)).toBe(true);
     expect(rows.map((row) => row[16])).toEqual(['job_value_nzd', '', '', '', '1250.50']);
     // Where each lead came from, in columns of the same names; empty when not known.
-    expect(rows[2]?.slice(17)).toEqual([
+    expect(rows[2]?.slice(17, 25)).toEqual([
       '/?utm_source=google&utm_medium=cpc&gclid=Cj0KCQ',
       'www.google.com',
       'google',
@@ -506,7 +539,7 @@ describe('leads CLI', () => {
       '',
       'Cj0KCQ',
     ]);
-    expect(rows[1]?.slice(17)).toEqual(['', '', '', '', '', '', '', '']);
+    expect(rows[1]?.slice(17, 25)).toEqual(['', '', '', '', '', '', '', '']);
     expect(rows[4]?.[5]).toBe('Mere Pōtae');
     expect(rows[4]?.[9]).toBe('Ranchslider in Pāpāmoa, another in Ōmokoroa');
     const hostile = rows[3]!;

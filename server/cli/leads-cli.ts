@@ -224,6 +224,8 @@ export const CSV_COLUMNS = [
   'job_value_nzd',
   // Where the lead came from (docs/operations.md#where-enquiries-come-from).
   ...ATTRIBUTION_FIELDS,
+  // Why it is spam (docs/operations.md#spam); empty for any other lead.
+  'spam_reason',
 ] as const;
 
 export function toCsv(leads: readonly LeadWithDeliveries[]): string {
@@ -250,6 +252,7 @@ export function toCsv(leads: readonly LeadWithDeliveries[]): string {
         deliveries,
         jobValueDecimal(lead.job_value_cents),
         ...ATTRIBUTION_FIELDS.map((field) => lead.attribution[field]),
+        lead.spam_reason,
       ]
         .map(csvCell)
         .join(','),
