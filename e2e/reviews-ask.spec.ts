@@ -181,6 +181,19 @@ test('the customer is told what to fix, then sends a review once, without JavaSc
   expect(await ratingRows()).toBe(5);
   await page.setViewportSize({ width: 1280, height: 800 });
   expect(await ratingRows()).toBe(1);
+  // Each in one line, within its box.
+  const cramped = await page.locator('label[for^="review-rating-"] span').evaluateAll((spans) =>
+    spans
+      .filter((span) => {
+        const range = document.createRange();
+        range.selectNodeContents(span);
+        const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+        const label = span.parentElement!;
+        return lines.size !== 1 || label.scrollWidth > label.clientWidth;
+      })
+      .map((span) => span.textContent),
+  );
+  expect(cramped).toEqual([]);
   await page.setViewportSize(PHONE_WIDTH);
   await expectAxeClean(page);
 
