@@ -252,6 +252,10 @@ test('the customer is told what to fix, then sends a review once, without JavaSc
   await page.getByRole('button', { name: 'Send my review' }).click();
   expect((await sent).status()).toBe(200);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you for your review');
+  // No promise the owner may not keep: a review can be declined for a stated reason.
+  await expect(page.getByTestId('review-sent')).toContainText(
+    'unless it is offensive, gives someone’s personal details or is not about our work',
+  );
 
   const store = await openStore({ dataDir: data.dir, databaseUrl: undefined });
   try {
