@@ -137,6 +137,15 @@ test('the owner asks a won customer for a review with one tap, without JavaScrip
   );
   await expect(section).toContainText(/Asked on \d{1,2} [A-Z][a-z]+\./);
   await expect(section.getByRole('button', { name: 'Ask again' })).toBeVisible();
+  // Asked: asking again is no longer the main thing to do, so not the filled button.
+  const filled = await page
+    .getByRole('button', { name: 'Save stage and note' })
+    .evaluate((button) => getComputedStyle(button).backgroundColor);
+  expect(
+    await section
+      .getByRole('button', { name: 'Ask again' })
+      .evaluate((button) => getComputedStyle(button).backgroundColor),
+  ).not.toBe(filled);
   await expectAxeClean(page);
 
   let mail = smtp.messages.slice(before).find((m) => m.envelope.to.includes(CUSTOMER.email));
