@@ -7,7 +7,15 @@ import {
   SUBMIT_FAILED_MESSAGE,
 } from '../app/leads/intake/form-rules.ts';
 import { PROOF_OF_WORK_FIELD } from '../app/leads/intake/form-submission.ts';
+import { ATTRIBUTION_FIELDS } from '../app/leads/intake/attribution.ts';
 import { axe } from './support/axe.ts';
+
+/** Fields the site adds to every lead form (the proof of work, where the visit came from). */
+const ADDED_TO_EVERY_FORM: ReadonlySet<string> = new Set([
+  PROOF_OF_WORK_FIELD,
+  ...ATTRIBUTION_FIELDS,
+]);
+const notTheFormsOwn = (name: string) => ADDED_TO_EVERY_FORM.has(name);
 
 /**
  * The photo picker of the contact and quote forms in a browser
@@ -145,9 +153,10 @@ test.describe('with JavaScript', () => {
     expect(request.headers().accept).toBe('application/json');
     const body = await readMultipart(request);
     expect(body.contentType).toMatch(/^multipart\/form-data; boundary=/);
-    // The proof of work goes too when it was solved in time: sent or not,
-    // it is e2e/proof-of-work.spec.ts's; here, the form's own fields.
-    expect(body.fields.filter(([name]) => name !== PROOF_OF_WORK_FIELD)).toEqual([
+    // The proof of work goes too when it was solved in time, and where the
+    // visit came from: they are e2e/proof-of-work.spec.ts's and
+    // e2e/attribution.spec.ts's; here, the form's own fields.
+    expect(body.fields.filter(([name]) => !notTheFormsOwn(name))).toEqual([
       ['name', 'Tama photos'],
       ['email', 'tama.photos@example.nz'],
       ['phone', '027 555 0199'],
@@ -194,7 +203,7 @@ test.describe('with JavaScript', () => {
     await expect(form.getByRole('alert')).toHaveText(SUBMIT_FAILED_MESSAGE);
     expect(posted[0]!.headers()['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
     const names = [...new URLSearchParams(posted[0]!.postData() ?? '').keys()];
-    expect(names.filter((name) => name !== PROOF_OF_WORK_FIELD)).toEqual([
+    expect(names.filter((name) => !notTheFormsOwn(name))).toEqual([
       'name',
       'email',
       'phone',
