@@ -323,7 +323,14 @@ test.describe('legal pages and sitemap', () => {
         document.sections.map((section) => section.heading),
       );
       await expect(main.locator('time')).toHaveAttribute('datetime', document.lastUpdated);
-      await expect(main.locator('time')).toHaveText('1 November 2026');
+      await expect(main.locator('time')).toHaveText(
+        new Intl.DateTimeFormat('en-NZ', {
+          day: 'numeric',
+          month: 'long',
+          year: 'numeric',
+          timeZone: 'UTC',
+        }).format(new Date(document.lastUpdated)),
+      );
       await expect(main.locator('.legal-updated')).toContainText('Last updated');
       const contact = main.locator('.legal-contact');
       await expect(contact).toContainText(fullAddress);
